@@ -1,0 +1,82 @@
+# Xenon: one non-recursive Makefile.
+#   make                 optimised build (library, probes, tests)
+#   make test            build and run every test; ends with "N passed, N failed"
+#   make run             latency_probe with defaults for this machine
+#   make test SANITIZE=thread|address   the same suite under ThreadSanitizer / ASan+UBSan
+#   make deps            install the Debian packages we build with (apt-get, as root)
+
+CXX ?= g++
+SANITIZE ?=
+CONFIG := $(if $(SANITIZE),$(SANITIZE),release)
+BUILD := build/$(CONFIG)
+
+CXXFLAGS ?= -O2 -g
+CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -Wno-gnu-zero-variadic-macro-arguments -pthread -I.
+CPPFLAGS += -MMD -MP
+LDLIBS := -lhwloc -pthread
+
+ifeq ($(SANITIZE),thread)
+  CXXFLAGS += -fsanitize=thread -O1
+  LDFLAGS += -fsanitize=thread
+else ifeq ($(SANITIZE),address)
+  CXXFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+  LDFLAGS += -fsanitize=address,undefined
+else ifneq ($(SANITIZE),)
+  $(error SANITIZE must be thread or address, not '$(SANITIZE)')
+endif
+
+LIB_SOURCES := $(wildcard core/*.cpp engine/*.cpp transport/*.cpp)
+TEST_SOURCES := $(wildcard tests/*/*.cpp)
+PROBES := latency_probe ring_probe
+
+LIBRARY := $(BUILD)/libxenon.a
+TEST_BINARY := $(BUILD)/bin/xenon_tests
+PROBE_BINARIES := $(PROBES:%=$(BUILD)/bin/%)
+
+objects = $(patsubst %.cpp,$(BUILD)/obj/%.o,$(1))
+
+.PHONY: all test run deps clean bench-ring
+all: $(LIBRARY) $(PROBE_BINARIES) $(TEST_BINARY)
+ifeq ($(CONFIG),release)
+all: performance/latency_probe/latency_probe
+# The predecessor's users run ./performance/latency_probe/latency_probe: keep that path.
+performance/latency_probe/latency_probe: $(BUILD)/bin/latency_probe
+	cp $< $@
+endif
+
+$(BUILD)/obj/%.o: %.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c $< -o $@
+
+$(LIBRARY): $(call objects,$(LIB_SOURCES))
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+# Each probe is performance/NAME/NAME.cpp.
+define probe_rule
+$(BUILD)/bin/$(1): $(BUILD)/obj/performance/$(1)/$(1).o $(LIBRARY)
+	@mkdir -p $$(dir $$@)
+	$$(CXX) $$(LDFLAGS) $$^ $$(LDLIBS) -o $$@
+endef
+$(foreach probe,$(PROBES),$(eval $(call probe_rule,$(probe))))
+
+$(BUILD)/bin/xenon_tests: $(call objects,$(TEST_SOURCES)) $(LIBRARY)
+	@mkdir -p $(dir $@)
+	$(CXX) $(LDFLAGS) $^ -lgtest -lgtest_main $(LDLIBS) -o $@
+
+test: $(TEST_BINARY) $(PROBE_BINARIES)
+	XENON_BIN=$(BUILD)/bin XENON_SANITIZE=$(SANITIZE) tests/run_tests.sh $(TEST_BINARY)
+
+run: $(BUILD)/bin/latency_probe
+	$(BUILD)/bin/latency_probe -threads-per-node $$(nproc)
+
+bench-ring: $(BUILD)/bin/ring_probe
+	$(BUILD)/bin/ring_probe
+
+deps:
+	tools/install_deps.sh
+
+clean:
+	rm -rf build performance/latency_probe/latency_probe
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,19 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+
+namespace xenon {
+
+// Monotonic wall-clock time for benchmarks: never jumps with NTP, consistent across the
+// threads of a process.
+using MonotonicClock = std::chrono::steady_clock;
+
+inline double seconds_between(MonotonicClock::time_point start, MonotonicClock::time_point end) {
+  return std::chrono::duration<double>(end - start).count();
+}
+
+// CPU time the whole process has used (all threads), in seconds.
+double process_cpu_seconds();
+
+}  // namespace xenon

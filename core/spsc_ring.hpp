@@ -1,0 +1,155 @@
+#pragma once
+
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <type_traits>
+
+#include "core/atomics_policy.hpp"
+#include "core/cache_line.hpp"
+
+namespace xenon {
+
+// A bounded single-producer / single-consumer ring of trivially copyable items.
+//
+// Threading contract: calls under "Producer side" come from one thread only, calls under
+// "Consumer side" from one (other) thread only; the two sides never wait on each other.
+//
+// The producer may stage several items and make them visible at once with publish(): one
+// release store per batch instead of one per item. Each side caches the other side's index
+// and rereads the shared one only when the cache says full (producer) or empty (consumer),
+// so in steady state each batch moves the two index cache lines once.
+//
+// Happens-before, in full (see also core/spsc_ring.md):
+//  - publish(): plain writes of the staged slots, then tail_.store(release). It pairs with
+//    the consumer's tail_.load(acquire) in available_to_consumer(): a consumer that sees the
+//    new tail also sees the slot contents written before it.
+//  - release_consumed(): plain reads of the slots, then head_.store(release). It pairs with
+//    the producer's head_.load(acquire) in free_for_producer(): a producer that sees the
+//    new head has the consumer's reads of those slots happen before its overwrites.
+// Indices are 64-bit and only grow, so they never wrap in practice (2^64 items).
+template <class T, class Atomics = StdAtomics>
+class SpscRing {
+  static_assert(std::is_trivially_copyable_v<T>, "SpscRing moves items with plain copies");
+
+ public:
+  explicit SpscRing(std::size_t capacity)
+      : capacity_(capacity), mask_(capacity - 1), slots_(std::make_unique<T[]>(capacity)) {
+    if (capacity < 2 || (capacity & (capacity - 1)) != 0) {
+      throw std::invalid_argument("SpscRing capacity must be a power of two >= 2");
+    }
+  }
+
+  SpscRing(const SpscRing&) = delete;
+  SpscRing& operator=(const SpscRing&) = delete;
+
+  std::size_t capacity() const noexcept { return capacity_; }
+
+  // ---- Producer side ----
+
+  // Writes an item into the next free slot without making it visible. Returns false when
+  // the ring is full (counting staged items); the caller keeps the item.
+  bool try_stage(const T& item) noexcept {
+    if (staged_tail_ - cached_head_ == capacity_ && !free_for_producer()) return false;
+    slots_[staged_tail_ & mask_] = item;
+    ++staged_tail_;
+    return true;
+  }
+
+  // Makes every staged item visible to the consumer. Returns how many became visible.
+  std::size_t publish() noexcept {
+    std::uint64_t published = producer_.tail.load(std::memory_order_relaxed);  // own variable
+    if (published == staged_tail_) return 0;
+    // Release: pairs with the acquire load of tail in available_to_consumer(), publishing
+    // the slot writes made by try_stage().
+    producer_.tail.store(staged_tail_, std::memory_order_release);
+    return static_cast<std::size_t>(staged_tail_ - published);
+  }
+
+  bool try_push(const T& item) noexcept {
+    if (!try_stage(item)) return false;
+    publish();
+    return true;
+  }
+
+  std::size_t staged_count() const noexcept {
+    return static_cast<std::size_t>(staged_tail_ -
+                                    producer_.tail.load(std::memory_order_relaxed));
+  }
+
+  // ---- Consumer side ----
+
+  // Calls visit(const T&) for up to max_items visible items, oldest first, then frees their
+  // slots with one release store. Returns how many were visited.
+  template <class Visit>
+  std::size_t consume(Visit&& visit, std::size_t max_items = SIZE_MAX) {
+    std::uint64_t head = consumer_.head.load(std::memory_order_relaxed);  // own variable
+    std::uint64_t available = cached_tail_ - head;
+    if (available == 0) {
+      available = available_to_consumer(head);
+      if (available == 0) return 0;
+    }
+    const std::uint64_t count = available < max_items ? available : max_items;
+    for (std::uint64_t i = 0; i < count; ++i) visit(slots_[(head + i) & mask_]);
+    release_consumed(head + count);
+    return static_cast<std::size_t>(count);
+  }
+
+  bool try_pop(T& item) noexcept {
+    return consume([&item](const T& slot) { item = slot; }, 1) == 1;
+  }
+
+  // True when the consumer would find nothing to consume. Reads the shared tail (acquire),
+  // so it sees every item published before it.
+  bool empty_for_consumer() noexcept {
+    return available_to_consumer(consumer_.head.load(std::memory_order_relaxed)) == 0;
+  }
+
+ private:
+  // Producer only: rereads the consumer's head. True when at least one slot is free.
+  bool free_for_producer() noexcept {
+    // Acquire: pairs with the release store of head in release_consumed(), so the
+    // consumer's reads of the freed slots happen before we overwrite them.
+    cached_head_ = consumer_.head.load(std::memory_order_acquire);
+    return staged_tail_ - cached_head_ < capacity_;
+  }
+
+  // Consumer only: rereads the producer's tail. Returns how many items are visible.
+  std::uint64_t available_to_consumer(std::uint64_t head) noexcept {
+    // Acquire: pairs with the release store of tail in publish(), so the slot writes made
+    // before that publish are visible to our reads.
+    cached_tail_ = producer_.tail.load(std::memory_order_acquire);
+    return cached_tail_ - head;
+  }
+
+  void release_consumed(std::uint64_t new_head) noexcept {
+    // Release: pairs with the acquire load of head in free_for_producer(); our reads of the
+    // slots happen before the producer reuses them.
+    consumer_.head.store(new_head, std::memory_order_release);
+  }
+
+  // Producer's line: the shared tail plus the producer's private state. The consumer reads
+  // tail (one line transfer per batch); nobody else touches this line.
+  struct alignas(kCacheLineSize) ProducerLine {
+    typename Atomics::template atomic<std::uint64_t> tail{0};
+  };
+  // Consumer's line: the shared head. The producer reads it only when its cache says full.
+  struct alignas(kCacheLineSize) ConsumerLine {
+    typename Atomics::template atomic<std::uint64_t> head{0};
+  };
+
+  const std::size_t capacity_;
+  const std::uint64_t mask_;
+  const std::unique_ptr<T[]> slots_;
+
+  ProducerLine producer_;
+  std::uint64_t staged_tail_ = 0;  // producer only
+  std::uint64_t cached_head_ = 0;  // producer only: last head seen
+  alignas(kCacheLineSize) ConsumerLine consumer_;
+  std::uint64_t cached_tail_ = 0;  // consumer only: last tail seen
+  char padding_[kCacheLineSize - sizeof(std::uint64_t)];  // keep the next object off our line
+};
+
+}  // namespace xenon

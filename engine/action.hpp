@@ -1,0 +1,47 @@
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace xenon {
+
+// What a message asks for. Declare actions as named constants:
+//
+//   inline constexpr xenon::Action ACTION_PING{"ACTION_PING"};
+//
+// The code on the wire is the 32-bit FNV-1a hash of the name, so every node and every build
+// agrees on it without a central registry, and no magic number appears in code. Names
+// starting with "xenon." are reserved for the engine.
+class Action {
+ public:
+  constexpr explicit Action(std::string_view name) noexcept : name_(name), code_(hash(name)) {}
+
+  static constexpr Action from_code(std::uint32_t code) noexcept { return Action(code); }
+
+  constexpr std::uint32_t code() const noexcept { return code_; }
+  // The declared name; empty for an action rebuilt from a received code.
+  constexpr std::string_view name() const noexcept { return name_; }
+
+  friend constexpr bool operator==(Action a, Action b) noexcept { return a.code_ == b.code_; }
+
+ private:
+  constexpr explicit Action(std::uint32_t code) noexcept : code_(code) {}
+
+  static constexpr std::uint32_t hash(std::string_view name) noexcept {
+    std::uint32_t value = 2166136261u;
+    for (char c : name) {
+      value ^= static_cast<unsigned char>(c);
+      value *= 16777619u;
+    }
+    return value;
+  }
+
+  std::string_view name_;
+  std::uint32_t code_;
+};
+
+// Sent by the engine to an actor's supervisor (the actor that spawned it) when the actor
+// has stopped; the message's source is the stopped actor.
+inline constexpr Action ACTION_CHILD_STOPPED{"xenon.child-stopped"};
+
+}  // namespace xenon

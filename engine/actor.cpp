@@ -1,0 +1,19 @@
+#include "engine/actor.hpp"
+
+#include "engine/engine.hpp"
+#include "engine/worker.hpp"
+
+namespace xenon {
+
+void Actor::send_slot(ActorName to, Action action, PayloadSlot payload) {
+  worker_->send(name_, to, action, payload);
+}
+
+ActorName Actor::spawn_child(std::unique_ptr<Actor> child, int worker) {
+  return worker_->spawn(std::move(child), name_, worker);
+}
+
+int Actor::worker_count() const noexcept { return worker_->engine().worker_count(); }
+int Actor::node_count() const noexcept { return worker_->engine().node_count(); }
+
+}  // namespace xenon

@@ -1,0 +1,17 @@
+#include "engine/engine_options.hpp"
+
+#include "core/command_line.hpp"
+#include "engine/actor_name.hpp"
+
+namespace xenon {
+
+void add_engine_options(CommandLine& command_line, EngineOptions& options) {
+  command_line.add_integer("threads-per-node", &options.threads_per_node, 1,
+                           ActorName::kMaxWorkers + 1,
+                           "threads per node: 1 = one worker; N >= 2 = N-1 workers + 1 "
+                           "communication thread");
+  command_line.add_flag("pin", &options.pin, "pin worker threads to distinct cores (hwloc)");
+  command_line.add_flag("verbose", &options.verbose, "print topology and thread placement");
+}
+
+}  // namespace xenon

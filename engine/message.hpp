@@ -1,0 +1,65 @@
+#pragma once
+
+#include <cstring>
+#include <span>
+#include <stdexcept>
+#include <type_traits>
+
+#include "engine/action.hpp"
+#include "engine/actor_name.hpp"
+#include "engine/payload.hpp"
+
+namespace xenon {
+
+// One message: who sent it, to whom, what it asks (the action) and its payload. Exactly one
+// cache line, trivially copyable, so it moves through rings and mailboxes by plain copy.
+// An actor receives it by const reference, valid during receive(); to keep a large payload
+// beyond that without copying it, take share_payload().
+class Message {
+ public:
+  Message() noexcept = default;
+  Message(ActorName source, ActorName destination, Action action, PayloadSlot payload) noexcept
+      : source_(source), destination_(destination), action_(action.code()), payload_(payload) {}
+
+  ActorName source() const noexcept { return source_; }
+  ActorName destination() const noexcept { return destination_; }
+  Action action() const noexcept { return Action::from_code(action_); }
+
+  std::span<const std::byte> payload() const noexcept { return payload_.view(); }
+  std::size_t payload_size() const noexcept { return payload_.size; }
+
+  // The payload read as one trivially copyable value; throws if the sizes differ.
+  template <class T>
+  T payload_as() const {
+    static_assert(std::is_trivially_copyable_v<T>, "payload values are sent as raw bytes");
+    if (payload_.size != sizeof(T)) {
+      throw std::length_error("payload has " + std::to_string(payload_.size) +
+                              " bytes, expected " + std::to_string(sizeof(T)));
+    }
+    T value;
+    std::memcpy(&value, payload_.view().data(), sizeof(T));
+    return value;
+  }
+
+  // A payload sharing this message's bytes: a new reference for large payloads (no copy),
+  // a copy for inline ones.
+  Payload share_payload() const {
+    if (!payload_.is_shared()) return Payload::copy_of(payload_.view());
+    payload_.shared()->add_reference();
+    return Payload::adopt_slot(payload_);
+  }
+
+  // Engine use: the slot this message owns.
+  const PayloadSlot& payload_slot() const noexcept { return payload_; }
+
+ private:
+  ActorName source_;
+  ActorName destination_;
+  std::uint32_t action_ = 0;
+  PayloadSlot payload_;
+};
+
+static_assert(sizeof(Message) == 64, "a message is one cache line");
+static_assert(std::is_trivially_copyable_v<Message>);
+
+}  // namespace xenon

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "engine/message.hpp"
+
+namespace xenon {
+
+// A message waiting in an actor's mailbox.
+struct MessageNode {
+  Message message;
+  MessageNode* next;
+};
+
+// Free list of message nodes for one worker. Single-threaded: only the owning worker
+// allocates and frees, so the message path never touches the global allocator or an atomic.
+class MessagePool {
+ public:
+  MessageNode* allocate() {
+    if (free_ == nullptr) grow();
+    MessageNode* node = free_;
+    free_ = node->next;
+    return node;
+  }
+  void free(MessageNode* node) noexcept {
+    node->next = free_;
+    free_ = node;
+  }
+
+ private:
+  static constexpr std::size_t kChunkNodes = 1024;
+
+  void grow() {
+    chunks_.push_back(std::make_unique<MessageNode[]>(kChunkNodes));
+    MessageNode* chunk = chunks_.back().get();
+    for (std::size_t i = 0; i < kChunkNodes; ++i) free(&chunk[i]);
+  }
+
+  MessageNode* free_ = nullptr;
+  std::vector<std::unique_ptr<MessageNode[]>> chunks_;
+};
+
+}  // namespace xenon

@@ -1,0 +1,121 @@
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <type_traits>
+
+namespace xenon {
+
+// A reference-counted, immutable-once-sent block of bytes for payloads too large to travel
+// inline. Every hop passes the pointer; the bytes are written once and never copied again.
+class SharedBytes {
+ public:
+  static SharedBytes* allocate(std::size_t size);
+
+  std::byte* data() noexcept { return reinterpret_cast<std::byte*>(this + 1); }
+  const std::byte* data() const noexcept { return reinterpret_cast<const std::byte*>(this + 1); }
+  std::size_t size() const noexcept { return size_; }
+
+  void add_reference() noexcept {
+    // Relaxed: the caller already holds a reference, so the block cannot be freed meanwhile,
+    // and a new reference publishes nothing.
+    references_.fetch_add(1, std::memory_order_relaxed);
+  }
+  void remove_reference() noexcept;
+
+ private:
+  explicit SharedBytes(std::size_t size) noexcept : size_(size) {}
+  std::atomic<std::uint32_t> references_{1};
+  std::size_t size_;
+};
+
+// Where a message keeps its payload: up to kInlineCapacity bytes inline (no allocation),
+// otherwise a SharedBytes pointer stored in the same bytes. Trivially copyable so messages
+// move through rings by plain copy; ownership is tracked by whoever holds the slot.
+struct PayloadSlot {
+  static constexpr std::size_t kInlineCapacity = 40;
+
+  std::uint32_t size = 0;
+  std::byte bytes[kInlineCapacity];
+
+  bool is_shared() const noexcept { return size > kInlineCapacity; }
+  SharedBytes* shared() const noexcept {
+    SharedBytes* block;
+    std::memcpy(&block, bytes, sizeof block);
+    return block;
+  }
+  std::span<const std::byte> view() const noexcept {
+    return {is_shared() ? shared()->data() : bytes, size};
+  }
+  // Drops this slot's reference (no-op for inline payloads).
+  void release() const noexcept {
+    if (is_shared()) shared()->remove_reference();
+  }
+};
+
+// An owned payload, ready to be sent. Move-only: sending it moves the bytes (or the single
+// reference to a large block) into the message without copying.
+class Payload {
+ public:
+  Payload() noexcept = default;
+  ~Payload() { slot_.release(); }
+  Payload(Payload&& other) noexcept : slot_(other.slot_) { other.slot_.size = 0; }
+  Payload& operator=(Payload&& other) noexcept {
+    if (this != &other) {
+      slot_.release();
+      slot_ = other.slot_;
+      other.slot_.size = 0;
+    }
+    return *this;
+  }
+  Payload(const Payload&) = delete;
+  Payload& operator=(const Payload&) = delete;
+
+  // A zero-filled payload of the given size to write into before sending.
+  static Payload with_size(std::size_t size);
+  static Payload copy_of(std::span<const std::byte> bytes);
+  template <class T>
+  static Payload of(const T& value) {
+    static_assert(std::is_trivially_copyable_v<T>, "payload values are sent as raw bytes");
+    return copy_of(std::as_bytes(std::span<const T, 1>(&value, 1)));
+  }
+
+  std::size_t size() const noexcept { return slot_.size; }
+  std::span<const std::byte> bytes() const noexcept { return slot_.view(); }
+  // Writable only before the payload is sent or shared.
+  std::span<std::byte> writable_bytes() noexcept {
+    return {slot_.is_shared() ? slot_.shared()->data() : slot_.bytes, slot_.size};
+  }
+
+  // Another owner of the same bytes: a new reference for large payloads (no copy), a copy
+  // for inline ones. Shared bytes must not be written any more.
+  Payload share() const {
+    if (slot_.is_shared()) {
+      slot_.shared()->add_reference();
+      return adopt_slot(slot_);
+    }
+    return copy_of(bytes());
+  }
+
+  // Gives up ownership of the slot (the engine takes it when sending).
+  PayloadSlot release_slot() noexcept {
+    PayloadSlot slot = slot_;
+    slot_.size = 0;
+    return slot;
+  }
+  // Takes ownership of a slot that holds one reference.
+  static Payload adopt_slot(const PayloadSlot& slot) noexcept {
+    Payload payload;
+    payload.slot_ = slot;
+    return payload;
+  }
+
+ private:
+  static Payload uninitialized(std::size_t size);
+  PayloadSlot slot_;
+};
+
+}  // namespace xenon

@@ -1,0 +1,340 @@
+#include "engine/worker.hpp"
+
+#include <cstring>
+#include <thread>
+
+#include "engine/engine.hpp"
+
+namespace xenon {
+namespace {
+
+// Internal: carries a spawned actor to the worker that will host it. The payload holds the
+// Actor pointer; the ring's release/acquire publishes the actor's construction.
+constexpr Action kActionAdopt{"xenon.adopt"};
+
+// Messages one actor may handle per turn before the next ready actor gets the worker.
+constexpr unsigned kMessagesPerTurn = 64;
+// Messages a worker handles between two looks at its inbound rings and two flushes.
+constexpr std::size_t kMessagesPerRound = 256;
+// Items taken from one inbound ring per look.
+constexpr std::size_t kInboundBatch = 256;
+// Staged messages that make a channel publish at once, before the end of the round.
+constexpr std::size_t kPublishBatch = 64;
+
+}  // namespace
+
+Worker::Worker(Engine& engine, int index)
+    : engine_(engine), index_(index), node_(static_cast<std::uint32_t>(engine.node_index())) {
+  outbound_.resize(static_cast<std::size_t>(engine.worker_count()));
+}
+
+Worker::~Worker() {
+  for (Actor* actor : actors_) delete actor;
+}
+
+void Worker::set_outbound(int worker, MessageRing* ring, Parker* consumer) {
+  outbound_[static_cast<std::size_t>(worker)].ring = ring;
+  outbound_[static_cast<std::size_t>(worker)].consumer = consumer;
+}
+
+void Worker::run() {
+  IdleBackoff backoff;
+  while (!engine_.shutting_down()) {
+    bool busy = drain_inbound();
+    busy |= run_ready_actors();
+    flush_outbound();
+    if (busy) {
+      backoff.reset();
+    } else {
+      idle(backoff);
+    }
+  }
+}
+
+void Worker::idle(IdleBackoff& backoff) {
+  switch (backoff.next()) {
+    case IdleBackoff::Step::kSpin:
+      cpu_relax();
+      return;
+    case IdleBackoff::Step::kYield:
+      std::this_thread::yield();
+      return;
+    case IdleBackoff::Step::kPark:
+      break;
+  }
+  // Messages we could not hand over yet: keep retrying, but politely.
+  if (!dirty_channels_.empty()) {
+    std::this_thread::yield();
+    return;
+  }
+  parker_.prepare_to_park();
+  if (has_visible_inbound() || engine_.shutting_down()) {
+    parker_.cancel_park();
+    return;
+  }
+  ++counters_.parks;
+  parker_.park();
+  backoff.reset();
+}
+
+bool Worker::has_visible_inbound() {
+  for (MessageRing* ring : inbound_) {
+    if (!ring->empty_for_consumer()) return true;
+  }
+  return false;
+}
+
+bool Worker::drain_inbound() {
+  bool any = false;
+  for (MessageRing* ring : inbound_) {
+    any |= ring->consume([this](const Message& message) { deliver_local(message); },
+                         kInboundBatch) > 0;
+  }
+  return any;
+}
+
+void Worker::send(ActorName from, ActorName to, Action action, PayloadSlot payload) {
+  route(to, Message(from, to, action, payload));
+}
+
+void Worker::route(ActorName to, const Message& message) {
+  if (to.node() == node_) {
+    if (to.worker() == static_cast<std::uint32_t>(index_)) {
+      deliver_local(message);
+      return;
+    }
+    if (to.worker() < outbound_.size()) {
+      ++counters_.messages_to_other_workers;
+      stage(static_cast<int>(to.worker()), message);
+      return;
+    }
+  }
+  // A node or worker this runtime does not have: the name was never valid here.
+  dead_letter(message);
+}
+
+void Worker::stage(int worker, const Message& message) {
+  OutboundChannel& channel = outbound_[static_cast<std::size_t>(worker)];
+  if (!channel.dirty) {
+    channel.dirty = true;
+    dirty_channels_.push_back(worker);
+  }
+  // Once anything overflows, later messages queue behind it to keep per-pair order.
+  if (!channel.overflow.empty() || !channel.ring->try_stage(message)) {
+    channel.overflow.push_back(message);
+    return;
+  }
+  if (channel.ring->staged_count() >= kPublishBatch) {
+    channel.ring->publish();
+    channel.consumer->wake();
+  }
+}
+
+void Worker::flush_outbound() {
+  std::size_t kept = 0;
+  for (int worker : dirty_channels_) {
+    OutboundChannel& channel = outbound_[static_cast<std::size_t>(worker)];
+    while (!channel.overflow.empty() && channel.ring->try_stage(channel.overflow.front())) {
+      channel.overflow.pop_front();
+    }
+    if (channel.ring->publish() > 0) channel.consumer->wake();
+    if (channel.overflow.empty()) {
+      channel.dirty = false;
+    } else {
+      dirty_channels_[kept++] = worker;
+    }
+  }
+  dirty_channels_.resize(kept);
+}
+
+void Worker::deliver_local(const Message& message) {
+  const std::uint32_t index = message.destination().index();
+  if (index < actors_.size()) {
+    if (Actor* actor = actors_[index]; actor != nullptr) {
+      enqueue(actor, message);
+      return;
+    }
+  }
+  deliver_to_absent(message);
+}
+
+void Worker::enqueue(Actor* actor, const Message& message) {
+  MessageNode* node = pool_.allocate();
+  node->message = message;
+  node->next = nullptr;
+  if (actor->mailbox_tail_ == nullptr) {
+    actor->mailbox_head_ = node;
+  } else {
+    actor->mailbox_tail_->next = node;
+  }
+  actor->mailbox_tail_ = node;
+  if (!actor->scheduled_) {
+    actor->scheduled_ = true;
+    push_ready(actor);
+  }
+}
+
+void Worker::deliver_to_absent(const Message& message) {
+  const std::uint32_t index = message.destination().index();
+  if (message.action() == kActionAdopt) {
+    Actor* actor;
+    std::memcpy(&actor, message.payload().data(), sizeof actor);
+    adopt(actor);
+    return;
+  }
+  if (index < stopped_.size() && stopped_[index]) {
+    dead_letter(message);
+    return;
+  }
+  // Relaxed: see reserve_index(); a name that reached us was reserved before.
+  if (index < next_index_.load(std::memory_order_relaxed)) {
+    // Spawned on another worker, and this message overtook the actor itself: hold it.
+    waiting_for_adoption_[index].push_back(message);
+    return;
+  }
+  dead_letter(message);
+}
+
+void Worker::adopt(Actor* actor) {
+  const std::uint32_t index = actor->name_.index();
+  if (index >= actors_.size()) {
+    actors_.resize(index + 1, nullptr);
+    stopped_.resize(index + 1, false);
+  }
+  actors_[index] = actor;
+  ++counters_.actors_spawned;
+  if (auto waiting = waiting_for_adoption_.find(index); waiting != waiting_for_adoption_.end()) {
+    for (const Message& message : waiting->second) enqueue(actor, message);
+    waiting_for_adoption_.erase(waiting);
+  }
+}
+
+ActorName Worker::spawn(std::unique_ptr<Actor> child, ActorName supervisor, int target_worker) {
+  if (target_worker < 0 || target_worker >= engine_.worker_count()) {
+    throw std::out_of_range("spawn_on: worker " + std::to_string(target_worker) +
+                            " does not exist (worker count " +
+                            std::to_string(engine_.worker_count()) + ")");
+  }
+  Worker& host = engine_.worker(target_worker);
+  const ActorName name =
+      ActorName::make(node_, static_cast<std::uint32_t>(target_worker), host.reserve_index());
+  child->worker_ = &host;
+  child->name_ = name;
+  child->supervisor_ = supervisor;
+  engine_.count_spawned_actor();
+  Actor* actor = child.release();
+  if (target_worker == index_) {
+    adopt(actor);
+  } else {
+    PayloadSlot slot;
+    slot.size = sizeof actor;
+    std::memcpy(slot.bytes, &actor, sizeof actor);
+    stage(target_worker, Message(supervisor, name, kActionAdopt, slot));
+  }
+  return name;
+}
+
+bool Worker::run_ready_actors() {
+  std::size_t handled = 0;
+  while (handled < kMessagesPerRound) {
+    Actor* actor = pop_ready();
+    if (actor == nullptr) break;
+    unsigned turn = 0;
+    while (turn < kMessagesPerTurn && actor->mailbox_head_ != nullptr) {
+      MessageNode* node = actor->mailbox_head_;
+      actor->mailbox_head_ = node->next;
+      if (actor->mailbox_head_ == nullptr) actor->mailbox_tail_ = nullptr;
+      actor->receive(node->message);
+      node->message.payload_slot().release();
+      pool_.free(node);
+      ++turn;
+      if (actor->stop_requested_) break;
+    }
+    handled += turn;
+    counters_.messages_received += turn;
+    if (actor->stop_requested_) {
+      finish_stopped(actor);
+    } else if (actor->mailbox_head_ != nullptr) {
+      push_ready(actor);
+    } else {
+      actor->scheduled_ = false;
+    }
+  }
+  return handled > 0;
+}
+
+void Worker::finish_stopped(Actor* actor) {
+  while (MessageNode* node = actor->mailbox_head_) {
+    actor->mailbox_head_ = node->next;
+    dead_letter(node->message);
+    pool_.free(node);
+  }
+  const ActorName name = actor->name_;
+  const ActorName supervisor = actor->supervisor_;
+  actors_[name.index()] = nullptr;
+  stopped_[name.index()] = true;
+  delete actor;
+  ++counters_.actors_stopped;
+  if (!supervisor.is_none()) send(name, supervisor, ACTION_CHILD_STOPPED, PayloadSlot{});
+  engine_.count_stopped_actor();
+}
+
+void Worker::dead_letter(const Message& message) {
+  // A stop notice to a supervisor that already stopped is expected, not a lost message.
+  if (message.action() != ACTION_CHILD_STOPPED) ++counters_.dead_letters;
+  if (message.action() == kActionAdopt) {
+    Actor* actor;
+    std::memcpy(&actor, message.payload().data(), sizeof actor);
+    delete actor;
+    return;
+  }
+  message.payload_slot().release();
+}
+
+void Worker::publish_after_stop() {
+  for (OutboundChannel& channel : outbound_) {
+    if (channel.ring != nullptr) channel.ring->publish();
+    for (const Message& message : channel.overflow) dead_letter(message);
+    channel.overflow.clear();
+  }
+  dirty_channels_.clear();
+}
+
+void Worker::discard_in_flight() {
+  for (MessageRing* ring : inbound_) {
+    ring->consume([this](const Message& message) { dead_letter(message); });
+  }
+  for (auto& [index, messages] : waiting_for_adoption_) {
+    for (const Message& message : messages) dead_letter(message);
+  }
+  waiting_for_adoption_.clear();
+  for (Actor*& actor : actors_) {
+    if (actor == nullptr) continue;
+    while (MessageNode* node = actor->mailbox_head_) {
+      actor->mailbox_head_ = node->next;
+      dead_letter(node->message);
+      pool_.free(node);
+    }
+  }
+}
+
+void Worker::push_ready(Actor* actor) noexcept {
+  actor->next_ready_ = nullptr;
+  if (ready_tail_ == nullptr) {
+    ready_head_ = actor;
+  } else {
+    ready_tail_->next_ready_ = actor;
+  }
+  ready_tail_ = actor;
+}
+
+Actor* Worker::pop_ready() noexcept {
+  Actor* actor = ready_head_;
+  if (actor != nullptr) {
+    ready_head_ = actor->next_ready_;
+    if (ready_head_ == nullptr) ready_tail_ = nullptr;
+  }
+  return actor;
+}
+
+}  // namespace xenon

@@ -1,0 +1,127 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "core/cache_line.hpp"
+#include "core/parker.hpp"
+#include "core/spsc_ring.hpp"
+#include "engine/actor.hpp"
+#include "engine/message.hpp"
+#include "engine/message_pool.hpp"
+
+namespace xenon {
+
+class Engine;
+using MessageRing = SpscRing<Message>;
+
+// Counts one worker keeps while it runs; read after its thread has joined.
+struct WorkerCounters {
+  std::uint64_t messages_received = 0;      // receive() calls
+  std::uint64_t messages_to_other_workers = 0;
+  std::uint64_t dead_letters = 0;           // to stopped or never-spawned actors
+  std::uint64_t actors_spawned = 0;
+  std::uint64_t actors_stopped = 0;
+  std::uint64_t parks = 0;
+};
+
+// A worker thread and the actors that live on it.
+//
+// Everything here is touched only by the worker's own thread, except: reserve_index()
+// (any worker spawning onto this one), the parker (any producer waking us), and the rings,
+// whose two ends belong to one producer and one consumer thread each.
+//
+// Loop: take inbound messages in batches from every inbound ring into actor mailboxes, run
+// ready actors (many messages per turn), publish what they sent to other workers in
+// batches, and back off (spin, yield, park) when there is nothing to do.
+class Worker {
+ public:
+  Worker(Engine& engine, int index);
+  ~Worker();
+
+  int index() const noexcept { return index_; }
+  Engine& engine() noexcept { return engine_; }
+  Parker& parker() noexcept { return parker_; }
+
+  // Wiring, before any thread runs.
+  void add_inbound(MessageRing* ring) { inbound_.push_back(ring); }
+  void set_outbound(int worker, MessageRing* ring, Parker* consumer);
+
+  // Thread body; returns when the engine shuts down.
+  void run();
+
+  // From an actor running on this worker.
+  void send(ActorName from, ActorName to, Action action, PayloadSlot payload);
+  ActorName spawn(std::unique_ptr<Actor> child, ActorName supervisor, int target_worker);
+
+  // Any thread: reserves the next actor index on this worker.
+  std::uint32_t reserve_index() noexcept {
+    // Relaxed: an index only has to be unique. Whoever later routes a message with this
+    // index learned the name through a chain of messages that started after this increment
+    // (rings are release/acquire), so its load in deliver_to_absent() sees the increment.
+    return next_index_.fetch_add(1, std::memory_order_relaxed);
+  }
+
+  // Before threads start: places an actor directly.
+  void adopt(Actor* actor);
+
+  // After every thread has joined, on every worker publish_after_stop() and then
+  // discard_in_flight(): nothing is delivered any more; what was left in flight is counted
+  // as dead letters and freed.
+  void publish_after_stop();
+  void discard_in_flight();
+
+  const WorkerCounters& counters() const noexcept { return counters_; }
+
+ private:
+  struct OutboundChannel {
+    MessageRing* ring = nullptr;
+    Parker* consumer = nullptr;
+    std::deque<Message> overflow;  // messages that did not fit, in send order
+    bool dirty = false;            // has staged or overflowing messages
+  };
+
+  void route(ActorName to, const Message& message);
+  void deliver_local(const Message& message);
+  void deliver_to_absent(const Message& message);
+  void enqueue(Actor* actor, const Message& message);
+  void stage(int worker, const Message& message);
+  bool drain_inbound();
+  bool run_ready_actors();
+  void flush_outbound();
+  bool has_visible_inbound();
+  void finish_stopped(Actor* actor);
+  void dead_letter(const Message& message);
+  void idle(IdleBackoff& backoff);
+
+  // Ready queue: an intrusive FIFO through Actor::next_ready_.
+  void push_ready(Actor* actor) noexcept;
+  Actor* pop_ready() noexcept;
+
+  Engine& engine_;
+  const int index_;
+  const std::uint32_t node_;
+
+  std::vector<Actor*> actors_;            // by index; nullptr: not yet adopted or stopped
+  std::vector<bool> stopped_;             // by index
+  std::unordered_map<std::uint32_t, std::vector<Message>> waiting_for_adoption_;
+  Actor* ready_head_ = nullptr;
+  Actor* ready_tail_ = nullptr;
+  MessagePool pool_;
+
+  std::vector<MessageRing*> inbound_;
+  std::vector<OutboundChannel> outbound_;  // by destination worker (own index unused)
+  std::vector<int> dirty_channels_;
+
+  WorkerCounters counters_;
+
+  // Written by other threads: kept off the lines the worker writes on every message.
+  alignas(kCacheLineSize) std::atomic<std::uint32_t> next_index_{0};
+  alignas(kCacheLineSize) Parker parker_;
+};
+
+}  // namespace xenon

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Xenon builds and tests with, if any is missing.
+set -euo pipefail
+packages=(g++ make libhwloc-dev hwloc libboost-dev libgtest-dev zlib1g-dev)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "deps: all present (${packages[*]})"
+  exit 0
+fi
+echo "deps: installing ${missing[*]}"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
