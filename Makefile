@@ -11,7 +11,7 @@ CONFIG := $(if $(SANITIZE),$(SANITIZE),release)
 BUILD := build/$(CONFIG)
 
 CXXFLAGS ?= -O2 -g
-CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -Wno-gnu-zero-variadic-macro-arguments -pthread -I.
+CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -pthread -I.
 CPPFLAGS += -MMD -MP
 LDLIBS := -lhwloc -pthread
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <compare>
 #include <functional>
 #include <ostream>
 
@@ -42,7 +43,7 @@ class ActorName {
   }
   constexpr std::uint32_t index() const noexcept { return static_cast<std::uint32_t>(value_); }
 
-  friend constexpr bool operator==(ActorName a, ActorName b) noexcept = default;
+  friend constexpr auto operator<=>(ActorName a, ActorName b) noexcept = default;
 
  private:
   static constexpr std::uint64_t kNone = ~std::uint64_t{0};

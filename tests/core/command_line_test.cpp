@@ -1,0 +1,101 @@
+#include "core/command_line.hpp"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace xenon {
+namespace {
+
+struct Parsed {
+  std::int64_t threads = 1;
+  std::uint64_t seed = 5;
+  bool pin = false;
+  std::string output;
+};
+
+CommandLine make(Parsed& parsed) {
+  CommandLine command_line("prog", "test program");
+  command_line.add_integer("threads-per-node", &parsed.threads, 1, 64, "threads");
+  command_line.add_unsigned("seed", &parsed.seed, "seed");
+  command_line.add_flag("pin", &parsed.pin, "pin");
+  command_line.add_string("output", &parsed.output, "output directory");
+  return command_line;
+}
+
+bool parse(CommandLine& command_line, std::vector<const char*> arguments) {
+  arguments.insert(arguments.begin(), "prog");
+  return command_line.parse(static_cast<int>(arguments.size()), arguments.data());
+}
+
+TEST(CommandLine, AcceptsTheSingleDashFormOfThePredecessor) {
+  Parsed parsed;
+  CommandLine command_line = make(parsed);
+  ASSERT_TRUE(parse(command_line, {"-threads-per-node", "12", "-seed", "9", "-pin"}));
+  EXPECT_EQ(parsed.threads, 12);
+  EXPECT_EQ(parsed.seed, 9u);
+  EXPECT_TRUE(parsed.pin);
+}
+
+TEST(CommandLine, AcceptsGnuLongOptions) {
+  Parsed parsed;
+  CommandLine command_line = make(parsed);
+  ASSERT_TRUE(parse(command_line, {"--threads-per-node=4", "--output", "dir", "--pin=no"}));
+  EXPECT_EQ(parsed.threads, 4);
+  EXPECT_EQ(parsed.output, "dir");
+  EXPECT_FALSE(parsed.pin);
+}
+
+TEST(CommandLine, KeepsDefaultsForOptionsNotGiven) {
+  Parsed parsed;
+  CommandLine command_line = make(parsed);
+  ASSERT_TRUE(parse(command_line, {}));
+  EXPECT_EQ(parsed.threads, 1);
+  EXPECT_EQ(parsed.seed, 5u);
+}
+
+void expect_error(std::vector<const char*> arguments, const std::string& fragment) {
+  Parsed parsed;
+  CommandLine command_line = make(parsed);
+  try {
+    parse(command_line, arguments);
+    ADD_FAILURE() << "no error for " << fragment;
+  } catch (const CommandLineError& error) {
+    EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos) << error.what();
+  }
+}
+
+TEST(CommandLine, NamesTheProblemInItsError) {
+  expect_error({"-threads"}, "unknown option '-threads'");
+  expect_error({"-threads-per-node"}, "needs a value");
+  expect_error({"-threads-per-node", "four"}, "expects an integer, got 'four'");
+  expect_error({"-threads-per-node", "4x"}, "expects an integer, got '4x'");
+  expect_error({"-threads-per-node", "0"}, "between 1 and 64");
+  expect_error({"-threads-per-node", "100000000000000000000"}, "out of range");
+  expect_error({"-seed", "-3"}, "non-negative");
+  expect_error({"--pin=maybe"}, "is a switch");
+  expect_error({"stray"}, "unexpected argument 'stray'");
+  expect_error({"--output="}, "needs a value");
+}
+
+TEST(CommandLine, HelpListsEveryOptionWithItsDefault) {
+  Parsed parsed;
+  CommandLine command_line = make(parsed);
+  const std::string help = command_line.help_text();
+  EXPECT_NE(help.find("--threads-per-node VALUE"), std::string::npos);
+  EXPECT_NE(help.find("(default: 1)"), std::string::npos);
+  EXPECT_NE(help.find("--pin"), std::string::npos);
+  EXPECT_NE(help.find("--help"), std::string::npos);
+}
+
+TEST(CommandLine, CollectsPositionalArgumentsWhenAllowed) {
+  Parsed parsed;
+  CommandLine command_line = make(parsed);
+  std::vector<std::string> files;
+  command_line.allow_positional("FILES...", &files);
+  ASSERT_TRUE(parse(command_line, {"a.fq", "-pin", "b.fq"}));
+  EXPECT_EQ(files, (std::vector<std::string>{"a.fq", "b.fq"}));
+}
+
+}  // namespace
+}  // namespace xenon

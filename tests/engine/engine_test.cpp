@@ -1,0 +1,375 @@
+#include "engine/engine.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <thread>
+#include <vector>
+
+#include "engine/xenon.hpp"
+#include "tests/support/test_support.hpp"
+
+namespace xenon {
+namespace {
+
+inline constexpr Action kStart{"test.start"};
+inline constexpr Action kPing{"test.ping"};
+inline constexpr Action kPong{"test.pong"};
+inline constexpr Action kSequence{"test.sequence"};
+inline constexpr Action kDone{"test.done"};
+inline constexpr Action kBlob{"test.blob"};
+inline constexpr Action kStop{"test.stop"};
+inline constexpr Action kNameOf{"test.name-of"};
+
+EngineOptions with_threads(int threads) {
+  EngineOptions options;
+  options.threads_per_node = threads;
+  return options;
+}
+
+// ---- Ping-pong between two actors on chosen workers ----
+
+struct PingPongResult {
+  std::uint64_t pongs = 0;
+  std::uint64_t pings_seen = 0;
+};
+
+class Ponger final : public Actor {
+ public:
+  explicit Ponger(PingPongResult& result) : result_(result) {}
+  void receive(const Message& message) override {
+    if (message.action() == kPing) {
+      ++result_.pings_seen;
+      reply(message, kPong);
+    } else if (message.action() == kStop) {
+      stop();
+    }
+  }
+
+ private:
+  PingPongResult& result_;
+};
+
+class Pinger final : public Actor {
+ public:
+  Pinger(int ponger_worker, std::uint64_t rounds, PingPongResult& result)
+      : ponger_worker_(ponger_worker), rounds_(rounds), result_(result) {}
+  void receive(const Message& message) override {
+    if (message.action() == kStart) {
+      ponger_ = spawn_on<Ponger>(ponger_worker_, result_);
+      send(ponger_, kPing);  // may overtake the ponger's adoption: must still arrive
+    } else if (message.action() == kPong) {
+      if (++result_.pongs < rounds_) {
+        send(ponger_, kPing);
+      } else {
+        send(ponger_, kStop);
+      }
+    } else if (message.action() == ACTION_CHILD_STOPPED) {
+      EXPECT_EQ(message.source(), ponger_);
+      stop();
+    }
+  }
+
+ private:
+  int ponger_worker_;
+  std::uint64_t rounds_;
+  PingPongResult& result_;
+  ActorName ponger_;
+};
+
+void ping_pong(int threads, int pinger_worker, int ponger_worker) {
+  testing::Watchdog watchdog("ping-pong");
+  Engine engine(with_threads(threads));
+  PingPongResult result;
+  const std::uint64_t rounds = testing::stress_items(100'000);
+  const ActorName pinger = engine.spawn_on<Pinger>(pinger_worker, ponger_worker, rounds, result);
+  engine.send(pinger, kStart);
+  engine.run();
+  EXPECT_EQ(result.pongs, rounds);
+  EXPECT_EQ(result.pings_seen, rounds);
+  const EngineStatistics statistics = engine.statistics();
+  EXPECT_EQ(statistics.dead_letters, 0u);
+  EXPECT_EQ(statistics.actors_spawned, 2u);
+  EXPECT_EQ(statistics.actors_stopped, 2u);
+  // start + every ping and pong + stop + the stop notice
+  EXPECT_EQ(statistics.messages_received, 1 + 2 * rounds + 2);
+}
+
+TEST(Engine, PingPongOnOneWorker) { ping_pong(1, 0, 0); }
+TEST(Engine, PingPongAcrossTwoWorkers) { ping_pong(3, 0, 1); }
+TEST(Engine, PingPongAcrossWorkersWithSpareOnes) { ping_pong(5, 3, 1); }
+
+// ---- Order per sender and receiver, through full rings ----
+
+struct OrderResult {
+  std::map<ActorName, std::uint64_t> next_expected;
+  std::uint64_t received = 0;
+  std::uint64_t out_of_order = 0;
+};
+
+class OrderedReceiver final : public Actor {
+ public:
+  OrderedReceiver(std::uint64_t expected_total, OrderResult& result)
+      : expected_total_(expected_total), result_(result) {}
+  void receive(const Message& message) override {
+    if (message.action() != kSequence) return;
+    const auto sequence = message.payload_as<std::uint64_t>();
+    std::uint64_t& next = result_.next_expected[message.source()];
+    if (sequence != next) ++result_.out_of_order;
+    next = sequence + 1;
+    if (++result_.received == expected_total_) stop();
+  }
+
+ private:
+  std::uint64_t expected_total_;
+  OrderResult& result_;
+};
+
+// Sends its whole sequence in one receive(): far more than a ring holds, so most of it
+// waits in the sender's overflow queue, and must still arrive complete and in order.
+class Burster final : public Actor {
+ public:
+  Burster(ActorName target, std::uint64_t count) : target_(target), count_(count) {}
+  void receive(const Message& message) override {
+    if (message.action() != kStart) return;
+    for (std::uint64_t i = 0; i < count_; ++i) send_value(target_, kSequence, i);
+    stop();
+  }
+
+ private:
+  ActorName target_;
+  std::uint64_t count_;
+};
+
+TEST(Engine, EverySendersMessagesArriveOnceAndInOrder) {
+  testing::Watchdog watchdog("ordering");
+  Engine engine(with_threads(4));  // three workers
+  const std::uint64_t per_sender = testing::stress_items(200'000);
+  constexpr int kSendersPerWorker = 3;
+  const std::uint64_t total = per_sender * kSendersPerWorker * 3;
+  OrderResult result;
+  const ActorName receiver = engine.spawn_on<OrderedReceiver>(0, total, result);
+  for (int worker = 0; worker < 3; ++worker) {
+    for (int i = 0; i < kSendersPerWorker; ++i) {
+      engine.send(engine.spawn_on<Burster>(worker, receiver, per_sender), kStart);
+    }
+  }
+  engine.run();
+  EXPECT_EQ(result.received, total);
+  EXPECT_EQ(result.out_of_order, 0u);
+  ASSERT_EQ(result.next_expected.size(), 9u);
+  for (const auto& [sender, next] : result.next_expected) EXPECT_EQ(next, per_sender);
+  EXPECT_EQ(engine.statistics().dead_letters, 0u);
+}
+
+// ---- Supervision and exact termination ----
+
+struct TreeResult {
+  std::atomic<int> leaves_stopped_by_notice{0};
+  int root_notices = 0;
+};
+
+class Leaf final : public Actor {
+ public:
+  void receive(const Message& message) override {
+    if (message.action() == kStop) stop();
+  }
+};
+
+// Spawns children on every worker (which spawn grandchildren), stops them all, and stops
+// itself once every child's stop notice came back.
+class Parent final : public Actor {
+ public:
+  Parent(int depth, int fan_out, TreeResult& result)
+      : depth_(depth), fan_out_(fan_out), result_(result) {}
+  void receive(const Message& message) override {
+    if (message.action() == kStart) {
+      for (int i = 0; i < fan_out_; ++i) {
+        const int worker = i % worker_count();
+        const ActorName child = depth_ > 1 ? spawn_on<Parent>(worker, depth_ - 1, fan_out_, result_)
+                                           : spawn_on<Leaf>(worker);
+        children_.push_back(child);
+        send(child, depth_ > 1 ? kStart : kStop);
+      }
+    } else if (message.action() == ACTION_CHILD_STOPPED) {
+      EXPECT_NE(std::find(children_.begin(), children_.end(), message.source()), children_.end());
+      if (depth_ == 1) result_.leaves_stopped_by_notice.fetch_add(1, std::memory_order_relaxed);
+      if (supervisor().is_none()) ++result_.root_notices;
+      if (++stopped_children_ == fan_out_) stop();
+    }
+  }
+
+ private:
+  int depth_, fan_out_;
+  TreeResult& result_;
+  std::vector<ActorName> children_;
+  int stopped_children_ = 0;
+};
+
+TEST(Engine, SupervisorsHearOfEveryChildAndRunEndsWhenTheLastActorStops) {
+  testing::Watchdog watchdog("supervision");
+  Engine engine(with_threads(4));
+  TreeResult result;
+  engine.send(engine.spawn<Parent>(3, 6, result), kStart);
+  engine.run();  // returns only because every actor stopped
+  EXPECT_EQ(result.root_notices, 6);
+  EXPECT_EQ(result.leaves_stopped_by_notice.load(), 6 * 6 * 6);
+  const EngineStatistics statistics = engine.statistics();
+  EXPECT_EQ(statistics.actors_spawned, 1u + 6 + 36 + 216);
+  EXPECT_EQ(statistics.actors_stopped, statistics.actors_spawned);
+  EXPECT_EQ(statistics.dead_letters, 0u);
+}
+
+TEST(Engine, RunWithNoActorReturnsAtOnce) {
+  Engine engine(with_threads(3));
+  engine.run();
+  EXPECT_EQ(engine.statistics().messages_received, 0u);
+}
+
+// ---- Dead letters are counted, never silently dropped ----
+
+class Quitter final : public Actor {
+ public:
+  void receive(const Message& message) override {
+    if (message.action() == kStart) stop();
+  }
+};
+
+class LateSender final : public Actor {
+ public:
+  explicit LateSender(int quitter_worker) : quitter_worker_(quitter_worker) {}
+  void receive(const Message& message) override {
+    if (message.action() == kStart) {
+      quitter_ = spawn_on<Quitter>(quitter_worker_);
+      send(quitter_, kStart);
+    } else if (message.action() == ACTION_CHILD_STOPPED) {
+      send(quitter_, kPing);  // to a stopped actor: a dead letter
+      send(quitter_, kPing);
+      stop();
+    }
+  }
+
+ private:
+  int quitter_worker_;
+  ActorName quitter_;
+};
+
+TEST(Engine, MessagesToStoppedActorsAreCountedAsDeadLetters) {
+  for (int worker : {0, 1}) {
+    Engine engine(with_threads(3));
+    engine.send(engine.spawn<LateSender>(worker), kStart);
+    engine.run();
+    EXPECT_EQ(engine.statistics().dead_letters, 2u) << "quitter on worker " << worker;
+  }
+}
+
+// ---- Large payloads travel by reference ----
+
+struct BlobResult {
+  const std::byte* sent_at = nullptr;
+  const std::byte* received_at = nullptr;
+  std::uint64_t checksum_sent = 0;
+  std::uint64_t checksum_received = 0;
+};
+
+std::uint64_t checksum(std::span<const std::byte> bytes) {
+  std::uint64_t sum = 1469598103934665603ULL;
+  for (std::byte b : bytes) sum = (sum ^ static_cast<std::uint64_t>(b)) * 1099511628211ULL;
+  return sum;
+}
+
+class BlobReceiver final : public Actor {
+ public:
+  explicit BlobReceiver(BlobResult& result) : result_(result) {}
+  void receive(const Message& message) override {
+    if (message.action() != kBlob) return;
+    result_.received_at = message.payload().data();
+    result_.checksum_received = checksum(message.payload());
+    stop();
+  }
+
+ private:
+  BlobResult& result_;
+};
+
+class BlobSender final : public Actor {
+ public:
+  explicit BlobSender(BlobResult& result) : result_(result) {}
+  void receive(const Message& message) override {
+    if (message.action() == kStart) {
+      Payload blob = Payload::with_size(8 << 20);
+      std::span<std::byte> bytes = blob.writable_bytes();
+      for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<std::byte>(i % 251);
+      result_.sent_at = blob.bytes().data();
+      result_.checksum_sent = checksum(blob.bytes());
+      send(spawn_on<BlobReceiver>(worker_count() - 1, result_), kBlob, std::move(blob));
+    } else if (message.action() == ACTION_CHILD_STOPPED) {
+      stop();
+    }
+  }
+
+ private:
+  BlobResult& result_;
+};
+
+TEST(Engine, LargePayloadsCrossWorkersWithoutACopy) {
+  Engine engine(with_threads(3));
+  BlobResult result;
+  engine.send(engine.spawn<BlobSender>(result), kStart);
+  engine.run();
+  EXPECT_EQ(result.received_at, result.sent_at);
+  EXPECT_EQ(result.checksum_received, result.checksum_sent);
+}
+
+// ---- Failures and bad use ----
+
+class Thrower final : public Actor {
+ public:
+  void receive(const Message&) override { throw std::runtime_error("actor failed on purpose"); }
+};
+
+TEST(Engine, AnExceptionInReceiveStopsTheRunAndReachesTheCaller) {
+  Engine engine(with_threads(3));
+  engine.spawn_on<Leaf>(1);  // stays alive: only the failure can end this run
+  engine.send(engine.spawn<Thrower>(), kStart);
+  EXPECT_THROW(engine.run(), std::runtime_error);
+}
+
+TEST(Engine, RejectsBadOptionsAndBadPlacement) {
+  EXPECT_THROW(Engine(with_threads(0)), std::invalid_argument);
+  Engine engine(with_threads(3));
+  EXPECT_THROW(engine.spawn_on<Leaf>(2), std::out_of_range);
+  EXPECT_THROW(engine.spawn_on<Leaf>(-1), std::out_of_range);
+  EXPECT_THROW(engine.send(ActorName::make(5, 0, 0), kStart), std::out_of_range);
+}
+
+TEST(Engine, WorkerCountFollowsThreadsPerNode) {
+  EXPECT_EQ(Engine(with_threads(1)).worker_count(), 1);
+  EXPECT_EQ(Engine(with_threads(2)).worker_count(), 1);
+  EXPECT_EQ(Engine(with_threads(3)).worker_count(), 2);
+  EXPECT_EQ(Engine(with_threads(8)).worker_count(), 7);
+}
+
+// ---- Idle workers park instead of spinning ----
+
+class Sleeper final : public Actor {
+ public:
+  void receive(const Message&) override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    stop();
+  }
+};
+
+TEST(Engine, IdleWorkersPark) {
+  Engine engine(with_threads(4));
+  engine.send(engine.spawn<Sleeper>(), kStart);
+  engine.run();
+  // Workers 1 and 2 had nothing to do for 200 ms: each must have parked.
+  EXPECT_GE(engine.statistics().parks, 2u);
+}
+
+}  // namespace
+}  // namespace xenon

@@ -1,0 +1,130 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+namespace {
+
+struct ProbeRun {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+// Runs the built latency_probe (make test sets XENON_BIN) with the given arguments.
+ProbeRun run_probe(const std::string& arguments) {
+  const char* bin = std::getenv("XENON_BIN");
+  const std::string command =
+      std::string(bin != nullptr ? bin : "build/release/bin") + "/latency_probe " + arguments + " 2>&1";
+  ProbeRun run;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return run;
+  std::array<char, 4096> buffer;
+  while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr) run.output += buffer.data();
+  const int status = pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+// PERFORMANCE_COUNTER lines in order: (name, value without unit).
+std::vector<std::pair<std::string, std::string>> counters(const std::string& output) {
+  std::vector<std::pair<std::string, std::string>> result;
+  std::istringstream lines(output);
+  std::string line;
+  const std::string prefix = "PERFORMANCE_COUNTER ";
+  while (std::getline(lines, line)) {
+    if (line.rfind(prefix, 0) != 0) continue;
+    const auto equals = line.find(" = ");
+    std::string value = line.substr(equals + 3);
+    result.emplace_back(line.substr(prefix.size(), equals - prefix.size()),
+                        value.substr(0, value.find(' ')));
+  }
+  return result;
+}
+
+TEST(LatencyProbe, PrintsTheNineteenCountersInOrderWithConsistentValues) {
+  const ProbeRun run = run_probe(
+      "-threads-per-node 3 -actor-count-per-worker 10 -ping-message-count-per-actor 3000 "
+      "-seed 7");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto lines = counters(run.output);
+  const std::vector<std::string> fixed = {
+      "type", "ping-action", "pong-action", "node-count", "worker-count-per-node",
+      "actor-count-per-worker", "worker-count", "actor-count", "ping-message-count-per-actor",
+      "ping-message-count", "pong-message-count", "message-count", "elapsed-time",
+      "computation-throughput", "node-throughput", "worker-throughput", "worker-latency",
+      "actor-throughput", "actor-latency"};
+  ASSERT_GE(lines.size(), fixed.size()) << run.output;
+  std::map<std::string, std::string> value;
+  for (std::size_t i = 0; i < fixed.size(); ++i) {
+    EXPECT_EQ(lines[i].first, fixed[i]) << "line " << i;
+    value[lines[i].first] = lines[i].second;
+  }
+  EXPECT_EQ(value["type"], "ping-pong");
+  EXPECT_EQ(value["ping-action"], "ACTION_PING");
+  EXPECT_EQ(value["pong-action"], "ACTION_PING_REPLY");
+  EXPECT_EQ(value["node-count"], "1");
+  EXPECT_EQ(value["worker-count-per-node"], "2");
+  EXPECT_EQ(value["worker-count"], "2");
+  EXPECT_EQ(value["actor-count"], "20");
+  EXPECT_EQ(value["ping-message-count"], "60000");
+  EXPECT_EQ(value["pong-message-count"], "60000");
+  EXPECT_EQ(value["message-count"], "120000");
+  const double seconds = std::stod(value["elapsed-time"]);
+  const double throughput = std::stod(value["computation-throughput"]);
+  ASSERT_GT(seconds, 0.0);
+  EXPECT_NEAR(throughput, 120000 / seconds, throughput * 1e-5);
+  EXPECT_NEAR(std::stod(value["worker-throughput"]), throughput / 2, throughput * 1e-5);
+  EXPECT_NEAR(std::stod(value["actor-throughput"]), throughput / 20, throughput * 1e-5);
+  EXPECT_EQ(std::stoll(value["worker-latency"]),
+            static_cast<long long>(1e9 / std::stod(value["worker-throughput"])));
+  // Extras follow the fixed lines, and say that nothing was lost.
+  std::map<std::string, std::string> extras(lines.begin() + fixed.size(), lines.end());
+  EXPECT_EQ(extras["dead-letter-count"], "0");
+  EXPECT_GT(std::stoll(extras["messages-to-other-workers"]), 0);
+}
+
+TEST(LatencyProbe, RunsWithOneWorkerByDefault) {
+  const ProbeRun run = run_probe("-ping-message-count-per-actor 500");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto lines = counters(run.output);
+  ASSERT_GE(lines.size(), 8u);
+  EXPECT_EQ(lines[4].second, "1");    // worker-count-per-node
+  EXPECT_EQ(lines[7].second, "100");  // actor-count
+}
+
+TEST(LatencyProbe, RejectsBadOptionsWithAClearMessage) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"-threads-per-nod 3", "unknown option '-threads-per-nod'"},
+      {"-threads-per-node", "needs a value"},
+      {"-threads-per-node three", "expects an integer"},
+      {"-threads-per-node 0", "must be between 1 and"},
+      {"-ping-message-count-per-actor 0", "must be between 1 and"},
+      {"-actor-count-per-worker 1", "need at least 2 actors"},
+      {"-seed -1", "non-negative"},
+  };
+  for (const auto& [arguments, message] : cases) {
+    const ProbeRun run = run_probe(arguments);
+    EXPECT_EQ(run.exit_code, 2) << arguments << "\n" << run.output;
+    EXPECT_EQ(run.output.rfind("latency_probe: error: ", 0), 0u) << arguments << "\n" << run.output;
+    EXPECT_NE(run.output.find(message), std::string::npos) << arguments << "\n" << run.output;
+    EXPECT_EQ(std::count(run.output.begin(), run.output.end(), '\n'), 1) << "one line";
+  }
+}
+
+TEST(LatencyProbe, HelpListsTheOptions) {
+  const ProbeRun run = run_probe("--help");
+  EXPECT_EQ(run.exit_code, 0);
+  for (const char* option : {"--threads-per-node", "--actor-count-per-worker",
+                             "--ping-message-count-per-actor", "--seed", "--pin"}) {
+    EXPECT_NE(run.output.find(option), std::string::npos) << option;
+  }
+}
+
+}  // namespace

@@ -1,0 +1,50 @@
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace xenon::testing {
+
+// Stress sizes shrink under sanitizers (make test SANITIZE=...), which run 5-20x slower.
+inline std::uint64_t stress_items(std::uint64_t full) {
+  const char* sanitize = std::getenv("XENON_SANITIZE");
+  return (sanitize != nullptr && *sanitize != '\0') ? full / 8 : full;
+}
+
+// Aborts the test binary with a message if the scope is not left within the limit, so a
+// lost wake-up or a lost message fails the run instead of hanging it.
+class Watchdog {
+ public:
+  explicit Watchdog(std::string what, std::chrono::seconds limit = std::chrono::seconds(120))
+      : what_(std::move(what)), thread_([this, limit] {
+          std::unique_lock<std::mutex> lock(mutex_);
+          if (!done_condition_.wait_for(lock, limit, [this] { return done_; })) {
+            std::fprintf(stderr, "watchdog: '%s' still running after %lld s: hung\n",
+                         what_.c_str(), static_cast<long long>(limit.count()));
+            std::abort();
+          }
+        }) {}
+  ~Watchdog() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+    }
+    done_condition_.notify_one();
+    thread_.join();
+  }
+
+ private:
+  std::string what_;
+  std::mutex mutex_;
+  std::condition_variable done_condition_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
+}  // namespace xenon::testing
