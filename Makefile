@@ -11,16 +11,16 @@ CONFIG := $(if $(SANITIZE),$(SANITIZE),release)
 BUILD := build/$(CONFIG)
 
 CXXFLAGS ?= -O2 -g
-CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -pthread -I.
-CPPFLAGS += -MMD -MP
+override CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -pthread -I.
+override CPPFLAGS += -MMD -MP
 LDLIBS := -lhwloc -pthread
 
 ifeq ($(SANITIZE),thread)
-  CXXFLAGS += -fsanitize=thread -O1
-  LDFLAGS += -fsanitize=thread
+  override CXXFLAGS += -fsanitize=thread -O1
+  override LDFLAGS += -fsanitize=thread
 else ifeq ($(SANITIZE),address)
-  CXXFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-  LDFLAGS += -fsanitize=address,undefined
+  override CXXFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+  override LDFLAGS += -fsanitize=address,undefined
 else ifneq ($(SANITIZE),)
   $(error SANITIZE must be thread or address, not '$(SANITIZE)')
 endif

@@ -58,6 +58,15 @@ class SpscRing {
     return true;
   }
 
+  // Like try_stage(), but lets fill(T&) write the item straight into its slot.
+  template <class Fill>
+  bool try_stage_in_place(Fill&& fill) {
+    if (staged_tail_ - cached_head_ == capacity_ && !free_for_producer()) return false;
+    fill(slots_[staged_tail_ & mask_]);
+    ++staged_tail_;
+    return true;
+  }
+
   // Makes every staged item visible to the consumer. Returns how many became visible.
   std::size_t publish() noexcept {
     std::uint64_t published = producer_.tail.load(std::memory_order_relaxed);  // own variable

@@ -5,7 +5,7 @@
 
 namespace xenon {
 
-void Actor::send_slot(ActorName to, Action action, PayloadSlot payload) {
+void Actor::send_slot(ActorName to, Action action, const PayloadSlot& payload) {
   worker_->send(name_, to, action, payload);
 }
 

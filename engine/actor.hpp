@@ -76,7 +76,7 @@ class Actor {
   friend class Worker;
   friend class Engine;
 
-  void send_slot(ActorName to, Action action, PayloadSlot payload);
+  void send_slot(ActorName to, Action action, const PayloadSlot& payload);
   ActorName spawn_child(std::unique_ptr<Actor> child, int worker);
 
   Worker* worker_ = nullptr;

@@ -18,8 +18,24 @@ namespace xenon {
 class Message {
  public:
   Message() noexcept = default;
-  Message(ActorName source, ActorName destination, Action action, PayloadSlot payload) noexcept
-      : source_(source), destination_(destination), action_(action.code()), payload_(payload) {}
+  Message(ActorName source, ActorName destination, Action action,
+          const PayloadSlot& payload) noexcept {
+    assign(source, destination, action, payload);
+  }
+
+  // Fills this message in place (in a mailbox node or a ring slot), copying only the payload
+  // bytes in use: nothing for an empty payload, the pointer for a shared one.
+  void assign(ActorName source, ActorName destination, Action action,
+              const PayloadSlot& payload) noexcept {
+    source_ = source;
+    destination_ = destination;
+    action_ = action.code();
+    payload_.size = payload.size;
+    if (payload.size != 0) {
+      std::memcpy(payload_.bytes, payload.bytes,
+                  payload.is_shared() ? sizeof(SharedBytes*) : payload.size);
+    }
+  }
 
   ActorName source() const noexcept { return source_; }
   ActorName destination() const noexcept { return destination_; }

@@ -32,7 +32,7 @@ class MessagePool {
  private:
   static constexpr std::size_t kChunkNodes = 1024;
 
-  void grow() {
+  [[gnu::noinline]] void grow() {
     chunks_.push_back(std::make_unique<MessageNode[]>(kChunkNodes));
     MessageNode* chunk = chunks_.back().get();
     for (std::size_t i = 0; i < kChunkNodes; ++i) free(&chunk[i]);

@@ -93,35 +93,41 @@ bool Worker::drain_inbound() {
   return any;
 }
 
-void Worker::send(ActorName from, ActorName to, Action action, PayloadSlot payload) {
-  route(to, Message(from, to, action, payload));
-}
-
-void Worker::route(ActorName to, const Message& message) {
+void Worker::send_elsewhere(ActorName from, ActorName to, Action action,
+                            const PayloadSlot& payload) {
+  const std::uint32_t worker = to.worker();
   if (to.node() == node_) {
-    if (to.worker() == static_cast<std::uint32_t>(index_)) {
-      deliver_local(message);
+    if (worker == static_cast<std::uint32_t>(index_)) {
+      deliver_to_absent(Message(from, to, action, payload));
       return;
     }
-    if (to.worker() < outbound_.size()) {
+    if (worker < outbound_.size()) {
       ++counters_.messages_to_other_workers;
-      stage(static_cast<int>(to.worker()), message);
+      stage_new(static_cast<int>(worker), from, to, action, payload);
       return;
     }
   }
   // A node or worker this runtime does not have: the name was never valid here.
-  dead_letter(message);
+  dead_letter(Message(from, to, action, payload));
 }
 
-void Worker::stage(int worker, const Message& message) {
+Worker::OutboundChannel& Worker::mark_dirty(int worker) {
   OutboundChannel& channel = outbound_[static_cast<std::size_t>(worker)];
   if (!channel.dirty) {
     channel.dirty = true;
     dirty_channels_.push_back(worker);
   }
+  return channel;
+}
+
+void Worker::stage_new(int worker, ActorName from, ActorName to, Action action,
+                       const PayloadSlot& payload) {
+  OutboundChannel& channel = mark_dirty(worker);
   // Once anything overflows, later messages queue behind it to keep per-pair order.
-  if (!channel.overflow.empty() || !channel.ring->try_stage(message)) {
-    channel.overflow.push_back(message);
+  if (!channel.overflow.empty() ||
+      !channel.ring->try_stage_in_place(
+          [&](Message& slot) { slot.assign(from, to, action, payload); })) {
+    channel.overflow.emplace_back(from, to, action, payload);
     return;
   }
   if (channel.ring->staged_count() >= kPublishBatch) {
@@ -161,17 +167,7 @@ void Worker::deliver_local(const Message& message) {
 void Worker::enqueue(Actor* actor, const Message& message) {
   MessageNode* node = pool_.allocate();
   node->message = message;
-  node->next = nullptr;
-  if (actor->mailbox_tail_ == nullptr) {
-    actor->mailbox_head_ = node;
-  } else {
-    actor->mailbox_tail_->next = node;
-  }
-  actor->mailbox_tail_ = node;
-  if (!actor->scheduled_) {
-    actor->scheduled_ = true;
-    push_ready(actor);
-  }
+  append_to_mailbox(actor, node);
 }
 
 void Worker::deliver_to_absent(const Message& message) {
@@ -229,7 +225,7 @@ ActorName Worker::spawn(std::unique_ptr<Actor> child, ActorName supervisor, int 
     PayloadSlot slot;
     slot.size = sizeof actor;
     std::memcpy(slot.bytes, &actor, sizeof actor);
-    stage(target_worker, Message(supervisor, name, kActionAdopt, slot));
+    stage_new(target_worker, supervisor, name, kActionAdopt, slot);
   }
   return name;
 }
@@ -316,16 +312,6 @@ void Worker::discard_in_flight() {
       pool_.free(node);
     }
   }
-}
-
-void Worker::push_ready(Actor* actor) noexcept {
-  actor->next_ready_ = nullptr;
-  if (ready_tail_ == nullptr) {
-    ready_head_ = actor;
-  } else {
-    ready_tail_->next_ready_ = actor;
-  }
-  ready_tail_ = actor;
 }
 
 Actor* Worker::pop_ready() noexcept {

@@ -55,7 +55,8 @@ class Worker {
   void run();
 
   // From an actor running on this worker.
-  void send(ActorName from, ActorName to, Action action, PayloadSlot payload);
+  void send(ActorName from, ActorName to, Action action, const PayloadSlot& payload);
+
   ActorName spawn(std::unique_ptr<Actor> child, ActorName supervisor, int target_worker);
 
   // Any thread: reserves the next actor index on this worker.
@@ -85,11 +86,16 @@ class Worker {
     bool dirty = false;            // has staged or overflowing messages
   };
 
-  void route(ActorName to, const Message& message);
   void deliver_local(const Message& message);
   void deliver_to_absent(const Message& message);
   void enqueue(Actor* actor, const Message& message);
-  void stage(int worker, const Message& message);
+  void append_to_mailbox(Actor* actor, MessageNode* node) noexcept;
+  // Everything send() does not do inline: other workers, absent actors, bad names.
+  [[gnu::noinline]] void send_elsewhere(ActorName from, ActorName to, Action action,
+                                        const PayloadSlot& payload);
+  void stage_new(int worker, ActorName from, ActorName to, Action action,
+                 const PayloadSlot& payload);
+  OutboundChannel& mark_dirty(int worker);
   bool drain_inbound();
   bool run_ready_actors();
   void flush_outbound();
@@ -123,5 +129,46 @@ class Worker {
   alignas(kCacheLineSize) std::atomic<std::uint32_t> next_index_{0};
   alignas(kCacheLineSize) Parker parker_;
 };
+
+// The message path's fast case, inline: a live actor on this very worker.
+inline void Worker::send(ActorName from, ActorName to, Action action,
+                         const PayloadSlot& payload) {
+  if (to.node() == node_ && to.worker() == static_cast<std::uint32_t>(index_)) {
+    const std::uint32_t index = to.index();
+    if (index < actors_.size()) {
+      if (Actor* actor = actors_[index]; actor != nullptr) {
+        MessageNode* node = pool_.allocate();
+        node->message.assign(from, to, action, payload);
+        append_to_mailbox(actor, node);
+        return;
+      }
+    }
+  }
+  send_elsewhere(from, to, action, payload);
+}
+
+inline void Worker::append_to_mailbox(Actor* actor, MessageNode* node) noexcept {
+  node->next = nullptr;
+  if (actor->mailbox_tail_ == nullptr) {
+    actor->mailbox_head_ = node;
+  } else {
+    actor->mailbox_tail_->next = node;
+  }
+  actor->mailbox_tail_ = node;
+  if (!actor->scheduled_) {
+    actor->scheduled_ = true;
+    push_ready(actor);
+  }
+}
+
+inline void Worker::push_ready(Actor* actor) noexcept {
+  actor->next_ready_ = nullptr;
+  if (ready_tail_ == nullptr) {
+    ready_head_ = actor;
+  } else {
+    ready_tail_->next_ready_ = actor;
+  }
+  ready_tail_ = actor;
+}
 
 }  // namespace xenon
