@@ -27,11 +27,12 @@ endif
 
 LIB_SOURCES := $(wildcard core/*.cpp engine/*.cpp transport/*.cpp)
 TEST_SOURCES := $(wildcard tests/*/*.cpp)
-PROBES := latency_probe ring_probe
+PROBES := latency_probe ring_probe idle_probe
+EXAMPLES := ping_pair
 
 LIBRARY := $(BUILD)/libxenon.a
 TEST_BINARY := $(BUILD)/bin/xenon_tests
-PROBE_BINARIES := $(PROBES:%=$(BUILD)/bin/%)
+PROBE_BINARIES := $(PROBES:%=$(BUILD)/bin/%) $(EXAMPLES:%=$(BUILD)/bin/%)
 
 objects = $(patsubst %.cpp,$(BUILD)/obj/%.o,$(1))
 
@@ -59,6 +60,9 @@ $(BUILD)/bin/$(1): $(BUILD)/obj/performance/$(1)/$(1).o $(LIBRARY)
 	$$(CXX) $$(LDFLAGS) $$^ $$(LDLIBS) -o $$@
 endef
 $(foreach probe,$(PROBES),$(eval $(call probe_rule,$(probe))))
+$(BUILD)/bin/ping_pair: $(BUILD)/obj/examples/ping_pair.o $(LIBRARY)
+	@mkdir -p $(dir $@)
+	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(BUILD)/bin/xenon_tests: $(call objects,$(TEST_SOURCES)) $(LIBRARY)
 	@mkdir -p $(dir $@)

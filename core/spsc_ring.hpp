@@ -69,12 +69,13 @@ class SpscRing {
 
   // Makes every staged item visible to the consumer. Returns how many became visible.
   std::size_t publish() noexcept {
-    std::uint64_t published = producer_.tail.load(std::memory_order_relaxed);  // own variable
-    if (published == staged_tail_) return 0;
+    const std::uint64_t newly_visible = staged_tail_ - published_tail_;
+    if (newly_visible == 0) return 0;
     // Release: pairs with the acquire load of tail in available_to_consumer(), publishing
     // the slot writes made by try_stage().
     producer_.tail.store(staged_tail_, std::memory_order_release);
-    return static_cast<std::size_t>(staged_tail_ - published);
+    published_tail_ = staged_tail_;
+    return static_cast<std::size_t>(newly_visible);
   }
 
   bool try_push(const T& item) noexcept {
@@ -84,8 +85,7 @@ class SpscRing {
   }
 
   std::size_t staged_count() const noexcept {
-    return static_cast<std::size_t>(staged_tail_ -
-                                    producer_.tail.load(std::memory_order_relaxed));
+    return static_cast<std::size_t>(staged_tail_ - published_tail_);
   }
 
   // ---- Consumer side ----
@@ -94,7 +94,7 @@ class SpscRing {
   // slots with one release store. Returns how many were visited.
   template <class Visit>
   std::size_t consume(Visit&& visit, std::size_t max_items = SIZE_MAX) {
-    std::uint64_t head = consumer_.head.load(std::memory_order_relaxed);  // own variable
+    const std::uint64_t head = consumed_head_;
     std::uint64_t available = cached_tail_ - head;
     if (available == 0) {
       available = available_to_consumer(head);
@@ -113,7 +113,7 @@ class SpscRing {
   // True when the consumer would find nothing to consume. Reads the shared tail (acquire),
   // so it sees every item published before it.
   bool empty_for_consumer() noexcept {
-    return available_to_consumer(consumer_.head.load(std::memory_order_relaxed)) == 0;
+    return available_to_consumer(consumed_head_) == 0;
   }
 
  private:
@@ -137,6 +137,7 @@ class SpscRing {
     // Release: pairs with the acquire load of head in free_for_producer(); our reads of the
     // slots happen before the producer reuses them.
     consumer_.head.store(new_head, std::memory_order_release);
+    consumed_head_ = new_head;
   }
 
   // Producer's line: the shared tail plus the producer's private state. The consumer reads
@@ -154,11 +155,16 @@ class SpscRing {
   const std::unique_ptr<T[]> slots_;
 
   ProducerLine producer_;
-  std::uint64_t staged_tail_ = 0;  // producer only
-  std::uint64_t cached_head_ = 0;  // producer only: last head seen
+  // Producer only. The shared tail is only ever stored to; its value lives here, so the
+  // producer never reads the line the consumer polls.
+  std::uint64_t staged_tail_ = 0;
+  std::uint64_t published_tail_ = 0;
+  std::uint64_t cached_head_ = 0;  // last head seen
   alignas(kCacheLineSize) ConsumerLine consumer_;
-  std::uint64_t cached_tail_ = 0;  // consumer only: last tail seen
-  char padding_[kCacheLineSize - sizeof(std::uint64_t)];  // keep the next object off our line
+  // Consumer only: the value of the shared head, and the last tail seen.
+  std::uint64_t consumed_head_ = 0;
+  std::uint64_t cached_tail_ = 0;
+  char padding_[kCacheLineSize - 2 * sizeof(std::uint64_t)];  // keep the next object off our line
 };
 
 }  // namespace xenon

@@ -1,35 +1,19 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <array>
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 #include <vector>
+
+#include "tests/support/run_binary.hpp"
 
 namespace {
 
-struct ProbeRun {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
+using xenon::testing::ProcessResult;
 
-// Runs the built latency_probe (make test sets XENON_BIN) with the given arguments.
-ProbeRun run_probe(const std::string& arguments) {
-  const char* bin = std::getenv("XENON_BIN");
-  const std::string command =
-      std::string(bin != nullptr ? bin : "build/release/bin") + "/latency_probe " + arguments + " 2>&1";
-  ProbeRun run;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  std::array<char, 4096> buffer;
-  while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr) run.output += buffer.data();
-  const int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
+ProcessResult run_probe(const std::string& arguments) {
+  return xenon::testing::run_binary("latency_probe", arguments);
 }
 
 // PERFORMANCE_COUNTER lines in order: (name, value without unit).
@@ -49,7 +33,7 @@ std::vector<std::pair<std::string, std::string>> counters(const std::string& out
 }
 
 TEST(LatencyProbe, PrintsTheNineteenCountersInOrderWithConsistentValues) {
-  const ProbeRun run = run_probe(
+  const ProcessResult run = run_probe(
       "-threads-per-node 3 -actor-count-per-worker 10 -ping-message-count-per-actor 3000 "
       "-seed 7");
   ASSERT_EQ(run.exit_code, 0) << run.output;
@@ -92,7 +76,7 @@ TEST(LatencyProbe, PrintsTheNineteenCountersInOrderWithConsistentValues) {
 }
 
 TEST(LatencyProbe, RunsWithOneWorkerByDefault) {
-  const ProbeRun run = run_probe("-ping-message-count-per-actor 500");
+  const ProcessResult run = run_probe("-ping-message-count-per-actor 500");
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const auto lines = counters(run.output);
   ASSERT_GE(lines.size(), 8u);
@@ -111,7 +95,7 @@ TEST(LatencyProbe, RejectsBadOptionsWithAClearMessage) {
       {"-seed -1", "non-negative"},
   };
   for (const auto& [arguments, message] : cases) {
-    const ProbeRun run = run_probe(arguments);
+    const ProcessResult run = run_probe(arguments);
     EXPECT_EQ(run.exit_code, 2) << arguments << "\n" << run.output;
     EXPECT_EQ(run.output.rfind("latency_probe: error: ", 0), 0u) << arguments << "\n" << run.output;
     EXPECT_NE(run.output.find(message), std::string::npos) << arguments << "\n" << run.output;
@@ -120,7 +104,7 @@ TEST(LatencyProbe, RejectsBadOptionsWithAClearMessage) {
 }
 
 TEST(LatencyProbe, HelpListsTheOptions) {
-  const ProbeRun run = run_probe("--help");
+  const ProcessResult run = run_probe("--help");
   EXPECT_EQ(run.exit_code, 0);
   for (const char* option : {"--threads-per-node", "--actor-count-per-worker",
                              "--ping-message-count-per-actor", "--seed", "--pin"}) {
@@ -129,3 +113,4 @@ TEST(LatencyProbe, HelpListsTheOptions) {
 }
 
 }  // namespace
+

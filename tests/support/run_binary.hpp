@@ -1,0 +1,33 @@
+#pragma once
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace xenon::testing {
+
+struct ProcessResult {
+  int exit_code = -1;  // -1: did not exit normally
+  std::string output;  // stdout and stderr together
+};
+
+// Runs one of our built binaries (make test sets XENON_BIN to their folder) with the given
+// shell-quoted arguments and collects what it printed.
+inline ProcessResult run_binary(const std::string& name, const std::string& arguments) {
+  const char* bin = std::getenv("XENON_BIN");
+  const std::string command = std::string(bin != nullptr ? bin : "build/release/bin") + "/" +
+                              name + " " + arguments + " 2>&1";
+  ProcessResult result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  std::array<char, 4096> buffer;
+  while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr) result.output += buffer.data();
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+}  // namespace xenon::testing
