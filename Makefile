@@ -72,7 +72,7 @@ test: $(TEST_BINARY) $(PROBE_BINARIES)
 	XENON_BIN=$(BUILD)/bin XENON_SANITIZE=$(SANITIZE) tests/run_tests.sh $(TEST_BINARY)
 
 run: $(BUILD)/bin/latency_probe
-	$(BUILD)/bin/latency_probe -threads-per-node $$(nproc)
+	$(BUILD)/bin/latency_probe -threads-per-node $$(($$(nproc) + 1))
 
 bench-ring: $(BUILD)/bin/ring_probe
 	$(BUILD)/bin/ring_probe
