@@ -195,6 +195,7 @@ EngineStatistics Engine::statistics() const {
     totals.actors_spawned += c.actors_spawned;
     totals.actors_stopped += c.actors_stopped;
     totals.parks += c.parks;
+    totals.held_for_adoption += c.held_for_adoption;
   }
   return totals;
 }

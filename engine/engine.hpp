@@ -28,6 +28,7 @@ struct EngineStatistics {
   std::uint64_t actors_spawned = 0;
   std::uint64_t actors_stopped = 0;
   std::uint64_t parks = 0;
+  std::uint64_t held_for_adoption = 0;  // messages that overtook a newly spawned actor
 };
 
 // One node of the runtime: its workers, the rings between them, and the transport.

@@ -186,6 +186,7 @@ void Worker::deliver_to_absent(const Message& message) {
   if (index < next_index_.load(std::memory_order_relaxed)) {
     // Spawned on another worker, and this message overtook the actor itself: hold it.
     waiting_for_adoption_[index].push_back(message);
+    ++counters_.held_for_adoption;
     return;
   }
   dead_letter(message);

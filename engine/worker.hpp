@@ -27,6 +27,7 @@ struct WorkerCounters {
   std::uint64_t actors_spawned = 0;
   std::uint64_t actors_stopped = 0;
   std::uint64_t parks = 0;
+  std::uint64_t held_for_adoption = 0;      // arrived before the actor they were sent to
 };
 
 // A worker thread and the actors that live on it.
