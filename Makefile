@@ -83,4 +83,7 @@ deps:
 clean:
 	rm -rf build performance/latency_probe/latency_probe
 
+# Further targets, one concern per file (correctness checks, benchmarks, ...).
+include $(sort $(wildcard mk/*.mk))
+
 -include $(shell find build -name '*.d' 2>/dev/null)
