@@ -7,8 +7,10 @@
 
 CXX ?= g++
 SANITIZE ?=
+# CONFIG_MPI=n builds and tests everything without MPI (single node only).
+CONFIG_MPI ?= y
 CONFIG := $(if $(SANITIZE),$(SANITIZE),release)
-BUILD := build/$(CONFIG)
+BUILD := build/$(CONFIG)$(if $(filter n,$(CONFIG_MPI)),-nompi)
 
 CXXFLAGS ?= -O2 -g
 override CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -pthread -I.
@@ -26,6 +28,21 @@ else ifneq ($(SANITIZE),)
 endif
 
 LIB_SOURCES := $(wildcard core/*.cpp engine/*.cpp transport/*.cpp)
+
+ifeq ($(CONFIG_MPI),y)
+  MPI_COMPILE_FLAGS := $(shell mpicc --showme:compile 2>/dev/null)
+  MPI_LINK_FLAGS := $(shell mpicc --showme:link 2>/dev/null)
+  ifeq ($(MPI_LINK_FLAGS),)
+    $(error Open MPI not found (mpicc): run 'make deps', or build without MPI: CONFIG_MPI=n)
+  endif
+  LIB_SOURCES += $(wildcard transport/mpi/*.cpp)
+  LDLIBS += $(MPI_LINK_FLAGS)
+  # Only the transport sees MPI: <mpi.h> is on the include path for transport/ alone.
+  $(BUILD)/obj/transport/%.o: override CXXFLAGS += $(patsubst -I%,-isystem %,$(MPI_COMPILE_FLAGS)) \
+      -DXENON_WITH_MPI=1 -DOMPI_SKIP_MPICXX=1 -DMPICH_SKIP_MPICXX=1
+else ifneq ($(CONFIG_MPI),n)
+  $(error CONFIG_MPI must be y or n, not '$(CONFIG_MPI)')
+endif
 TEST_SOURCES := $(wildcard tests/*/*.cpp)
 PROBES := latency_probe ring_probe idle_probe
 EXAMPLES := ping_pair

@@ -44,4 +44,8 @@ class Action {
 // has stopped; the message's source is the stopped actor.
 inline constexpr Action ACTION_CHILD_STOPPED{"xenon.child-stopped"};
 
+// Sent by the engine to an actor that called request_spawn(), once the actor exists; read
+// the payload with SpawnedActor::from(message).
+inline constexpr Action ACTION_SPAWNED{"xenon.spawned"};
+
 }  // namespace xenon

@@ -13,6 +13,11 @@ ActorName Actor::spawn_child(std::unique_ptr<Actor> child, int worker) {
   return worker_->spawn(std::move(child), name_, worker);
 }
 
+std::uint64_t Actor::request_spawn(int node, int worker, std::string_view type,
+                                   Payload arguments) {
+  return worker_->request_spawn(name_, node, worker, type, std::move(arguments));
+}
+
 int Actor::worker_count() const noexcept { return worker_->engine().worker_count(); }
 int Actor::node_count() const noexcept { return worker_->engine().node_count(); }
 

@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <span>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -63,6 +64,12 @@ class Actor {
     return spawn_child(std::make_unique<T>(std::forward<Args>(args)...), worker);
   }
 
+  // Asks node `node` to spawn an actor of a type registered there by name
+  // (Engine::register_actor_type), built from `arguments`, on its worker `worker`. Returns a
+  // request number; the new actor's name arrives in an ACTION_SPAWNED message (read it with
+  // SpawnedActor::from). This actor becomes the new actor's supervisor.
+  std::uint64_t request_spawn(int node, int worker, std::string_view type, Payload arguments = {});
+
   // Stops this actor once the current receive() returns. Messages still in its mailbox are
   // counted as dead letters; the supervisor receives ACTION_CHILD_STOPPED.
   void stop() noexcept { stop_requested_ = true; }
@@ -75,6 +82,7 @@ class Actor {
  private:
   friend class Worker;
   friend class Engine;
+  friend class Communicator;
 
   void send_slot(ActorName to, Action action, const PayloadSlot& payload);
   ActorName spawn_child(std::unique_ptr<Actor> child, int worker);

@@ -5,8 +5,9 @@
 #include <string>
 
 #include "core/cpu_topology.hpp"
+#include "engine/communicator.hpp"
 #include "engine/worker.hpp"
-#include "transport/loopback_transport.hpp"
+#include "transport/transport.hpp"
 
 namespace xenon {
 namespace {
@@ -17,7 +18,7 @@ std::size_t ring_capacity(int worker_count) { return worker_count <= 16 ? 1024 :
 
 }  // namespace
 
-Engine::Engine(EngineOptions options) : Engine(options, std::make_unique<LoopbackTransport>()) {}
+Engine::Engine(EngineOptions options) : Engine(options, make_process_transport()) {}
 
 Engine::Engine(EngineOptions options, std::unique_ptr<Transport> transport)
     : options_(options), transport_(std::move(transport)) {
@@ -31,16 +32,32 @@ Engine::Engine(EngineOptions options, std::unique_ptr<Transport> transport)
 
   const int workers = options_.worker_count();
   for (int w = 0; w < workers; ++w) workers_.push_back(std::make_unique<Worker>(*this, w));
-  rings_.resize(static_cast<std::size_t>(workers) * static_cast<std::size_t>(workers));
+  communicator_ = std::make_unique<Communicator>(*this, *transport_);
+  // Rings between every ordered pair of workers, and both ways between each worker and the
+  // communicator (whose "worker" slot is index `workers`).
+  const auto make_ring = [this, workers] {
+    rings_.push_back(std::make_unique<SpscRing<Message>>(ring_capacity(workers)));
+    return rings_.back().get();
+  };
+  Parker& communicator_parker =
+      options_.has_communication_thread() ? communicator_->parker() : worker(0).parker();
   for (int producer = 0; producer < workers; ++producer) {
     for (int consumer = 0; consumer < workers; ++consumer) {
       if (producer == consumer) continue;
-      auto& ring = rings_[static_cast<std::size_t>(producer * workers + consumer)];
-      ring = std::make_unique<SpscRing<Message>>(ring_capacity(workers));
-      worker(producer).set_outbound(consumer, ring.get(), &worker(consumer).parker());
-      worker(consumer).add_inbound(ring.get());
+      MessageRing* ring = make_ring();
+      worker(producer).connect_outbound(consumer, ring, &worker(consumer).parker());
+      worker(consumer).add_inbound(ring);
     }
+    MessageRing* to_communicator = make_ring();
+    worker(producer).connect_outbound(workers, to_communicator, &communicator_parker);
+    communicator_->add_inbound(to_communicator);
+    MessageRing* from_communicator = make_ring();
+    communicator_->connect_outbound(producer, from_communicator, &worker(producer).parker());
+    worker(producer).add_inbound(from_communicator);
   }
+  communicator_->set_wake_target(&communicator_parker);
+  // With one thread per node, the only worker drives the communicator between its rounds.
+  if (!options_.has_communication_thread()) worker(0).drive_communicator(communicator_.get());
 }
 
 Engine::~Engine() = default;
@@ -76,13 +93,16 @@ void Engine::run() {
   if (ran_) throw std::logic_error("Engine::run may be called once");
   ran_ = true;
   if (options_.verbose && topology_ != nullptr) {
-    std::fprintf(stderr, "xenon: node %d of %d: %d worker(s)%s; topology: %s\n", node_index_,
-                 node_count_, worker_count(),
+    std::fprintf(stderr, "xenon: node %d of %d (%s): %d worker(s)%s; topology: %s\n",
+                 node_index_, node_count_, transport_->describe().c_str(), worker_count(),
                  options_.has_communication_thread() ? " + 1 communication thread" : "",
                  topology_->describe().c_str());
   }
   // Relaxed: run() is on the thread that spawned the initial actors.
-  if (live_actors_.load(std::memory_order_relaxed) == 0) return;
+  if (live_actors_.load(std::memory_order_relaxed) == 0) {
+    if (node_count_ == 1) return;  // nothing can ever happen
+    communicator_->request_termination_check();  // tell node 0 we are idle from the start
+  }
 
   std::vector<std::thread> threads;
   for (int w = 1; w < worker_count(); ++w) threads.emplace_back([this, w] { run_worker(w); });
@@ -91,8 +111,10 @@ void Engine::run() {
   for (std::thread& thread : threads) thread.join();
 
   // Every thread has joined: whatever is still in a ring or an overflow queue was sent to an
-  // actor that had stopped. Count it, free it, and say so.
+  // actor that had stopped. Count it, free it, and say so. Closing the transport is
+  // collective: it returns once every node got there.
   for (auto& w : workers_) w->publish_after_stop();
+  if (!failure_) communicator_->close();
   for (auto& w : workers_) w->discard_in_flight();
   if (failure_) std::rethrow_exception(failure_);
   const EngineStatistics totals = statistics();
@@ -127,38 +149,11 @@ void Engine::run_worker(int index) {
 }
 
 void Engine::run_communication() {
-  // The communication thread shares the last worker's core when pinned: it sleeps unless
-  // the transport has work, and a single-node transport never has.
+  // Pinned, the communication thread shares the last worker's core: it sleeps unless the
+  // transport has work.
   pin_thread("communication thread", worker_count());
   try {
-    IdleBackoff backoff;
-    const Transport::FrameHandler reject = [](int source, std::span<const std::byte>) {
-      throw std::runtime_error("received a frame from node " + std::to_string(source) +
-                               ", but this engine spans one node");
-    };
-    while (!shutting_down()) {
-      if (transport_->poll(reject) > 0) {
-        backoff.reset();
-        continue;
-      }
-      switch (backoff.next()) {
-        case IdleBackoff::Step::kSpin:
-          cpu_relax();
-          break;
-        case IdleBackoff::Step::kYield:
-          std::this_thread::yield();
-          break;
-        case IdleBackoff::Step::kPark:
-          communication_parker_.prepare_to_park();
-          if (shutting_down()) {
-            communication_parker_.cancel_park();
-          } else {
-            communication_parker_.park();
-          }
-          backoff.reset();
-          break;
-      }
-    }
+    communicator_->run();
   } catch (...) {
     fail(std::current_exception());
   }
@@ -167,7 +162,11 @@ void Engine::run_communication() {
 void Engine::count_stopped_actor() noexcept {
   // acq_rel: the release half publishes this worker's last actions; the acquire half, in
   // the worker that takes the count to zero, sees every other stop before shutting down.
-  if (live_actors_.fetch_sub(1, std::memory_order_acq_rel) == 1) request_shutdown();
+  if (live_actors_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    // No actor left on this node: the communicator decides whether the run has ended
+    // (a spawn request may still be on its way, here or on another node).
+    communicator_->request_termination_check();
+  }
 }
 
 void Engine::fail(std::exception_ptr failure) noexcept {
@@ -182,7 +181,7 @@ void Engine::request_shutdown() noexcept {
   // Release: pairs with the acquire load in shutting_down().
   shutting_down_.store(true, std::memory_order_release);
   for (auto& w : workers_) w->parker().wake();
-  communication_parker_.wake();
+  communicator_->parker().wake();
 }
 
 EngineStatistics Engine::statistics() const {
@@ -196,7 +195,11 @@ EngineStatistics Engine::statistics() const {
     totals.actors_stopped += c.actors_stopped;
     totals.parks += c.parks;
     totals.held_for_adoption += c.held_for_adoption;
+    totals.messages_to_other_nodes += c.messages_to_other_nodes;
   }
+  totals.dead_letters += communicator_->dead_letters();
+  totals.frames_sent = communicator_->frames_sent();
+  totals.frames_received = communicator_->frames_received();
   return totals;
 }
 

@@ -5,6 +5,8 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <span>
+#include <string>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "core/parker.hpp"
 #include "core/spsc_ring.hpp"
 #include "engine/actor.hpp"
+#include "engine/actor_registry.hpp"
 #include "engine/engine_options.hpp"
 
 namespace xenon {
@@ -20,6 +23,7 @@ namespace xenon {
 class Transport;
 class Worker;
 class CpuTopology;
+class Communicator;
 
 struct EngineStatistics {
   std::uint64_t messages_received = 0;
@@ -29,16 +33,22 @@ struct EngineStatistics {
   std::uint64_t actors_stopped = 0;
   std::uint64_t parks = 0;
   std::uint64_t held_for_adoption = 0;  // messages that overtook a newly spawned actor
+  std::uint64_t messages_to_other_nodes = 0;
+  std::uint64_t frames_sent = 0;
+  std::uint64_t frames_received = 0;
 };
 
-// One node of the runtime: its workers, the rings between them, and the transport.
+// One node of the runtime: its workers, the rings between them, its communicator and the
+// transport to the other nodes.
 //
 //   xenon::Engine engine(options);
 //   engine.spawn<Root>(args...);   // before run()
-//   engine.run();                  // returns when no actor is alive
+//   engine.run();                  // returns when no actor is alive on any node
 //
-// run() may be called once. It uses the calling thread as worker 0. If an actor's receive()
-// throws, the engine stops every worker and run() rethrows the first exception.
+// Launched by mpiexec (and built with MPI), each process is one node and they form one
+// runtime; otherwise the process is the only node. run() may be called once; it uses the
+// calling thread as worker 0. If an actor's receive() throws, the engine stops every
+// worker and run() rethrows the first exception.
 class Engine {
  public:
   explicit Engine(EngineOptions options = {});
@@ -63,6 +73,17 @@ class Engine {
     return spawn_on<T>(0, std::forward<Args>(args)...);
   }
 
+  // Before run(), on every node: lets actors of any node spawn T here by name with
+  // Actor::request_spawn(). T must be constructible from std::span<const std::byte>.
+  template <class T>
+  void register_actor_type(std::string type) {
+    static_assert(std::is_constructible_v<T, std::span<const std::byte>>,
+                  "registered actor types are built from their argument bytes");
+    registry_.add(std::move(type), [](std::span<const std::byte> arguments) {
+      return std::unique_ptr<Actor>(new T(arguments));
+    });
+  }
+
   // Before run(): sends a message from outside the actors (source none()), typically the
   // one that starts the program's first actor.
   void send(ActorName to, Action action, Payload payload = {});
@@ -84,11 +105,24 @@ class Engine {
     live_actors_.fetch_add(1, std::memory_order_relaxed);
   }
   void count_stopped_actor() noexcept;
+  std::int64_t live_actors() const noexcept {
+    // Acquire: pairs with the acq_rel decrement in count_stopped_actor().
+    return live_actors_.load(std::memory_order_acquire);
+  }
+  void count_spawn_request_sent() noexcept {
+    // Relaxed: read only after an acquire of the live count that follows the requester's
+    // stop, or by a wave answer that follows it the same way (see communicator.cpp).
+    spawn_requests_sent_.fetch_add(1, std::memory_order_relaxed);
+  }
+  std::uint64_t spawn_requests_sent() const noexcept {
+    return spawn_requests_sent_.load(std::memory_order_relaxed);
+  }
+  const ActorRegistry& registry() const noexcept { return registry_; }
   void fail(std::exception_ptr failure) noexcept;
+  void request_shutdown() noexcept;
 
  private:
   ActorName place(std::unique_ptr<Actor> actor, int worker);
-  void request_shutdown() noexcept;
   void run_worker(int index);
   void run_communication();
   void pin_thread(const char* role, int slot);
@@ -99,10 +133,10 @@ class Engine {
   int node_count_ = 1;
   std::unique_ptr<CpuTopology> topology_;
   std::vector<std::unique_ptr<Worker>> workers_;
-  // One ring per ordered pair of workers: rings_[producer * worker_count + consumer].
+  // One ring per ordered pair of threads among the workers and the communicator.
   std::vector<std::unique_ptr<SpscRing<Message>>> rings_;
-  // The communication thread sleeps here while the transport has nothing to do.
-  Parker communication_parker_;
+  std::unique_ptr<Communicator> communicator_;
+  ActorRegistry registry_;
   bool ran_ = false;
 
   std::mutex failure_mutex_;
@@ -111,6 +145,7 @@ class Engine {
   // Touched by every worker on spawn and stop, and polled by every loop turn.
   alignas(kCacheLineSize) std::atomic<std::int64_t> live_actors_{0};
   alignas(kCacheLineSize) std::atomic<bool> shutting_down_{false};
+  alignas(kCacheLineSize) std::atomic<std::uint64_t> spawn_requests_sent_{0};
 };
 
 }  // namespace xenon

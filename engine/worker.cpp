@@ -3,14 +3,14 @@
 #include <cstring>
 #include <thread>
 
+#include "core/byte_order.hpp"
+#include "engine/communicator.hpp"
 #include "engine/engine.hpp"
+#include "engine/internal_actions.hpp"
+#include "engine/spawn_request.hpp"
 
 namespace xenon {
 namespace {
-
-// Internal: carries a spawned actor to the worker that will host it. The payload holds the
-// Actor pointer; the ring's release/acquire publishes the actor's construction.
-constexpr Action kActionAdopt{"xenon.adopt"};
 
 // Messages one actor may handle per turn before the next ready actor gets the worker.
 constexpr unsigned kMessagesPerTurn = 64;
@@ -18,23 +18,24 @@ constexpr unsigned kMessagesPerTurn = 64;
 constexpr std::size_t kMessagesPerRound = 256;
 // Items taken from one inbound ring per look.
 constexpr std::size_t kInboundBatch = 256;
-// Staged messages that make a channel publish at once, before the end of the round.
-constexpr std::size_t kPublishBatch = 64;
 
 }  // namespace
 
 Worker::Worker(Engine& engine, int index)
-    : engine_(engine), index_(index), node_(static_cast<std::uint32_t>(engine.node_index())) {
-  outbound_.resize(static_cast<std::size_t>(engine.worker_count()));
+    : engine_(engine),
+      index_(index),
+      node_(static_cast<std::uint32_t>(engine.node_index())),
+      node_count_(static_cast<std::uint32_t>(engine.node_count())) {
+  outbound_.resize(static_cast<std::size_t>(engine.worker_count()) + 1);
+  dirty_.resize(outbound_.size(), false);
 }
 
 Worker::~Worker() {
   for (Actor* actor : actors_) delete actor;
 }
 
-void Worker::set_outbound(int worker, MessageRing* ring, Parker* consumer) {
-  outbound_[static_cast<std::size_t>(worker)].ring = ring;
-  outbound_[static_cast<std::size_t>(worker)].consumer = consumer;
+void Worker::connect_outbound(int channel, MessageRing* ring, Parker* consumer) {
+  outbound_[static_cast<std::size_t>(channel)].connect(ring, consumer);
 }
 
 void Worker::run() {
@@ -43,6 +44,7 @@ void Worker::run() {
     bool busy = drain_inbound();
     busy |= run_ready_actors();
     flush_outbound();
+    if (driven_ != nullptr) busy |= driven_->progress();
     if (busy) {
       backoff.reset();
     } else {
@@ -65,6 +67,11 @@ void Worker::idle(IdleBackoff& backoff) {
   // Messages we could not hand over yet: keep retrying, but politely.
   if (!dirty_channels_.empty()) {
     std::this_thread::yield();
+    return;
+  }
+  // Driving a transport whose frames arrive unannounced: poll, sleeping briefly between.
+  if (driven_ != nullptr && driven_->must_poll()) {
+    driven_->sleep_between_polls();
     return;
   }
   parker_.prepare_to_park();
@@ -96,58 +103,42 @@ bool Worker::drain_inbound() {
 void Worker::send_elsewhere(ActorName from, ActorName to, Action action,
                             const PayloadSlot& payload) {
   const std::uint32_t worker = to.worker();
+  const std::size_t communicator = outbound_.size() - 1;
   if (to.node() == node_) {
     if (worker == static_cast<std::uint32_t>(index_)) {
       deliver_to_absent(Message(from, to, action, payload));
-      return;
-    }
-    if (worker < outbound_.size()) {
+    } else if (worker < communicator) {
       ++counters_.messages_to_other_workers;
-      stage_new(static_cast<int>(worker), from, to, action, payload);
-      return;
+      stage(worker, from, to, action, payload);
+    } else if (worker == kCommunicatorWorker) {
+      stage(communicator, from, to, action, payload);
+    } else {
+      dead_letter(Message(from, to, action, payload));  // no such worker: never valid here
     }
+  } else if (to.node() < node_count_ && !to.is_none()) {
+    ++counters_.messages_to_other_nodes;
+    stage(communicator, from, to, action, payload);
+  } else {
+    dead_letter(Message(from, to, action, payload));  // no such node
   }
-  // A node or worker this runtime does not have: the name was never valid here.
-  dead_letter(Message(from, to, action, payload));
 }
 
-Worker::OutboundChannel& Worker::mark_dirty(int worker) {
-  OutboundChannel& channel = outbound_[static_cast<std::size_t>(worker)];
-  if (!channel.dirty) {
-    channel.dirty = true;
-    dirty_channels_.push_back(worker);
+void Worker::stage(std::size_t channel, ActorName from, ActorName to, Action action,
+                   const PayloadSlot& payload) {
+  if (!dirty_[channel]) {
+    dirty_[channel] = true;
+    dirty_channels_.push_back(channel);
   }
-  return channel;
-}
-
-void Worker::stage_new(int worker, ActorName from, ActorName to, Action action,
-                       const PayloadSlot& payload) {
-  OutboundChannel& channel = mark_dirty(worker);
-  // Once anything overflows, later messages queue behind it to keep per-pair order.
-  if (!channel.overflow.empty() ||
-      !channel.ring->try_stage_in_place(
-          [&](Message& slot) { slot.assign(from, to, action, payload); })) {
-    channel.overflow.emplace_back(from, to, action, payload);
-    return;
-  }
-  if (channel.ring->staged_count() >= kPublishBatch) {
-    channel.ring->publish();
-    channel.consumer->wake();
-  }
+  outbound_[channel].stage(from, to, action, payload);
 }
 
 void Worker::flush_outbound() {
   std::size_t kept = 0;
-  for (int worker : dirty_channels_) {
-    OutboundChannel& channel = outbound_[static_cast<std::size_t>(worker)];
-    while (!channel.overflow.empty() && channel.ring->try_stage(channel.overflow.front())) {
-      channel.overflow.pop_front();
-    }
-    if (channel.ring->publish() > 0) channel.consumer->wake();
-    if (channel.overflow.empty()) {
-      channel.dirty = false;
+  for (std::size_t channel : dirty_channels_) {
+    if (outbound_[channel].flush()) {
+      dirty_channels_[kept++] = channel;
     } else {
-      dirty_channels_[kept++] = worker;
+      dirty_[channel] = false;
     }
   }
   dirty_channels_.resize(kept);
@@ -226,9 +217,32 @@ ActorName Worker::spawn(std::unique_ptr<Actor> child, ActorName supervisor, int 
     PayloadSlot slot;
     slot.size = sizeof actor;
     std::memcpy(slot.bytes, &actor, sizeof actor);
-    stage_new(target_worker, supervisor, name, kActionAdopt, slot);
+    stage(static_cast<std::size_t>(target_worker), supervisor, name, kActionAdopt, slot);
   }
   return name;
+}
+
+std::uint64_t Worker::request_spawn(ActorName requester, int node, int worker,
+                                    std::string_view type, Payload arguments) {
+  if (node < 0 || static_cast<std::uint32_t>(node) >= node_count_) {
+    throw std::out_of_range("request_spawn: node " + std::to_string(node) + " does not exist (" +
+                            std::to_string(node_count_) + " nodes)");
+  }
+  if (worker < 0 || worker >= engine_.worker_count()) {
+    throw std::out_of_range("request_spawn: worker " + std::to_string(worker) +
+                            " does not exist (worker count " +
+                            std::to_string(engine_.worker_count()) + ")");
+  }
+  // Unique per requester: worker index in the top bits, a counter below.
+  const std::uint64_t request = (std::uint64_t{static_cast<std::uint32_t>(index_)} << 48) |
+                                next_spawn_request_++;
+  const SpawnRequest encoded{request, static_cast<std::uint32_t>(worker), type,
+                             arguments.bytes()};
+  Payload payload = encoded.encode();
+  engine_.count_spawn_request_sent();
+  send(requester, communicator_name(static_cast<std::uint32_t>(node)), kActionSpawnRequest,
+       payload.release_slot());
+  return request;
 }
 
 bool Worker::run_ready_actors() {
@@ -290,9 +304,9 @@ void Worker::dead_letter(const Message& message) {
 
 void Worker::publish_after_stop() {
   for (OutboundChannel& channel : outbound_) {
-    if (channel.ring != nullptr) channel.ring->publish();
-    for (const Message& message : channel.overflow) dead_letter(message);
-    channel.overflow.clear();
+    if (channel.connected()) {
+      channel.discard_overflow([this](const Message& message) { dead_letter(message); });
+    }
   }
   dirty_channels_.clear();
 }

@@ -2,43 +2,45 @@
 
 #include <atomic>
 #include <cstdint>
-#include <deque>
 #include <memory>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "core/cache_line.hpp"
 #include "core/parker.hpp"
-#include "core/spsc_ring.hpp"
 #include "engine/actor.hpp"
 #include "engine/message.hpp"
 #include "engine/message_pool.hpp"
+#include "engine/outbound_channel.hpp"
 
 namespace xenon {
 
 class Engine;
-using MessageRing = SpscRing<Message>;
+class Communicator;
 
 // Counts one worker keeps while it runs; read after its thread has joined.
 struct WorkerCounters {
-  std::uint64_t messages_received = 0;      // receive() calls
+  std::uint64_t messages_received = 0;  // receive() calls
   std::uint64_t messages_to_other_workers = 0;
-  std::uint64_t dead_letters = 0;           // to stopped or never-spawned actors
+  std::uint64_t messages_to_other_nodes = 0;
+  std::uint64_t dead_letters = 0;  // to stopped or never-spawned actors
   std::uint64_t actors_spawned = 0;
   std::uint64_t actors_stopped = 0;
   std::uint64_t parks = 0;
-  std::uint64_t held_for_adoption = 0;      // arrived before the actor they were sent to
+  std::uint64_t held_for_adoption = 0;  // arrived before the actor they were sent to
 };
 
 // A worker thread and the actors that live on it.
 //
 // Everything here is touched only by the worker's own thread, except: reserve_index()
-// (any worker spawning onto this one), the parker (any producer waking us), and the rings,
-// whose two ends belong to one producer and one consumer thread each.
+// (any thread spawning onto this worker), the parker (any producer waking us), and the
+// rings, whose two ends belong to one producer and one consumer thread each.
 //
 // Loop: take inbound messages in batches from every inbound ring into actor mailboxes, run
-// ready actors (many messages per turn), publish what they sent to other workers in
-// batches, and back off (spin, yield, park) when there is nothing to do.
+// ready actors (many messages per turn), publish what they sent to other workers and to the
+// communicator in batches, and back off (spin, yield, park) when there is nothing to do.
+// With -threads-per-node 1 the only worker also drives the communicator.
 class Worker {
  public:
   Worker(Engine& engine, int index);
@@ -48,17 +50,19 @@ class Worker {
   Engine& engine() noexcept { return engine_; }
   Parker& parker() noexcept { return parker_; }
 
-  // Wiring, before any thread runs.
+  // Wiring, before any thread runs. Channel worker_count() leads to the communicator.
   void add_inbound(MessageRing* ring) { inbound_.push_back(ring); }
-  void set_outbound(int worker, MessageRing* ring, Parker* consumer);
+  void connect_outbound(int channel, MessageRing* ring, Parker* consumer);
+  void drive_communicator(Communicator* communicator) { driven_ = communicator; }
 
   // Thread body; returns when the engine shuts down.
   void run();
 
   // From an actor running on this worker.
   void send(ActorName from, ActorName to, Action action, const PayloadSlot& payload);
-
   ActorName spawn(std::unique_ptr<Actor> child, ActorName supervisor, int target_worker);
+  std::uint64_t request_spawn(ActorName requester, int node, int worker, std::string_view type,
+                              Payload arguments);
 
   // Any thread: reserves the next actor index on this worker.
   std::uint32_t reserve_index() noexcept {
@@ -80,23 +84,15 @@ class Worker {
   const WorkerCounters& counters() const noexcept { return counters_; }
 
  private:
-  struct OutboundChannel {
-    MessageRing* ring = nullptr;
-    Parker* consumer = nullptr;
-    std::deque<Message> overflow;  // messages that did not fit, in send order
-    bool dirty = false;            // has staged or overflowing messages
-  };
-
   void deliver_local(const Message& message);
   void deliver_to_absent(const Message& message);
   void enqueue(Actor* actor, const Message& message);
   void append_to_mailbox(Actor* actor, MessageNode* node) noexcept;
-  // Everything send() does not do inline: other workers, absent actors, bad names.
+  // Everything send() does not do inline: other workers, other nodes, absent actors.
   [[gnu::noinline]] void send_elsewhere(ActorName from, ActorName to, Action action,
                                         const PayloadSlot& payload);
-  void stage_new(int worker, ActorName from, ActorName to, Action action,
-                 const PayloadSlot& payload);
-  OutboundChannel& mark_dirty(int worker);
+  void stage(std::size_t channel, ActorName from, ActorName to, Action action,
+             const PayloadSlot& payload);
   bool drain_inbound();
   bool run_ready_actors();
   void flush_outbound();
@@ -112,17 +108,21 @@ class Worker {
   Engine& engine_;
   const int index_;
   const std::uint32_t node_;
+  const std::uint32_t node_count_;
+  Communicator* driven_ = nullptr;  // the communicator this worker drives, if any
 
-  std::vector<Actor*> actors_;            // by index; nullptr: not yet adopted or stopped
-  std::vector<bool> stopped_;             // by index
+  std::vector<Actor*> actors_;  // by index; nullptr: not yet adopted or stopped
+  std::vector<bool> stopped_;   // by index
   std::unordered_map<std::uint32_t, std::vector<Message>> waiting_for_adoption_;
   Actor* ready_head_ = nullptr;
   Actor* ready_tail_ = nullptr;
   MessagePool pool_;
 
   std::vector<MessageRing*> inbound_;
-  std::vector<OutboundChannel> outbound_;  // by destination worker (own index unused)
-  std::vector<int> dirty_channels_;
+  std::vector<OutboundChannel> outbound_;  // by destination worker, then the communicator
+  std::vector<bool> dirty_;                // by channel: staged or overflowing messages
+  std::vector<std::size_t> dirty_channels_;
+  std::uint64_t next_spawn_request_ = 0;
 
   WorkerCounters counters_;
 

@@ -9,3 +9,4 @@
 #include "engine/engine_options.hpp"
 #include "engine/message.hpp"
 #include "engine/payload.hpp"
+#include "engine/spawn_request.hpp"

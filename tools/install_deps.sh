@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Xenon builds and tests with, if any is missing.
 set -euo pipefail
-packages=(g++ make libhwloc-dev hwloc libboost-dev libgtest-dev zlib1g-dev)
+packages=(g++ make libhwloc-dev hwloc libboost-dev libgtest-dev zlib1g-dev openmpi-bin libopenmpi-dev gnuplot-nox)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -5,13 +5,12 @@
 
 namespace xenon {
 
-bool LoopbackTransport::try_send(int node, std::span<const std::byte> frame) {
+void LoopbackTransport::send(int node, std::vector<std::byte> frame) {
   if (node != 0) {
     throw std::out_of_range("loopback transport has only node 0, not node " +
                             std::to_string(node));
   }
-  frames_.emplace_back(frame.begin(), frame.end());
-  return true;
+  frames_.push_back(std::move(frame));
 }
 
 std::size_t LoopbackTransport::poll(const FrameHandler& handle) {

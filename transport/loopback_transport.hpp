@@ -1,6 +1,7 @@
 #pragma once
 
 #include <deque>
+#include <utility>
 #include <vector>
 
 #include "transport/transport.hpp"
@@ -13,8 +14,11 @@ class LoopbackTransport final : public Transport {
  public:
   int node_index() const override { return 0; }
   int node_count() const override { return 1; }
-  bool try_send(int node, std::span<const std::byte> frame) override;
+  std::string describe() const override { return "loopback (single process)"; }
+  void send(int node, std::vector<std::byte> frame) override;
   std::size_t poll(const FrameHandler& handle) override;
+  bool frames_arrive_unannounced() const override { return false; }
+  void close(const FrameHandler& handle) override { poll(handle); }
 
  private:
   std::deque<std::vector<std::byte>> frames_;

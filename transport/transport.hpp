@@ -2,16 +2,19 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <span>
+#include <string>
+#include <vector>
 
 namespace xenon {
 
 // Moves frames (byte strings) between the nodes (processes) of one runtime. The engine
-// talks only to this interface; the loopback transport serves single-process runs and
-// tests, and an MPI transport spans machines.
+// talks only to this interface; the loopback transport serves single-process runs, and the
+// MPI transport (transport/mpi/) spans machines.
 //
-// Threading contract: one thread (the node's communication thread, or its only worker)
-// calls every member.
+// Threading contract: one thread at a time calls the members (the node's communication
+// thread while the engine runs; the main thread before and after).
 class Transport {
  public:
   using FrameHandler = std::function<void(int source_node, std::span<const std::byte> frame)>;
@@ -20,13 +23,30 @@ class Transport {
 
   virtual int node_index() const = 0;
   virtual int node_count() const = 0;
+  virtual std::string describe() const = 0;
 
-  // Queues a copy of frame for node; false if the transport cannot take it now (retry).
-  // Throws std::out_of_range for a node that does not exist.
-  virtual bool try_send(int node, std::span<const std::byte> frame) = 0;
+  // Takes the frame for node and starts sending it; never refuses for lack of room (the
+  // transport keeps it until done). Frames from one node to another may arrive in another
+  // order: the engine numbers its frames and restores the order.
+  virtual void send(int node, std::vector<std::byte> frame) = 0;
 
-  // Hands every frame that has arrived to handle, oldest first. Returns how many.
+  // Hands every frame that has arrived to handle. Returns how many.
   virtual std::size_t poll(const FrameHandler& handle) = 0;
+
+  // True when frames can arrive while this process does nothing (MPI): an idle
+  // communication thread must then keep polling, sleeping only briefly. False when nothing
+  // arrives unless this node sent it (loopback): it may park until woken.
+  virtual bool frames_arrive_unannounced() const = 0;
+
+  // Collective end: every node calls it once, after its last send. Returns when this node's
+  // sends are complete and every node has called it; frames that arrive meanwhile go to
+  // handle.
+  virtual void close(const FrameHandler& handle) = 0;
 };
+
+// The transport this process should use: MPI when it was launched by mpiexec and the build
+// has MPI (CONFIG_MPI=y), the loopback transport otherwise. The MPI transport initialises MPI
+// and finalises it when destroyed.
+std::unique_ptr<Transport> make_process_transport();
 
 }  // namespace xenon

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "core/clock.hpp"
@@ -36,6 +37,16 @@ struct ProbeOptions {
   std::int64_t sample_every = 64;  // round-trip time of every K-th ping; 0: none
 };
 
+// What a pinger is built from, on whichever node it is spawned (sent as raw bytes: every
+// node runs this same binary).
+struct PingerArguments {
+  std::uint64_t position;
+  std::uint64_t pings_per_actor;
+  std::uint64_t seed;
+  std::uint64_t sample_every;
+};
+inline constexpr const char* kPingerType = "latency_probe.pinger";
+
 // What a pinger reports when told to stop, followed by its round-trip samples (ns).
 struct FinalCounts {
   std::uint64_t pings_sent;
@@ -57,13 +68,14 @@ struct ProbeResult {
 
 class Pinger final : public xenon::Actor {
  public:
-  Pinger(const ProbeOptions& options, std::uint64_t position)
-      : random_(options.seed * 0x9e3779b97f4a7c15ULL + position),
-        position_(position),
-        pings_to_send_(static_cast<std::uint64_t>(options.pings_per_actor)),
-        sample_every_(static_cast<std::uint64_t>(options.sample_every)) {
+  explicit Pinger(const PingerArguments& arguments)
+      : random_(arguments.seed * 0x9e3779b97f4a7c15ULL + arguments.position),
+        position_(arguments.position),
+        pings_to_send_(arguments.pings_per_actor),
+        sample_every_(arguments.sample_every) {
     if (sample_every_ > 0) samples_.reserve(pings_to_send_ / sample_every_ + 1);
   }
+  explicit Pinger(std::span<const std::byte> bytes) : Pinger(decode(bytes)) {}
 
   void receive(const Message& message) override {
     const Action action = message.action();
@@ -97,6 +109,15 @@ class Pinger final : public xenon::Actor {
   }
 
  private:
+  static PingerArguments decode(std::span<const std::byte> bytes) {
+    if (bytes.size() != sizeof(PingerArguments)) {
+      throw std::length_error("pinger arguments: " + std::to_string(bytes.size()) + " bytes");
+    }
+    PingerArguments arguments;
+    std::memcpy(&arguments, bytes.data(), sizeof arguments);
+    return arguments;
+  }
+
   void send_ping() {
     // Uniform over every actor but this one.
     std::uint64_t target = random_.below(actor_count_ - 1);
@@ -148,6 +169,12 @@ class Driver final : public xenon::Actor {
     const Action action = message.action();
     if (action == ACTION_START) {
       spawn_pingers();
+    } else if (action == xenon::ACTION_SPAWNED) {
+      const xenon::SpawnedActor spawned = xenon::SpawnedActor::from(message);
+      const auto found = request_to_position_.find(spawned.request);
+      if (found == request_to_position_.end()) throw std::runtime_error("unexpected spawn reply");
+      pingers_[found->second] = spawned.name;
+      if (--awaited_spawns_ == 0) set_up_pingers();
     } else if (action == ACTION_READY) {
       if (++ready_ == pingers_.size()) {
         result_.cpu_seconds = xenon::process_cpu_seconds();
@@ -172,15 +199,34 @@ class Driver final : public xenon::Actor {
   }
 
  private:
+  // Pingers on this node are spawned directly; those on other nodes by request, answered
+  // with ACTION_SPAWNED. Positions run over nodes, then workers, then actors.
   void spawn_pingers() {
-    const int workers = worker_count();
-    std::uint64_t position = 0;
-    for (int worker = 0; worker < workers; ++worker) {
-      for (std::int64_t i = 0; i < options_.actors_per_worker; ++i) {
-        pingers_.push_back(spawn_on<Pinger>(worker, options_, position++));
+    const auto workers = static_cast<std::uint64_t>(worker_count());
+    const auto per_worker = static_cast<std::uint64_t>(options_.actors_per_worker);
+    const auto nodes = static_cast<std::uint64_t>(node_count());
+    pingers_.resize(nodes * workers * per_worker);
+    for (std::uint64_t position = 0; position < pingers_.size(); ++position) {
+      const auto node = static_cast<int>(position / (workers * per_worker));
+      const auto worker = static_cast<int>(position / per_worker % workers);
+      const PingerArguments arguments{position,
+                                      static_cast<std::uint64_t>(options_.pings_per_actor),
+                                      options_.seed,
+                                      static_cast<std::uint64_t>(options_.sample_every)};
+      if (node == node_index()) {
+        pingers_[position] = spawn_on<Pinger>(worker, arguments);
+      } else {
+        ++awaited_spawns_;
+        const std::uint64_t request =
+            request_spawn(node, worker, kPingerType, Payload::of(arguments));
+        request_to_position_.emplace(request, position);
       }
     }
-    // One list of names, shared by reference among all pingers.
+    if (awaited_spawns_ == 0) set_up_pingers();
+  }
+
+  // One list of names, shared by reference among the pingers of this node.
+  void set_up_pingers() {
     Payload names = Payload::copy_of(std::as_bytes(std::span(pingers_)));
     for (ActorName pinger : pingers_) send(pinger, ACTION_SETUP, names.share());
   }
@@ -204,7 +250,9 @@ class Driver final : public xenon::Actor {
 
   const ProbeOptions& options_;
   ProbeResult& result_;
-  std::vector<ActorName> pingers_;
+  std::vector<ActorName> pingers_;  // by position
+  std::unordered_map<std::uint64_t, std::uint64_t> request_to_position_;
+  std::size_t awaited_spawns_ = 0;
   std::size_t ready_ = 0;
   std::size_t done_ = 0;
   std::size_t stopped_ = 0;
@@ -260,9 +308,12 @@ int run_probe(int argc, char** argv) {
   }
 
   ProbeResult result;
-  const ActorName driver = engine.spawn<Driver>(options, result);
-  engine.send(driver, ACTION_START);
-  engine.run();
+  engine.register_actor_type<Pinger>(kPingerType);
+  if (engine.node_index() == 0) {
+    engine.send(engine.spawn<Driver>(options, result), ACTION_START);
+  }
+  engine.run();  // every node: until no actor is alive on any node
+  if (engine.node_index() != 0) return 0;  // node 0 reports for everyone
   if (!result.finished) {
     std::fprintf(stderr, "latency_probe: error: the run ended before every pinger stopped\n");
     return 1;

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace xenon {
+
+// Fixed little-endian encoding for bytes that cross machines, whatever the host's order
+// (POWER7 is big-endian). Written with shifts, so it is correct on every host and the
+// compiler turns it into a plain load or store (plus a byte swap on big-endian hosts).
+inline void store_le32(std::byte* out, std::uint32_t value) noexcept {
+  for (int i = 0; i < 4; ++i) out[i] = static_cast<std::byte>(value >> (8 * i));
+}
+inline void store_le64(std::byte* out, std::uint64_t value) noexcept {
+  for (int i = 0; i < 8; ++i) out[i] = static_cast<std::byte>(value >> (8 * i));
+}
+inline void store_le16(std::byte* out, std::uint16_t value) noexcept {
+  out[0] = static_cast<std::byte>(value);
+  out[1] = static_cast<std::byte>(value >> 8);
+}
+inline std::uint16_t load_le16(const std::byte* in) noexcept {
+  return static_cast<std::uint16_t>(std::to_integer<std::uint16_t>(in[0]) |
+                                    (std::to_integer<std::uint16_t>(in[1]) << 8));
+}
+inline std::uint32_t load_le32(const std::byte* in) noexcept {
+  std::uint32_t value = 0;
+  for (int i = 0; i < 4; ++i) value |= std::to_integer<std::uint32_t>(in[i]) << (8 * i);
+  return value;
+}
+inline std::uint64_t load_le64(const std::byte* in) noexcept {
+  std::uint64_t value = 0;
+  for (int i = 0; i < 8; ++i) value |= std::to_integer<std::uint64_t>(in[i]) << (8 * i);
+  return value;
+}
+
+}  // namespace xenon

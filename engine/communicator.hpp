@@ -1,0 +1,128 @@
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "core/cache_line.hpp"
+#include "core/clock.hpp"
+#include "core/parker.hpp"
+#include "engine/outbound_channel.hpp"
+#include "engine/wire_frame.hpp"
+
+namespace xenon {
+
+class Engine;
+class Transport;
+
+// The node's link to the other nodes, run by the communication thread (or, with
+// -threads-per-node 1, by the only worker between its rounds).
+//
+// Outgoing: workers hand remote messages over through one SPSC ring each. The communicator
+// appends them to one frame per destination node (aggregation) and sends a frame when it
+// reaches kFlushBytes, or when a round of draining found nothing new (the burst is over:
+// light traffic leaves at once), or when its first message has waited kFlushDeadline.
+// Incoming: frames are put back in sequence per source node (the transport may reorder),
+// checked whole, and split into messages for the workers' rings.
+//
+// It also spawns actors requested by name (Actor::request_spawn) and detects termination
+// across nodes: see the comment on check_termination() in communicator.cpp.
+class Communicator {
+ public:
+  static constexpr std::size_t kFlushBytes = 60 * 1024;  // a frame fits one posted receive
+  static constexpr std::chrono::microseconds kFlushDeadline{50};
+
+  Communicator(Engine& engine, Transport& transport);
+
+  // Wiring, before any thread runs.
+  void add_inbound(MessageRing* ring) { inbound_.push_back(ring); }
+  void connect_outbound(int worker, MessageRing* ring, Parker* consumer);
+  void set_wake_target(Parker* parker) { wake_target_ = parker; }
+  Parker& parker() noexcept { return parker_; }
+
+  // One round of work; true if anything happened.
+  bool progress();
+  // The communication thread's body; returns when the engine shuts down.
+  void run();
+  // Whether an idle driver must keep polling (the transport cannot wake it).
+  bool must_poll() const noexcept { return must_poll_; }
+  void sleep_between_polls();
+
+  // Any thread: the node's live actor count just reached zero.
+  void request_termination_check() noexcept;
+
+  // After every thread has joined: counts what is still in flight as dead letters and
+  // closes the transport (collectively).
+  void close();
+
+  std::uint64_t dead_letters() const noexcept { return dead_letters_; }
+  std::uint64_t frames_sent() const noexcept { return frames_sent_; }
+  std::uint64_t frames_received() const noexcept { return frames_received_; }
+
+ private:
+  struct PeerState {
+    FrameWriter writer;
+    MonotonicClock::time_point first_append;
+    std::uint64_t next_send_sequence = 0;
+    std::uint64_t next_receive_sequence = 0;
+    std::map<std::uint64_t, std::vector<std::byte>> early_frames;  // arrived out of order
+    explicit PeerState(std::uint32_t node) : writer(node) {}
+  };
+
+  bool drain_workers();
+  void route_outgoing(const Message& message);
+  void append(std::uint32_t node, ActorName from, ActorName to, Action action,
+              std::span<const std::byte> payload);
+  void flush_frames(bool everything);
+  void send_frame(std::uint32_t node);
+  void receive_frame(int source, std::span<const std::byte> frame);
+  void deliver_frame(std::span<const std::byte> frame);
+  void deliver(ActorName from, ActorName to, Action action, std::span<const std::byte> payload);
+  void control(ActorName from, Action action, std::span<const std::byte> payload);
+  void spawn(ActorName requester, std::span<const std::byte> request);
+  void send_control(std::uint32_t node, Action action, std::span<const std::byte> payload);
+  void check_termination();
+  void maybe_start_wave();
+  void record_answer(std::uint64_t wave, bool idle, std::uint64_t sent, std::uint64_t received);
+  void terminate_everywhere();
+  void flush_workers();
+  void wake_driver() noexcept;
+
+  Engine& engine_;
+  Transport& transport_;
+  const std::uint32_t node_;
+  const std::uint32_t node_count_;
+  const bool must_poll_;
+  Parker* wake_target_ = &parker_;
+
+  std::vector<MessageRing*> inbound_;
+  std::vector<OutboundChannel> outbound_;  // by worker
+  std::vector<bool> dirty_;
+  std::vector<std::size_t> dirty_workers_;
+  std::vector<PeerState> peers_;           // by node
+  std::vector<std::uint32_t> pending_frames_;  // nodes whose writer holds records
+  unsigned sleep_microseconds_ = 0;
+
+  // Termination (see check_termination()).
+  std::uint64_t spawn_requests_received_ = 0;
+  bool idle_notice_pending_ = false;  // node 0: someone became idle since the last wave
+  bool wave_in_progress_ = false;
+  std::uint64_t wave_ = 0;
+  std::uint32_t answers_ = 0;
+  bool wave_all_idle_ = true;
+  std::uint64_t wave_sent_ = 0, wave_received_ = 0;
+  bool previous_wave_idle_ = false;
+  std::uint64_t previous_sent_ = 0, previous_received_ = 0;
+  bool terminated_ = false;
+
+  std::uint64_t dead_letters_ = 0;
+  std::uint64_t frames_sent_ = 0;
+  std::uint64_t frames_received_ = 0;
+
+  alignas(kCacheLineSize) std::atomic<bool> termination_check_requested_{false};
+  alignas(kCacheLineSize) Parker parker_;
+};
+
+}  // namespace xenon

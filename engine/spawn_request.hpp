@@ -1,0 +1,37 @@
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "engine/actor_name.hpp"
+#include "engine/message.hpp"
+#include "engine/payload.hpp"
+
+namespace xenon {
+
+// Asks a node's communicator to spawn a registered actor type on one of its workers.
+// Payload layout (little-endian): u64 request, u32 worker, u32 type length, type, arguments.
+struct SpawnRequest {
+  std::uint64_t request;
+  std::uint32_t worker;
+  std::string_view type;
+  std::span<const std::byte> arguments;
+
+  Payload encode() const;
+  // Views into bytes; throws WireFormatError if they are not a spawn request.
+  static SpawnRequest decode(std::span<const std::byte> bytes);
+};
+
+// The answer to Actor::request_spawn(), sent to the requester with ACTION_SPAWNED: which
+// request, and the new actor's name (its supervisor is the requester).
+struct SpawnedActor {
+  std::uint64_t request;
+  ActorName name;
+
+  Payload encode() const;
+  // Throws WireFormatError if the message is not an ACTION_SPAWNED reply.
+  static SpawnedActor from(const Message& message);
+};
+
+}  // namespace xenon

@@ -1,0 +1,111 @@
+#include "engine/wire_frame.hpp"
+
+#include <cstring>
+#include <string>
+
+#include "core/byte_order.hpp"
+
+namespace xenon {
+
+FrameWriter::FrameWriter(std::uint32_t source_node) : source_node_(source_node) { start(); }
+
+void FrameWriter::start() {
+  bytes_.clear();
+  bytes_.resize(kFrameHeaderSize);
+  records_ = 0;
+}
+
+void FrameWriter::append(ActorName source, ActorName destination, Action action,
+                         std::span<const std::byte> payload) {
+  if (payload.size() > UINT32_MAX) throw WireFormatError("payload over 4 GiB cannot be framed");
+  const std::size_t at = bytes_.size();
+  bytes_.resize(at + kRecordHeaderSize + payload.size());
+  std::byte* out = bytes_.data() + at;
+  store_le64(out, source.value());
+  store_le64(out + 8, destination.value());
+  store_le32(out + 16, action.code());
+  store_le32(out + 20, static_cast<std::uint32_t>(payload.size()));
+  if (!payload.empty()) std::memcpy(out + kRecordHeaderSize, payload.data(), payload.size());
+  ++records_;
+}
+
+std::vector<std::byte> FrameWriter::take(std::uint64_t sequence) {
+  std::byte* header = bytes_.data();
+  store_le32(header, kFrameMagic);
+  store_le16(header + 4, kFrameVersion);
+  store_le16(header + 6, 0);
+  store_le32(header + 8, source_node_);
+  store_le32(header + 12, records_);
+  store_le64(header + 16, sequence);
+  store_le64(header + 24, bytes_.size() - kFrameHeaderSize);
+  std::vector<std::byte> frame = std::move(bytes_);
+  bytes_ = {};
+  start();
+  return frame;
+}
+
+namespace {
+
+[[noreturn]] void reject(const std::string& problem) {
+  throw WireFormatError("malformed frame: " + problem);
+}
+
+}  // namespace
+
+FrameHeader read_frame_header(std::span<const std::byte> frame) {
+  if (frame.size() < kFrameHeaderSize) {
+    reject(std::to_string(frame.size()) + " bytes, shorter than the " +
+           std::to_string(kFrameHeaderSize) + "-byte header");
+  }
+  const std::byte* header = frame.data();
+  if (load_le32(header) != kFrameMagic) reject("bad magic number (not a Xenon frame)");
+  if (load_le16(header + 4) != kFrameVersion) {
+    reject("version " + std::to_string(load_le16(header + 4)) + ", this build reads version " +
+           std::to_string(kFrameVersion));
+  }
+  const std::uint64_t body_length = load_le64(header + 24);
+  if (body_length != frame.size() - kFrameHeaderSize) {
+    reject("header says " + std::to_string(body_length) + " body bytes, frame has " +
+           std::to_string(frame.size() - kFrameHeaderSize));
+  }
+  return FrameHeader{load_le32(header + 8), load_le32(header + 12), load_le64(header + 16)};
+}
+
+FrameHeader decode_frame(std::span<const std::byte> frame,
+                         const std::function<void(const WireRecord&)>& handle) {
+  const FrameHeader header = read_frame_header(frame);
+  const std::uint32_t record_count = header.record_count;
+  // First pass: check every record fits, so a bad frame delivers nothing at all.
+  std::size_t offset = kFrameHeaderSize;
+  for (std::uint32_t record = 0; record < record_count; ++record) {
+    const std::size_t left = frame.size() - offset;
+    if (left < kRecordHeaderSize) {
+      reject("record " + std::to_string(record + 1) + " of " + std::to_string(record_count) +
+             " is truncated (" + std::to_string(left) + " bytes left)");
+    }
+    const std::uint32_t length = load_le32(frame.data() + offset + 20);
+    if (length > left - kRecordHeaderSize) {
+      reject("record " + std::to_string(record + 1) + " of " + std::to_string(record_count) +
+             " claims " + std::to_string(length) + " payload bytes, " +
+             std::to_string(left - kRecordHeaderSize) + " left");
+    }
+    offset += kRecordHeaderSize + length;
+  }
+  if (offset != frame.size()) {
+    reject(std::to_string(frame.size() - offset) + " bytes after the last of " +
+           std::to_string(record_count) + " records");
+  }
+  offset = kFrameHeaderSize;
+  for (std::uint32_t record = 0; record < record_count; ++record) {
+    const std::byte* in = frame.data() + offset;
+    const std::uint32_t length = load_le32(in + 20);
+    handle(WireRecord{ActorName::from_value(load_le64(in)),
+                      ActorName::from_value(load_le64(in + 8)),
+                      Action::from_code(load_le32(in + 16)),
+                      frame.subspan(offset + kRecordHeaderSize, length)});
+    offset += kRecordHeaderSize + length;
+  }
+  return header;
+}
+
+}  // namespace xenon

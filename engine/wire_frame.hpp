@@ -1,0 +1,82 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <stdexcept>
+#include <vector>
+
+#include "engine/action.hpp"
+#include "engine/actor_name.hpp"
+
+namespace xenon {
+
+// The wire format of messages between nodes: one frame carries many messages to one node.
+// Every field is little-endian, whatever the host.
+//
+//   header (32 bytes)
+//     u32 magic "XNF1" (0x31464e58)   u16 version (1)   u16 flags (0)
+//     u32 source node                 u32 record count
+//     u64 sequence: frames from one node to another are numbered 0, 1, 2, ...
+//     u64 body length: bytes after the header
+//   records, back to back, no padding
+//     u64 source name   u64 destination name   u32 action   u32 payload length
+//     payload bytes
+//
+// A frame that is short, has another magic or version, or whose records do not add up to
+// exactly its body is rejected with WireFormatError; decoding never reads past the end.
+inline constexpr std::uint32_t kFrameMagic = 0x31464e58;  // "XNF1" read as little-endian
+inline constexpr std::uint16_t kFrameVersion = 1;
+inline constexpr std::size_t kFrameHeaderSize = 32;
+inline constexpr std::size_t kRecordHeaderSize = 24;
+
+class WireFormatError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Builds one frame. Reusable: take() hands the bytes over and starts a new frame.
+class FrameWriter {
+ public:
+  explicit FrameWriter(std::uint32_t source_node);
+
+  void append(ActorName source, ActorName destination, Action action,
+              std::span<const std::byte> payload);
+  std::size_t record_count() const noexcept { return records_; }
+  std::size_t size() const noexcept { return bytes_.size(); }
+  bool empty() const noexcept { return records_ == 0; }
+
+  // Finishes the header and returns the frame; the writer is empty afterwards.
+  std::vector<std::byte> take(std::uint64_t sequence);
+
+ private:
+  void start();
+  std::uint32_t source_node_;
+  std::vector<std::byte> bytes_;
+  std::uint32_t records_ = 0;
+};
+
+// One decoded message; payload points into the frame.
+struct WireRecord {
+  ActorName source;
+  ActorName destination;
+  Action action;
+  std::span<const std::byte> payload;
+};
+
+struct FrameHeader {
+  std::uint32_t source_node;
+  std::uint32_t record_count;
+  std::uint64_t sequence;
+};
+
+// Validates the header (magic, version, length); throws WireFormatError.
+FrameHeader read_frame_header(std::span<const std::byte> frame);
+
+// Validates the whole frame first, then calls handle for each record in order. Throws
+// WireFormatError naming the problem (and the record number); a bad frame delivers nothing.
+FrameHeader decode_frame(std::span<const std::byte> frame,
+                         const std::function<void(const WireRecord&)>& handle);
+
+}  // namespace xenon

@@ -1,0 +1,162 @@
+#include "transport/mpi/mpi_transport.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace xenon {
+namespace {
+
+constexpr int kTagSmall = 1;
+constexpr int kTagLarge = 2;
+
+void check(int code, const char* call) {
+  if (code == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(code, text, &length);
+  throw std::runtime_error(std::string("MPI: ") + call + " failed: " + std::string(text, length));
+}
+
+}  // namespace
+
+MpiTransport::MpiTransport() {
+  int initialised = 0;
+  check(MPI_Initialized(&initialised), "MPI_Initialized");
+  if (!initialised) {
+    int provided = MPI_THREAD_SINGLE;
+    check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided), "MPI_Init_thread");
+    initialised_here_ = true;
+    if (provided < MPI_THREAD_SERIALIZED) {
+      MPI_Finalize();
+      throw std::runtime_error("MPI provides thread level " + std::to_string(provided) +
+                               "; Xenon needs MPI_THREAD_SERIALIZED");
+    }
+  }
+  check(MPI_Comm_dup(MPI_COMM_WORLD, &comm_), "MPI_Comm_dup");
+  check(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  check(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
+  check(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
+  receive_buffers_.resize(kPostedReceives);
+  receive_requests_.assign(kPostedReceives, MPI_REQUEST_NULL);
+  completed_indices_.resize(kPostedReceives);
+  completed_statuses_.resize(kPostedReceives);
+  for (int slot = 0; slot < kPostedReceives; ++slot) {
+    receive_buffers_[slot].resize(kSmallFrameBytes);
+    post_receive(slot);
+  }
+}
+
+MpiTransport::~MpiTransport() {
+  if (!closed_) {
+    // Destroyed without the collective close (an error path): cancel what is posted so that
+    // MPI_Finalize does not wait for it.
+    for (MPI_Request& request : receive_requests_) {
+      if (request != MPI_REQUEST_NULL) {
+        MPI_Cancel(&request);
+        MPI_Request_free(&request);
+      }
+    }
+  }
+  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+  if (initialised_here_) MPI_Finalize();
+}
+
+std::string MpiTransport::describe() const {
+  return "MPI, rank " + std::to_string(rank_) + " of " + std::to_string(size_);
+}
+
+void MpiTransport::post_receive(int slot) {
+  check(MPI_Irecv(receive_buffers_[slot].data(), static_cast<int>(kSmallFrameBytes), MPI_BYTE,
+                  MPI_ANY_SOURCE, kTagSmall, comm_, &receive_requests_[slot]),
+        "MPI_Irecv");
+}
+
+void MpiTransport::send(int node, std::vector<std::byte> frame) {
+  if (node < 0 || node >= size_) {
+    throw std::out_of_range("MPI transport: no node " + std::to_string(node) + " (job has " +
+                            std::to_string(size_) + ")");
+  }
+  if (frame.size() > static_cast<std::size_t>(INT32_MAX)) {
+    throw std::length_error("MPI transport: frame of " + std::to_string(frame.size()) +
+                            " bytes exceeds 2 GiB");
+  }
+  pending_sends_.push_back({MPI_REQUEST_NULL, std::move(frame)});
+  PendingSend& pending = pending_sends_.back();
+  const int tag = pending.frame.size() <= kSmallFrameBytes ? kTagSmall : kTagLarge;
+  check(MPI_Isend(pending.frame.data(), static_cast<int>(pending.frame.size()), MPI_BYTE, node,
+                  tag, comm_, &pending.request),
+        "MPI_Isend");
+}
+
+std::size_t MpiTransport::complete_sends() {
+  // Sends complete roughly in order; free the finished prefix (and test the rest lazily).
+  std::size_t completed = 0;
+  while (!pending_sends_.empty()) {
+    int done = 0;
+    check(MPI_Test(&pending_sends_.front().request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    if (!done) break;
+    pending_sends_.pop_front();
+    ++completed;
+  }
+  return completed;
+}
+
+std::size_t MpiTransport::poll(const FrameHandler& handle) {
+  complete_sends();
+  std::size_t frames = 0;
+  int count = 0;
+  check(MPI_Testsome(kPostedReceives, receive_requests_.data(), &count, completed_indices_.data(),
+                     completed_statuses_.data()),
+        "MPI_Testsome");
+  if (count != MPI_UNDEFINED) {
+    for (int i = 0; i < count; ++i) {
+      const int slot = completed_indices_[i];
+      int bytes = 0;
+      check(MPI_Get_count(&completed_statuses_[i], MPI_BYTE, &bytes), "MPI_Get_count");
+      handle(completed_statuses_[i].MPI_SOURCE,
+             std::span<const std::byte>(receive_buffers_[slot].data(), static_cast<std::size_t>(bytes)));
+      post_receive(slot);
+      ++frames;
+    }
+  }
+  return frames + poll_large(handle);
+}
+
+std::size_t MpiTransport::poll_large(const FrameHandler& handle) {
+  std::size_t frames = 0;
+  for (;;) {
+    int found = 0;
+    MPI_Message message;
+    MPI_Status status;
+    check(MPI_Improbe(MPI_ANY_SOURCE, kTagLarge, comm_, &found, &message, &status), "MPI_Improbe");
+    if (!found) return frames;
+    int bytes = 0;
+    check(MPI_Get_count(&status, MPI_BYTE, &bytes), "MPI_Get_count");
+    std::vector<std::byte> frame(static_cast<std::size_t>(bytes));
+    check(MPI_Mrecv(frame.data(), bytes, MPI_BYTE, &message, MPI_STATUS_IGNORE), "MPI_Mrecv");
+    handle(status.MPI_SOURCE, frame);
+    ++frames;
+  }
+}
+
+void MpiTransport::close(const FrameHandler& handle) {
+  // Finish our sends while still receiving (a large send completes only once its receiver
+  // has matched it), then wait for every node to get here, still receiving.
+  while (!pending_sends_.empty()) poll(handle);
+  MPI_Request barrier = MPI_REQUEST_NULL;
+  check(MPI_Ibarrier(comm_, &barrier), "MPI_Ibarrier");
+  for (;;) {
+    int done = 0;
+    check(MPI_Test(&barrier, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    if (done) break;
+    poll(handle);
+  }
+  poll(handle);
+  for (MPI_Request& request : receive_requests_) {
+    check(MPI_Cancel(&request), "MPI_Cancel");
+    check(MPI_Wait(&request, MPI_STATUS_IGNORE), "MPI_Wait");
+  }
+  closed_ = true;
+}
+
+}  // namespace xenon

@@ -1,0 +1,63 @@
+#pragma once
+
+#include <mpi.h>
+
+#include <deque>
+#include <vector>
+
+#include "transport/transport.hpp"
+
+namespace xenon {
+
+// Frames between the processes of an MPI job, with non-blocking calls only.
+//
+// Receiving: kPostedReceives receives of up to kSmallFrameBytes are always posted and
+// tested together (MPI_Testsome); a frame that is larger travels with another tag and is
+// taken with a matched probe (MPI_Improbe + MPI_Mrecv) into a buffer of its exact size.
+// Sending: MPI_Isend from the frame's own buffer, kept until the send completes.
+//
+// MPI is initialised with MPI_THREAD_SERIALIZED: the main thread initialises and finalises,
+// the communication thread makes every call in between, never two threads at once. The
+// transport works on its own duplicate of MPI_COMM_WORLD, with errors returned (and thrown
+// as std::runtime_error) rather than aborting.
+class MpiTransport final : public Transport {
+ public:
+  static constexpr std::size_t kSmallFrameBytes = 64 * 1024;
+  static constexpr int kPostedReceives = 32;
+
+  MpiTransport();
+  ~MpiTransport() override;
+  MpiTransport(const MpiTransport&) = delete;
+  MpiTransport& operator=(const MpiTransport&) = delete;
+
+  int node_index() const override { return rank_; }
+  int node_count() const override { return size_; }
+  std::string describe() const override;
+  void send(int node, std::vector<std::byte> frame) override;
+  std::size_t poll(const FrameHandler& handle) override;
+  bool frames_arrive_unannounced() const override { return true; }
+  void close(const FrameHandler& handle) override;
+
+ private:
+  struct PendingSend {
+    MPI_Request request;
+    std::vector<std::byte> frame;
+  };
+
+  void post_receive(int slot);
+  std::size_t complete_sends();
+  std::size_t poll_large(const FrameHandler& handle);
+
+  bool initialised_here_ = false;
+  bool closed_ = false;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int rank_ = 0;
+  int size_ = 1;
+  std::vector<std::vector<std::byte>> receive_buffers_;
+  std::vector<MPI_Request> receive_requests_;
+  std::vector<int> completed_indices_;
+  std::vector<MPI_Status> completed_statuses_;
+  std::deque<PendingSend> pending_sends_;
+};
+
+}  // namespace xenon
