@@ -49,7 +49,7 @@ EXAMPLES := ping_pair
 
 LIBRARY := $(BUILD)/libxenon.a
 TEST_BINARY := $(BUILD)/bin/xenon_tests
-PROBE_BINARIES := $(PROBES:%=$(BUILD)/bin/%) $(EXAMPLES:%=$(BUILD)/bin/%)
+PROBE_BINARIES := $(PROBES:%=$(BUILD)/bin/%) $(EXAMPLES:%=$(BUILD)/bin/%) $(BUILD)/bin/mpi_scenarios
 
 objects = $(patsubst %.cpp,$(BUILD)/obj/%.o,$(1))
 
@@ -77,6 +77,11 @@ $(BUILD)/bin/$(1): $(BUILD)/obj/performance/$(1)/$(1).o $(LIBRARY)
 	$$(CXX) $$(LDFLAGS) $$^ $$(LDLIBS) -o $$@
 endef
 $(foreach probe,$(PROBES),$(eval $(call probe_rule,$(probe))))
+# Programs the tests launch (under mpiexec): tests/programs/NAME/*.cpp.
+$(BUILD)/bin/mpi_scenarios: $(BUILD)/obj/tests/programs/mpi/scenarios.o $(LIBRARY)
+	@mkdir -p $(dir $@)
+	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
 $(BUILD)/bin/ping_pair: $(BUILD)/obj/examples/ping_pair.o $(LIBRARY)
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
@@ -86,7 +91,9 @@ $(BUILD)/bin/xenon_tests: $(call objects,$(TEST_SOURCES)) $(LIBRARY)
 	$(CXX) $(LDFLAGS) $^ -lgtest -lgtest_main $(LDLIBS) -o $@
 
 test: $(TEST_BINARY) $(PROBE_BINARIES)
-	XENON_BIN=$(BUILD)/bin XENON_SANITIZE=$(SANITIZE) tests/run_tests.sh $(TEST_BINARY)
+	XENON_BIN=$(BUILD)/bin XENON_SANITIZE=$(SANITIZE) XENON_MPI=$(CONFIG_MPI) \
+	  TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan_suppressions.txt $(TSAN_OPTIONS)" \
+	  tests/run_tests.sh $(TEST_BINARY)
 
 run: $(BUILD)/bin/latency_probe
 	$(BUILD)/bin/latency_probe -threads-per-node $$(($$(nproc) + 1))

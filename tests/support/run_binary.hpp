@@ -14,12 +14,9 @@ struct ProcessResult {
   std::string output;  // stdout and stderr together
 };
 
-// Runs one of our built binaries (make test sets XENON_BIN to their folder) with the given
-// shell-quoted arguments and collects what it printed.
-inline ProcessResult run_binary(const std::string& name, const std::string& arguments) {
-  const char* bin = std::getenv("XENON_BIN");
-  const std::string command = std::string(bin != nullptr ? bin : "build/release/bin") + "/" +
-                              name + " " + arguments + " 2>&1";
+// Runs a shell command and collects what it printed (stdout and stderr).
+inline ProcessResult run_command(const std::string& shell_command) {
+  const std::string command = shell_command + " 2>&1";
   ProcessResult result;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return result;
@@ -28,6 +25,14 @@ inline ProcessResult run_binary(const std::string& name, const std::string& argu
   const int status = pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
+}
+
+// Runs one of our built binaries (make test sets XENON_BIN to their folder) with the given
+// shell-quoted arguments.
+inline ProcessResult run_binary(const std::string& name, const std::string& arguments) {
+  const char* bin = std::getenv("XENON_BIN");
+  return run_command(std::string(bin != nullptr ? bin : "build/release/bin") + "/" + name + " " +
+                     arguments);
 }
 
 }  // namespace xenon::testing

@@ -1,0 +1,99 @@
+// Multi-process runs under mpiexec, on two cores with --oversubscribe. Skipped when the
+// build has no MPI (make test CONFIG_MPI=n).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <string>
+
+#include "tests/support/run_binary.hpp"
+
+namespace {
+
+bool built_with_mpi() {
+  const char* mpi = std::getenv("XENON_MPI");
+  return mpi == nullptr || std::string(mpi) != "n";
+}
+
+// mpiexec as CI runs it: as root if need be, more ranks than cores, no binding (Open MPI
+// would otherwise put all of a rank's threads on one core), idle ranks yield, and a timeout
+// that ends the whole job (exit 110) rather than leaving ranks behind. Under
+// AddressSanitizer, leak checking is off in these processes only: Open MPI 4.1 keeps what
+// MPI_Init allocates and unloads its plugins before the check, so the reports cannot even
+// be attributed. Our code's leaks are checked by the single-process tests.
+xenon::testing::ProcessResult mpi_run(int processes, const std::string& program,
+                                      const std::string& arguments, int timeout_seconds = 120) {
+  const char* bin = std::getenv("XENON_BIN");
+  const std::string command =
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1 "
+      "ASAN_OPTIONS=detect_leaks=0 "
+      "mpiexec --oversubscribe --bind-to none --timeout " + std::to_string(timeout_seconds) +
+      " -n " + std::to_string(processes) + " " + (bin != nullptr ? bin : "build/release/bin") +
+      "/" + program + " " + arguments;
+  return xenon::testing::run_command(command);
+}
+
+#define SKIP_WITHOUT_MPI() \
+  if (!built_with_mpi()) GTEST_SKIP() << "built with CONFIG_MPI=n"
+
+class MpiScenario : public ::testing::TestWithParam<std::tuple<const char*, int, int>> {};
+
+TEST_P(MpiScenario, EndsCleanlyWithEveryCountExact) {
+  SKIP_WITHOUT_MPI();
+  const auto [scenario, processes, threads] = GetParam();
+  const auto run = mpi_run(processes, "mpi_scenarios",
+                           std::string("-scenario ") + scenario + " -threads-per-node " +
+                               std::to_string(threads));
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_EQ(run.output.find("FAILED"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("node 0: " + std::to_string(processes) + " nodes"), std::string::npos)
+      << run.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Processes, MpiScenario,
+    ::testing::Values(std::make_tuple("ordering", 2, 1), std::make_tuple("ordering", 2, 3),
+                      std::make_tuple("ordering", 4, 2), std::make_tuple("payloads", 2, 2),
+                      std::make_tuple("payloads", 4, 1), std::make_tuple("spawn", 2, 3),
+                      std::make_tuple("spawn", 4, 2), std::make_tuple("idle", 2, 1),
+                      std::make_tuple("idle", 4, 2)),
+    [](const auto& info) {
+      return std::string(std::get<0>(info.param)) + "_" + std::to_string(std::get<1>(info.param)) +
+             "_processes_" + std::to_string(std::get<2>(info.param)) + "_threads";
+    });
+
+TEST(Mpi, AKilledProcessEndsTheJobWithAClearErrorInsteadOfAHang) {
+  SKIP_WITHOUT_MPI();
+  const auto started = std::chrono::steady_clock::now();
+  const auto run = mpi_run(2, "mpi_scenarios", "-scenario crash -threads-per-node 2", 60);
+  const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started);
+  EXPECT_NE(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.exit_code, 110) << "ended by the timeout, not by the crash:\n" << run.output;
+  EXPECT_NE(run.output.find("exited on signal 9"), std::string::npos) << run.output;
+  // Not a timing assertion on speed: only that it ended long before the 60 s timeout.
+  EXPECT_LT(seconds.count(), 30.0) << run.output;
+}
+
+TEST(Mpi, LatencyProbeAcrossProcessesCountsEveryNodeAndEveryReply) {
+  SKIP_WITHOUT_MPI();
+  const auto run = mpi_run(
+      2, "latency_probe",
+      "-threads-per-node 2 -actor-count-per-worker 20 -ping-message-count-per-actor 2000");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("PERFORMANCE_COUNTER node-count = 2\n"), std::string::npos);
+  EXPECT_NE(run.output.find("PERFORMANCE_COUNTER worker-count = 2\n"), std::string::npos);
+  EXPECT_NE(run.output.find("PERFORMANCE_COUNTER actor-count = 40\n"), std::string::npos);
+  EXPECT_NE(run.output.find("PERFORMANCE_COUNTER message-count = 160000\n"), std::string::npos);
+  EXPECT_NE(run.output.find("PERFORMANCE_COUNTER dead-letter-count = 0\n"), std::string::npos);
+  // Printed once, by node 0.
+  EXPECT_EQ(run.output.find("type = ping-pong"), run.output.rfind("type = ping-pong"));
+}
+
+TEST(Mpi, ABuildWithoutMpiRefusesToRunUnderMpiexec) {
+  if (built_with_mpi()) GTEST_SKIP() << "only for CONFIG_MPI=n builds";
+  const auto run = mpi_run(2, "latency_probe", "-ping-message-count-per-actor 10");
+  EXPECT_NE(run.exit_code, 0);
+  EXPECT_NE(run.output.find("this build has no MPI"), std::string::npos) << run.output;
+}
+
+}  // namespace

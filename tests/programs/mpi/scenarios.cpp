@@ -1,0 +1,403 @@
+// mpi_scenarios: multi-process checks of the runtime, run by tests/mpi/mpi_test.cpp under
+// `mpiexec -n P`. Every process runs the same scenario; node 0 checks and reports, and exits
+// non-zero when any count, order or byte is wrong.
+//
+//   ordering   every sender on every worker of every node sends K numbered messages to a
+//              receiver on every node: each arrives once and in order per sender.
+//   payloads   payloads of 0 B to 64 MiB go to the last node and back, checksummed.
+//   spawn      actors spawned by name on every worker of every node: their names say where
+//              they live, they answer by name, and their supervisor hears when they stop.
+//   idle       node 0's only actor stops at once; nodes without actors end with it.
+//   crash      node P-1 kills itself with SIGKILL mid-run: the job must end, not hang.
+#include <signal.h>
+#include <unistd.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/xenon.hpp"
+
+namespace {
+
+using xenon::Action;
+using xenon::ActorName;
+using xenon::Message;
+using xenon::Payload;
+
+inline constexpr Action ACTION_START{"scenario.start"};
+inline constexpr Action ACTION_SEQUENCE{"scenario.sequence"};
+inline constexpr Action ACTION_SENT_ALL{"scenario.sent-all"};
+inline constexpr Action ACTION_COUNTS{"scenario.counts"};
+inline constexpr Action ACTION_STOP{"scenario.stop"};
+inline constexpr Action ACTION_ECHO{"scenario.echo"};
+inline constexpr Action ACTION_WHO{"scenario.who"};
+
+int g_failures = 0;  // node 0 only (written by its root actor, read after run())
+
+void fail(const std::string& what) {
+  std::fprintf(stderr, "mpi_scenarios: FAILED: %s\n", what.c_str());
+  ++g_failures;
+}
+
+std::uint64_t checksum(std::span<const std::byte> bytes) {
+  std::uint64_t sum = 1469598103934665603ULL;
+  for (std::byte b : bytes) sum = (sum ^ std::to_integer<std::uint64_t>(b)) * 1099511628211ULL;
+  return sum;
+}
+
+template <class T>
+T read_value(std::span<const std::byte> bytes, std::size_t index = 0) {
+  T value;
+  std::memcpy(&value, bytes.data() + index * sizeof(T), sizeof(T));
+  return value;
+}
+
+// ---- ordering ----
+
+constexpr std::uint64_t kSequenceLength = 20000;
+
+struct Counts {
+  std::uint64_t received;
+  std::uint64_t out_of_order;
+  std::uint64_t senders;
+};
+
+// Built from the number of messages it expects; reports to its supervisor once it has them
+// all (a lost message leaves the job hanging until mpiexec's timeout fails it), and fails
+// its node if any more arrive before it is stopped.
+class Receiver final : public xenon::Actor {
+ public:
+  explicit Receiver(std::span<const std::byte> expected)
+      : expected_(read_value<std::uint64_t>(expected)) {}
+  void receive(const Message& message) override {
+    if (message.action() == ACTION_SEQUENCE) {
+      const auto sequence = message.payload_as<std::uint64_t>();
+      std::uint64_t& next = next_[message.source()];
+      if (sequence != next) ++out_of_order_;
+      next = sequence + 1;
+      if (++received_ == expected_) {
+        send(supervisor(), ACTION_COUNTS,
+             Payload::of(Counts{received_, out_of_order_, static_cast<std::uint64_t>(next_.size())}));
+      }
+    } else if (message.action() == ACTION_STOP) {
+      if (received_ != expected_) {
+        fail("node " + std::to_string(node_index()) + ": receiver got " +
+             std::to_string(received_) + " messages, expected " + std::to_string(expected_));
+      }
+      stop();
+    }
+  }
+
+ private:
+  const std::uint64_t expected_;
+  std::map<ActorName, std::uint64_t> next_;
+  std::uint64_t received_ = 0;
+  std::uint64_t out_of_order_ = 0;
+};
+
+// Built from the receivers' names; sends its whole sequence to each, interleaved.
+class Sender final : public xenon::Actor {
+ public:
+  explicit Sender(std::span<const std::byte> receivers) {
+    for (std::size_t i = 0; i < receivers.size() / sizeof(ActorName); ++i) {
+      receivers_.push_back(read_value<ActorName>(receivers, i));
+    }
+  }
+  void receive(const Message& message) override {
+    if (message.action() != ACTION_START) return;
+    for (std::uint64_t i = 0; i < kSequenceLength; ++i) {
+      for (ActorName receiver : receivers_) send_value(receiver, ACTION_SEQUENCE, i);
+    }
+    reply(message, ACTION_SENT_ALL);
+    stop();
+  }
+
+ private:
+  std::vector<ActorName> receivers_;
+};
+
+class OrderingRoot final : public xenon::Actor {
+ public:
+  void receive(const Message& message) override {
+    const Action action = message.action();
+    if (action == ACTION_START) {
+      senders_expected_ = static_cast<std::uint64_t>(node_count() * worker_count() * 2);
+      for (int node = 0; node < node_count(); ++node) {
+        kinds_[request_spawn(node, worker_count() - 1, "scenario.receiver",
+                             Payload::of(senders_expected_ * kSequenceLength))] = 'r';
+      }
+    } else if (action == xenon::ACTION_SPAWNED) {
+      const auto spawned = xenon::SpawnedActor::from(message);
+      if (kinds_.at(spawned.request) == 'r') {
+        receivers_.push_back(spawned.name);
+        if (receivers_.size() == static_cast<std::size_t>(node_count())) spawn_senders();
+      } else {
+        ++senders_ready_;
+        send(spawned.name, ACTION_START);
+      }
+    } else if (action == ACTION_SENT_ALL) {
+      ++senders_done_;
+    } else if (action == ACTION_COUNTS) {
+      const auto counts = message.payload_as<Counts>();
+      const std::uint64_t expected = senders_expected_ * kSequenceLength;
+      if (counts.received != expected) {
+        fail("receiver got " + std::to_string(counts.received) + " messages, expected " +
+             std::to_string(expected));
+      }
+      if (counts.out_of_order != 0) fail(std::to_string(counts.out_of_order) + " out of order");
+      if (counts.senders != senders_expected_) fail("receiver heard from too few senders");
+      if (++reports_ == receivers_.size()) {
+        if (senders_done_ != senders_expected_) fail("not every sender said it was done");
+        std::printf("ordering: %zu receivers each got %" PRIu64 " messages from %" PRIu64
+                    " senders, in order\n",
+                    receivers_.size(), expected, senders_expected_);
+        for (ActorName receiver : receivers_) send(receiver, ACTION_STOP);
+      }
+    } else if (action == xenon::ACTION_CHILD_STOPPED) {
+      if (++stopped_ == senders_expected_ + receivers_.size()) stop();
+    }
+  }
+
+ private:
+  void spawn_senders() {
+    const Payload names = Payload::copy_of(std::as_bytes(std::span(receivers_)));
+    for (int node = 0; node < node_count(); ++node) {
+      for (int worker = 0; worker < worker_count(); ++worker) {
+        for (int i = 0; i < 2; ++i) {
+          kinds_[request_spawn(node, worker, "scenario.sender", names.share())] = 's';
+        }
+      }
+    }
+  }
+
+  std::map<std::uint64_t, char> kinds_;
+  std::vector<ActorName> receivers_;
+  std::uint64_t senders_expected_ = 0, senders_ready_ = 0, senders_done_ = 0;
+  std::size_t reports_ = 0, stopped_ = 0;
+};
+
+// ---- payloads ----
+
+class Echo final : public xenon::Actor {
+ public:
+  explicit Echo(std::span<const std::byte>) {}
+  void receive(const Message& message) override {
+    if (message.action() == ACTION_ECHO) {
+      reply(message, ACTION_ECHO, message.share_payload());
+    } else if (message.action() == ACTION_STOP) {
+      stop();
+    }
+  }
+};
+
+class PayloadRoot final : public xenon::Actor {
+ public:
+  void receive(const Message& message) override {
+    if (message.action() == ACTION_START) {
+      request_spawn(node_count() - 1, 0, "scenario.echo");
+    } else if (message.action() == xenon::ACTION_SPAWNED) {
+      echo_ = xenon::SpawnedActor::from(message).name;
+      send_next();
+    } else if (message.action() == ACTION_ECHO) {
+      const std::size_t size = kSizes[next_ - 1];
+      if (message.payload_size() != size) {
+        fail("payload of " + std::to_string(size) + " bytes came back with " +
+             std::to_string(message.payload_size()));
+      } else if (checksum(message.payload()) != expected_) {
+        fail("payload of " + std::to_string(size) + " bytes came back changed");
+      }
+      if (next_ < std::size(kSizes)) {
+        send_next();
+      } else {
+        std::printf("payloads: %zu sizes up to %zu bytes crossed nodes intact\n", std::size(kSizes),
+                    kSizes[std::size(kSizes) - 1]);
+        send(echo_, ACTION_STOP);
+      }
+    } else if (message.action() == xenon::ACTION_CHILD_STOPPED) {
+      stop();
+    }
+  }
+
+ private:
+  static constexpr std::size_t kSizes[] = {0,         1,           40,          41,
+                                           4096,      65000,       64 * 1024 + 1, 1 << 20,
+                                           16 << 20,  64 << 20};
+  void send_next() {
+    const std::size_t size = kSizes[next_++];
+    Payload payload = Payload::with_size(size);
+    std::span<std::byte> bytes = payload.writable_bytes();
+    std::uint64_t state = size * 2654435761u + 1;
+    for (std::byte& b : bytes) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      b = static_cast<std::byte>(state >> 56);
+    }
+    expected_ = checksum(payload.bytes());
+    send(echo_, ACTION_ECHO, std::move(payload));
+  }
+
+  ActorName echo_;
+  std::size_t next_ = 0;
+  std::uint64_t expected_ = 0;
+};
+
+// ---- spawn and names ----
+
+class Resident final : public xenon::Actor {
+ public:
+  explicit Resident(std::span<const std::byte>) {}
+  void receive(const Message& message) override {
+    if (message.action() == ACTION_WHO) {
+      const std::uint64_t answer[3] = {self().value(), static_cast<std::uint64_t>(node_index()),
+                                       static_cast<std::uint64_t>(worker_index())};
+      reply(message, ACTION_WHO, Payload::copy_of(std::as_bytes(std::span(answer))));
+      stop();
+    }
+  }
+};
+
+class SpawnRoot final : public xenon::Actor {
+ public:
+  void receive(const Message& message) override {
+    if (message.action() == ACTION_START) {
+      for (int node = 0; node < node_count(); ++node) {
+        for (int worker = 0; worker < worker_count(); ++worker) {
+          where_[request_spawn(node, worker, "scenario.resident")] = {node, worker};
+        }
+      }
+    } else if (message.action() == xenon::ACTION_SPAWNED) {
+      const auto spawned = xenon::SpawnedActor::from(message);
+      const auto [node, worker] = where_.at(spawned.request);
+      if (spawned.name.node() != static_cast<std::uint32_t>(node) ||
+          spawned.name.worker() != static_cast<std::uint32_t>(worker)) {
+        fail("actor spawned on node " + std::to_string(node) + " worker " +
+             std::to_string(worker) + " is named for another place");
+      }
+      names_.push_back(spawned.name);
+      send(spawned.name, ACTION_WHO);
+    } else if (message.action() == ACTION_WHO) {
+      const auto name = ActorName::from_value(read_value<std::uint64_t>(message.payload(), 0));
+      if (name != message.source()) fail("an actor does not know its own name");
+      if (read_value<std::uint64_t>(message.payload(), 1) != name.node() ||
+          read_value<std::uint64_t>(message.payload(), 2) != name.worker()) {
+        fail("an actor runs somewhere else than its name says");
+      }
+      ++answers_;
+    } else if (message.action() == xenon::ACTION_CHILD_STOPPED) {
+      if (std::find(names_.begin(), names_.end(), message.source()) == names_.end()) {
+        fail("stop notice from an actor that is not our child");
+      }
+      if (++stopped_ == where_.size()) {
+        if (answers_ != where_.size()) fail("not every spawned actor answered");
+        std::printf("spawn: %zu actors spawned by name on every worker of %d nodes answered and "
+                    "stopped\n",
+                    where_.size(), node_count());
+        stop();
+      }
+    }
+  }
+
+ private:
+  std::map<std::uint64_t, std::pair<int, int>> where_;
+  std::vector<ActorName> names_;
+  std::size_t answers_ = 0, stopped_ = 0;
+};
+
+// ---- idle and crash ----
+
+class Quitter final : public xenon::Actor {
+ public:
+  void receive(const Message&) override { stop(); }
+};
+
+class Crasher final : public xenon::Actor {
+ public:
+  explicit Crasher(std::span<const std::byte>) {}
+  void receive(const Message&) override {
+    std::fprintf(stderr, "mpi_scenarios: node %d kills itself (SIGKILL)\n", node_index());
+    std::fflush(stderr);
+    kill(getpid(), SIGKILL);
+  }
+};
+
+// Keeps a ping going with an actor on the last node, which dies after a short while.
+class CrashRoot final : public xenon::Actor {
+ public:
+  void receive(const Message& message) override {
+    if (message.action() == ACTION_START) {
+      request_spawn(node_count() - 1, 0, "scenario.echo");
+      request_spawn(node_count() - 1, 0, "scenario.crasher");
+    } else if (message.action() == xenon::ACTION_SPAWNED) {
+      const auto spawned = xenon::SpawnedActor::from(message);
+      if (echo_.is_none()) {
+        echo_ = spawned.name;
+        send(echo_, ACTION_ECHO);
+      } else {
+        crasher_ = spawned.name;
+      }
+    } else if (message.action() == ACTION_ECHO) {
+      if (++echoes_ == 2000 && !crasher_.is_none()) send(crasher_, ACTION_START);
+      send(echo_, ACTION_ECHO);  // forever: only the crash can end this run
+    }
+  }
+
+ private:
+  ActorName echo_, crasher_;
+  std::uint64_t echoes_ = 0;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  xenon::EngineOptions options;
+  std::string scenario;
+  xenon::CommandLine command_line("mpi_scenarios", "Multi-process checks of the runtime.");
+  xenon::add_engine_options(command_line, options);
+  command_line.add_string("scenario", &scenario, "ordering, payloads, spawn, idle or crash");
+  try {
+    if (!command_line.parse(argc, argv)) return 0;
+    xenon::Engine engine(options);
+    engine.register_actor_type<Receiver>("scenario.receiver");
+    engine.register_actor_type<Sender>("scenario.sender");
+    engine.register_actor_type<Echo>("scenario.echo");
+    engine.register_actor_type<Resident>("scenario.resident");
+    engine.register_actor_type<Crasher>("scenario.crasher");
+    if (engine.node_index() == 0) {
+      ActorName root;
+      if (scenario == "ordering") {
+        root = engine.spawn<OrderingRoot>();
+      } else if (scenario == "payloads") {
+        root = engine.spawn<PayloadRoot>();
+      } else if (scenario == "spawn") {
+        root = engine.spawn<SpawnRoot>();
+      } else if (scenario == "idle") {
+        root = engine.spawn<Quitter>();
+      } else if (scenario == "crash") {
+        root = engine.spawn<CrashRoot>();
+      } else {
+        throw xenon::CommandLineError("unknown scenario '" + scenario + "'");
+      }
+      engine.send(root, ACTION_START);
+    }
+    engine.run();
+    const xenon::EngineStatistics statistics = engine.statistics();
+    if (statistics.dead_letters != 0) {
+      fail("node " + std::to_string(engine.node_index()) + ": " +
+           std::to_string(statistics.dead_letters) + " dead letters");
+    }
+    if (engine.node_index() == 0) {
+      std::printf("node 0: %d nodes, frames sent %" PRIu64 ", received %" PRIu64 "\n",
+                  engine.node_count(), statistics.frames_sent, statistics.frames_received);
+    }
+    return g_failures == 0 ? 0 : 1;
+  } catch (const xenon::CommandLineError& error) {
+    std::fprintf(stderr, "mpi_scenarios: error: %s\n", error.what());
+    return 2;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "mpi_scenarios: error: %s\n", error.what());
+    return 1;
+  }
+}
