@@ -1,0 +1,31 @@
+# Benchmarks of issue 5: the physical limit, the Savina suite, the scaling curve, and
+# `make bench`, which runs every probe and writes results/bench.txt (+ scaling CSV and PNG).
+#   make bench                       full run (a few minutes)
+#   make bench BENCH_QUICK=1         a seconds-long smoke run of the same script
+#   make bench BENCH_RESULTS=DIR     write the results elsewhere (default: results)
+
+BENCH_PROBES := cacheline_probe savina
+BENCH_BINARIES := $(BENCH_PROBES:%=$(BUILD)/bin/%)
+BENCH_RESULTS ?= results
+
+# cacheline_probe is one translation unit (performance/cacheline_probe/cacheline_probe.cpp,
+# its measurements are headers beside it); the Savina suite is one binary built from every
+# performance/savina/*.cpp, one benchmark per file.
+SAVINA_SOURCES := $(wildcard performance/savina/*.cpp)
+
+$(BUILD)/bin/cacheline_probe: $(BUILD)/obj/performance/cacheline_probe/cacheline_probe.o $(LIBRARY)
+	@mkdir -p $(dir $@)
+	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/bin/savina: $(call objects,$(SAVINA_SOURCES)) $(LIBRARY)
+	@mkdir -p $(dir $@)
+	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# Built by `make`, and before `make test` (tests/performance/ runs them with tiny workloads).
+all: $(BENCH_BINARIES)
+test: $(BENCH_BINARIES)
+
+.PHONY: bench
+bench: $(BUILD)/bin/latency_probe $(BUILD)/bin/ring_probe $(BUILD)/bin/idle_probe $(BENCH_BINARIES)
+	XENON_BIN=$(BUILD)/bin RESULTS_DIR=$(BENCH_RESULTS) BENCH_QUICK=$(BENCH_QUICK) \
+	  performance/bench.sh
