@@ -68,6 +68,7 @@ $(BUILD)/obj/%.o: %.cpp
 
 $(LIBRARY): $(call objects,$(LIB_SOURCES))
 	@mkdir -p $(dir $@)
+	rm -f $@  # ar would keep members of an earlier configuration
 	$(AR) rcs $@ $^
 
 # Each probe is performance/NAME/NAME.cpp.

@@ -1,12 +1,27 @@
 #include "core/cpu_topology.hpp"
 
+// XENON_HWLOC=0 (make CONFIG_HWLOC=n, used by the cross builds, whose sysroots have no
+// hwloc) keeps the same class without hwloc: it counts the allowed CPUs and reports that
+// pinning is unavailable instead of pinning.
+#ifndef XENON_HWLOC
+#define XENON_HWLOC 1
+#endif
+
+#if XENON_HWLOC
 #include <hwloc.h>
+#else
+#include <sched.h>
+
+#include <cstdio>
+#endif
 
 #include <sstream>
 #include <stdexcept>
 #include <vector>
 
 namespace xenon {
+
+#if XENON_HWLOC
 
 struct CpuTopology::State {
   hwloc_topology_t topology = nullptr;
@@ -81,5 +96,35 @@ int CpuTopology::pin_current_thread(int slot) const {
   hwloc_bitmap_free(set);
   return result == 0 ? static_cast<int>(pu) : -1;
 }
+
+#else  // XENON_HWLOC
+
+struct CpuTopology::State {
+  int allowed = 1;
+};
+
+CpuTopology::CpuTopology() : state_(std::make_unique<State>()) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0) {
+    state_->allowed = CPU_COUNT(&set);
+  }
+  std::fputs("xenon: pinning unavailable: built without hwloc (CONFIG_HWLOC=n); threads stay "
+             "unpinned\n",
+             stderr);
+}
+
+CpuTopology::~CpuTopology() = default;
+
+int CpuTopology::allowed_pu_count() const { return state_->allowed; }
+
+std::string CpuTopology::describe() const {
+  return "topology unknown (built without hwloc); " + std::to_string(state_->allowed) +
+         " CPU(s) allowed";
+}
+
+int CpuTopology::pin_current_thread(int) const { return -1; }
+
+#endif  // XENON_HWLOC
 
 }  // namespace xenon

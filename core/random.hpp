@@ -53,7 +53,7 @@ class Random {
   static std::uint64_t rotate_left(std::uint64_t x, int k) noexcept {
     return (x << k) | (x >> (64 - k));
   }
-  std::uint64_t state_[4];
+  std::uint64_t state_[4] = {};  // filled by the constructor; zeroed first for the analysers
 };
 
 }  // namespace xenon

@@ -36,7 +36,7 @@ class SpscRing {
 
  public:
   explicit SpscRing(std::size_t capacity)
-      : capacity_(capacity), mask_(capacity - 1), slots_(std::make_unique<T[]>(capacity)) {
+      : capacity_(capacity), mask_(capacity - 1), slots_(std::make_unique<Slot[]>(capacity)) {
     if (capacity < 2 || (capacity & (capacity - 1)) != 0) {
       throw std::invalid_argument("SpscRing capacity must be a power of two >= 2");
     }
@@ -53,7 +53,7 @@ class SpscRing {
   // the ring is full (counting staged items); the caller keeps the item.
   bool try_stage(const T& item) noexcept {
     if (staged_tail_ - cached_head_ == capacity_ && !free_for_producer()) return false;
-    slots_[staged_tail_ & mask_] = item;
+    Atomics::plain_write(slots_[staged_tail_ & mask_]) = item;
     ++staged_tail_;
     return true;
   }
@@ -62,7 +62,7 @@ class SpscRing {
   template <class Fill>
   bool try_stage_in_place(Fill&& fill) {
     if (staged_tail_ - cached_head_ == capacity_ && !free_for_producer()) return false;
-    fill(slots_[staged_tail_ & mask_]);
+    fill(Atomics::plain_write(slots_[staged_tail_ & mask_]));
     ++staged_tail_;
     return true;
   }
@@ -101,7 +101,9 @@ class SpscRing {
       if (available == 0) return 0;
     }
     const std::uint64_t count = available < max_items ? available : max_items;
-    for (std::uint64_t i = 0; i < count; ++i) visit(slots_[(head + i) & mask_]);
+    for (std::uint64_t i = 0; i < count; ++i) {
+      visit(Atomics::plain_read(slots_[(head + i) & mask_]));
+    }
     release_consumed(head + count);
     return static_cast<std::size_t>(count);
   }
@@ -150,9 +152,13 @@ class SpscRing {
     typename Atomics::template atomic<std::uint64_t> head{0};
   };
 
+  // A slot is plain data: written by the producer before publish(), read by the consumer
+  // after available_to_consumer(). T itself in the shipped build (see atomics_policy.hpp).
+  using Slot = typename Atomics::template plain<T>;
+
   const std::size_t capacity_;
   const std::uint64_t mask_;
-  const std::unique_ptr<T[]> slots_;
+  const std::unique_ptr<Slot[]> slots_;
 
   ProducerLine producer_;
   // Producer only. The shared tail is only ever stored to; its value lives here, so the

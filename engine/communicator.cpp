@@ -24,7 +24,8 @@ Communicator::Communicator(Engine& engine, Transport& transport)
       transport_(transport),
       node_(static_cast<std::uint32_t>(transport.node_index())),
       node_count_(static_cast<std::uint32_t>(transport.node_count())),
-      must_poll_(transport.frames_arrive_unannounced()) {
+      must_poll_(transport.frames_arrive_unannounced()),
+      flush_bytes_(static_cast<std::size_t>(engine.options().aggregation_bytes)) {
   outbound_.resize(static_cast<std::size_t>(engine.worker_count()));
   dirty_.resize(outbound_.size(), false);
   peers_.reserve(node_count_);
@@ -139,7 +140,7 @@ void Communicator::append(std::uint32_t node, ActorName from, ActorName to, Acti
     pending_frames_.push_back(node);
   }
   peer.writer.append(from, to, action, payload);
-  if (peer.writer.size() >= kFlushBytes) send_frame(node);
+  if (peer.writer.size() >= flush_bytes_) send_frame(node);
 }
 
 void Communicator::flush_frames(bool everything) {
@@ -293,10 +294,7 @@ void Communicator::spawn(ActorName requester, std::span<const std::byte> bytes) 
   actor->supervisor_ = requester;
   engine_.count_spawned_actor();  // before the actor can run (and stop)
   ++spawn_requests_received_;
-  Actor* raw = actor.release();
-  PayloadSlot slot;
-  slot.size = sizeof raw;
-  std::memcpy(slot.bytes, &raw, sizeof raw);
+  const PayloadSlot slot = adopt_payload(actor.release());
   const std::size_t worker = request.worker;
   if (!dirty_[worker]) {
     dirty_[worker] = true;

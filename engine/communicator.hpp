@@ -22,8 +22,9 @@ class Transport;
 //
 // Outgoing: workers hand remote messages over through one SPSC ring each. The communicator
 // appends them to one frame per destination node (aggregation) and sends a frame when it
-// reaches kFlushBytes, or when a round of draining found nothing new (the burst is over:
-// light traffic leaves at once), or when its first message has waited kFlushDeadline.
+// reaches EngineOptions::aggregation_bytes (60 KiB: a frame then fits one posted receive),
+// or when a round of draining found nothing new (the burst is over: light traffic leaves at
+// once), or when its first message has waited kFlushDeadline.
 // Incoming: frames are put back in sequence per source node (the transport may reorder),
 // checked whole, and split into messages for the workers' rings.
 //
@@ -31,7 +32,6 @@ class Transport;
 // across nodes: see the comment on check_termination() in communicator.cpp.
 class Communicator {
  public:
-  static constexpr std::size_t kFlushBytes = 60 * 1024;  // a frame fits one posted receive
   static constexpr std::chrono::microseconds kFlushDeadline{50};
 
   Communicator(Engine& engine, Transport& transport);
@@ -95,6 +95,7 @@ class Communicator {
   const std::uint32_t node_;
   const std::uint32_t node_count_;
   const bool must_poll_;
+  const std::size_t flush_bytes_;
   Parker* wake_target_ = &parker_;
 
   std::vector<MessageRing*> inbound_;

@@ -12,6 +12,9 @@ void add_engine_options(CommandLine& command_line, EngineOptions& options) {
                            "communication thread");
   command_line.add_flag("pin", &options.pin, "pin worker threads to distinct cores (hwloc)");
   command_line.add_flag("verbose", &options.verbose, "print topology and thread placement");
+  command_line.add_integer("aggregation-bytes", &options.aggregation_bytes, 0, 64 << 20,
+                           "gather messages to one node into frames of up to this many bytes "
+                           "(0: one message per frame)");
 }
 
 }  // namespace xenon

@@ -1,7 +1,11 @@
 #pragma once
 
+#include <cstring>
+
 #include "engine/action.hpp"
 #include "engine/actor_name.hpp"
+#include "engine/message.hpp"
+#include "engine/payload.hpp"
 
 namespace xenon {
 
@@ -9,6 +13,21 @@ namespace xenon {
 
 // Worker to worker: carries a spawned actor (an Actor pointer) to the worker hosting it.
 inline constexpr Action kActionAdopt{"xenon.adopt"};
+class Actor;
+
+// The payload of an adopt message: the actor's address, by value.
+inline PayloadSlot adopt_payload(Actor* actor) noexcept {
+  PayloadSlot slot;
+  slot.size = sizeof(Actor*);
+  std::memcpy(slot.bytes, &actor, sizeof(Actor*));
+  return slot;
+}
+inline Actor* adopted_actor(const Message& adopt) noexcept {
+  Actor* actor;
+  std::memcpy(&actor, adopt.payload().data(), sizeof(Actor*));
+  return actor;
+}
+
 // To a node's communicator: spawn a registered actor type there (see SpawnRequest).
 inline constexpr Action kActionSpawnRequest{"xenon.spawn-request"};
 // Between communicators, for termination detection (see engine/communicator.hpp).

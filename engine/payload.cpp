@@ -26,7 +26,7 @@ Payload Payload::uninitialized(std::size_t size) {
   payload.slot_.size = static_cast<std::uint32_t>(size);
   if (size > PayloadSlot::kInlineCapacity) {
     SharedBytes* block = SharedBytes::allocate(size);
-    std::memcpy(payload.slot_.bytes, &block, sizeof block);
+    std::memcpy(payload.slot_.bytes, &block, sizeof(SharedBytes*));
   }
   return payload;
 }

@@ -44,7 +44,7 @@ struct PayloadSlot {
   bool is_shared() const noexcept { return size > kInlineCapacity; }
   SharedBytes* shared() const noexcept {
     SharedBytes* block;
-    std::memcpy(&block, bytes, sizeof block);
+    std::memcpy(&block, bytes, sizeof(SharedBytes*));
     return block;
   }
   std::span<const std::byte> view() const noexcept {

@@ -164,9 +164,7 @@ void Worker::enqueue(Actor* actor, const Message& message) {
 void Worker::deliver_to_absent(const Message& message) {
   const std::uint32_t index = message.destination().index();
   if (message.action() == kActionAdopt) {
-    Actor* actor;
-    std::memcpy(&actor, message.payload().data(), sizeof actor);
-    adopt(actor);
+    adopt(adopted_actor(message));
     return;
   }
   if (index < stopped_.size() && stopped_[index]) {
@@ -214,10 +212,8 @@ ActorName Worker::spawn(std::unique_ptr<Actor> child, ActorName supervisor, int 
   if (target_worker == index_) {
     adopt(actor);
   } else {
-    PayloadSlot slot;
-    slot.size = sizeof actor;
-    std::memcpy(slot.bytes, &actor, sizeof actor);
-    stage(static_cast<std::size_t>(target_worker), supervisor, name, kActionAdopt, slot);
+    stage(static_cast<std::size_t>(target_worker), supervisor, name, kActionAdopt,
+          adopt_payload(actor));
   }
   return name;
 }
@@ -294,9 +290,7 @@ void Worker::dead_letter(const Message& message) {
   // A stop notice to a supervisor that already stopped is expected, not a lost message.
   if (message.action() != ACTION_CHILD_STOPPED) ++counters_.dead_letters;
   if (message.action() == kActionAdopt) {
-    Actor* actor;
-    std::memcpy(&actor, message.payload().data(), sizeof actor);
-    delete actor;
+    delete adopted_actor(message);
     return;
   }
   message.payload_slot().release();

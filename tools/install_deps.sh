@@ -2,6 +2,10 @@
 # Installs the Debian packages Xenon builds and tests with, if any is missing.
 set -euo pipefail
 packages=(g++ make libhwloc-dev hwloc libboost-dev libgtest-dev zlib1g-dev openmpi-bin libopenmpi-dev gnuplot-nox)
+# Correctness checks (mk/correctness.mk): Relacy, clang-tidy and cppcheck, libFuzzer, and the
+# cross compilers, GoogleTest sources and qemu-user of make test-cross.
+packages+=(relacy-dev cppcheck clang-tidy-14 clang-14 libclang-rt-14-dev googletest
+  g++-powerpc64-linux-gnu g++-powerpc64le-linux-gnu g++-aarch64-linux-gnu qemu-user)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

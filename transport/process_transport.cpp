@@ -12,9 +12,10 @@ namespace xenon {
 namespace {
 
 // Set by mpiexec / mpirun (Open MPI, PMIx, MPICH's PMI) in every process it launches.
+// Read once, while the engine is being built and no other thread of ours exists.
 bool launched_by_mpi() {
   for (const char* variable : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK"}) {
-    if (std::getenv(variable) != nullptr) return true;
+    if (std::getenv(variable) != nullptr) return true;  // NOLINT(concurrency-mt-unsafe)
   }
   return false;
 }

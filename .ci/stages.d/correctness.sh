@@ -1,0 +1,9 @@
+# Issue 4's stages (sourced by .ci/run, which defines run_stage). The Relacy model checks
+# run inside `make test` (build/release/bin/xenon_model_tests).
+#   test-cross: three cross builds (~2 min each on 2 cores), unit tests + latency_probe under
+#               qemu-user, barrier check
+#   fuzz:       each fuzzer 30 s
+#   lint:       clang-tidy + cppcheck (~3 min)
+run_stage test-cross make -j2 test-cross
+run_stage fuzz make fuzz FUZZ_SECONDS=30
+run_stage lint make lint
