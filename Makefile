@@ -37,6 +37,7 @@ ifeq ($(CONFIG_MPI),y)
   endif
   LIB_SOURCES += $(wildcard transport/mpi/*.cpp)
   LDLIBS += $(MPI_LINK_FLAGS)
+  MPI_PROGRAMS := $(BUILD)/bin/raw_mpi_probe
   # Only the transport sees MPI: <mpi.h> is on the include path for transport/ alone.
   $(BUILD)/obj/transport/%.o: override CXXFLAGS += $(patsubst -I%,-isystem %,$(MPI_COMPILE_FLAGS)) \
       -DXENON_WITH_MPI=1 -DOMPI_SKIP_MPICXX=1 -DMPICH_SKIP_MPICXX=1
@@ -44,12 +45,13 @@ else ifneq ($(CONFIG_MPI),n)
   $(error CONFIG_MPI must be y or n, not '$(CONFIG_MPI)')
 endif
 TEST_SOURCES := $(wildcard tests/*/*.cpp)
-PROBES := latency_probe ring_probe idle_probe
+PROBES := latency_probe ring_probe idle_probe node_probe
 EXAMPLES := ping_pair
 
 LIBRARY := $(BUILD)/libxenon.a
 TEST_BINARY := $(BUILD)/bin/xenon_tests
-PROBE_BINARIES := $(PROBES:%=$(BUILD)/bin/%) $(EXAMPLES:%=$(BUILD)/bin/%) $(BUILD)/bin/mpi_scenarios
+PROBE_BINARIES := $(PROBES:%=$(BUILD)/bin/%) $(EXAMPLES:%=$(BUILD)/bin/%) $(BUILD)/bin/mpi_scenarios \
+  $(MPI_PROGRAMS)
 
 objects = $(patsubst %.cpp,$(BUILD)/obj/%.o,$(1))
 
@@ -78,6 +80,11 @@ $(BUILD)/bin/$(1): $(BUILD)/obj/performance/$(1)/$(1).o $(LIBRARY)
 	$$(CXX) $$(LDFLAGS) $$^ $$(LDLIBS) -o $$@
 endef
 $(foreach probe,$(PROBES),$(eval $(call probe_rule,$(probe))))
+# The plain-MPI baseline of node_probe (transport/mpi/ alone includes <mpi.h>).
+$(BUILD)/bin/raw_mpi_probe: $(BUILD)/obj/transport/mpi/probe/raw_mpi_probe.o
+	@mkdir -p $(dir $@)
+	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
 # Programs the tests launch (under mpiexec): tests/programs/NAME/*.cpp.
 $(BUILD)/bin/mpi_scenarios: $(BUILD)/obj/tests/programs/mpi/scenarios.o $(LIBRARY)
 	@mkdir -p $(dir $@)

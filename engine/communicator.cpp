@@ -52,7 +52,10 @@ bool Communicator::progress() {
     check_termination();
   }
   const bool busy = drained || received;
-  if (busy) sleep_microseconds_ = 0;
+  if (busy) {
+    sleep_microseconds_ = 0;
+    idle_polling_ = false;
+  }
   return busy;
 }
 
@@ -91,8 +94,18 @@ void Communicator::run() {
 }
 
 void Communicator::sleep_between_polls() {
-  // Frames can arrive without anyone waking us: poll, sleeping 20 us at first and up to
-  // 1 ms when nothing comes (at most ~1000 wake-ups per second when idle).
+  // Frames can arrive without anyone waking us. Keep polling for kPollBeforeSleeping (a
+  // reply is usually that close), then sleep between polls: 20 us at first, up to 1 ms when
+  // nothing comes (at most ~1000 wake-ups per second when idle).
+  const auto now = MonotonicClock::now();
+  if (!idle_polling_) {
+    idle_polling_ = true;
+    idle_since_ = now;
+  }
+  if (now - idle_since_ < kPollBeforeSleeping) {
+    std::this_thread::yield();
+    return;
+  }
   sleep_microseconds_ = sleep_microseconds_ == 0 ? 20 : std::min(2 * sleep_microseconds_, 1000u);
   std::this_thread::sleep_for(std::chrono::microseconds(sleep_microseconds_));
 }
@@ -126,10 +139,24 @@ void Communicator::route_outgoing(const Message& message) {
     } else {
       ++dead_letters_;
     }
+  } else if (message.payload_size() >= kAttachBytes) {
+    send_attached(to.node(), message);
+    return;  // the transport releases the payload once it is sent
   } else {
     append(to.node(), message.source(), to, message.action(), message.payload());
   }
   message.payload_slot().release();
+}
+
+void Communicator::send_attached(std::uint32_t node, const Message& message) {
+  send_frame(node);  // what is already queued for that node goes first
+  PeerState& peer = peers_[node];
+  peer.writer.append_attached(message.source(), message.destination(), message.action(),
+                              message.payload_size());
+  send_frame(node);
+  const PayloadSlot slot = message.payload_slot();
+  transport_.send_attachment(static_cast<int>(node),
+                             {message.payload(), [slot] { slot.release(); }});
 }
 
 void Communicator::append(std::uint32_t node, ActorName from, ActorName to, Action action,
@@ -187,44 +214,58 @@ void Communicator::receive_frame(int source, std::span<const std::byte> frame) {
     peer.early_frames.emplace(header.sequence, std::vector<std::byte>(frame.begin(), frame.end()));
     return;
   }
-  deliver_frame(frame);
+  deliver_frame(static_cast<std::uint32_t>(source), frame);
   ++peer.next_receive_sequence;
   for (auto next = peer.early_frames.find(peer.next_receive_sequence);
        next != peer.early_frames.end();
        next = peer.early_frames.find(peer.next_receive_sequence)) {
-    deliver_frame(next->second);
+    deliver_frame(static_cast<std::uint32_t>(source), next->second);
     peer.early_frames.erase(next);
     ++peer.next_receive_sequence;
   }
 }
 
-void Communicator::deliver_frame(std::span<const std::byte> frame) {
-  decode_frame(frame, [this](const WireRecord& record) {
-    deliver(record.source, record.destination, record.action, record.payload);
+void Communicator::deliver_frame(std::uint32_t source, std::span<const std::byte> frame) {
+  decode_frame(frame, [this, source](const WireRecord& record) {
+    if (record.attached_length == 0) {
+      deliver(record.source, record.destination, record.action, record.payload);
+      return;
+    }
+    // Straight from the wire into the payload the actor will read.
+    Payload payload = Payload::for_overwrite(record.attached_length);
+    transport_.receive_attachment(static_cast<int>(source), payload.writable_bytes());
+    deliver(record.source, record.destination, record.action, std::move(payload));
   });
 }
 
 void Communicator::deliver(ActorName from, ActorName to, Action action,
                            std::span<const std::byte> payload) {
+  if (to.worker() == kCommunicatorWorker && to.node() == node_) {
+    control(from, action, payload);
+    return;
+  }
+  deliver(from, to, action, Payload::copy_of(payload));
+}
+
+void Communicator::deliver(ActorName from, ActorName to, Action action, Payload payload) {
   if (to.node() != node_) {
     throw WireFormatError("a message for node " + std::to_string(to.node()) +
                           " arrived at node " + std::to_string(node_));
   }
   if (to.worker() == kCommunicatorWorker) {
-    control(from, action, payload);
+    control(from, action, payload.bytes());
     return;
   }
   if (to.worker() >= outbound_.size()) {
     ++dead_letters_;  // no such worker here: the name was never valid
     return;
   }
-  Payload copy = Payload::copy_of(payload);
   const std::size_t worker = to.worker();
   if (!dirty_[worker]) {
     dirty_[worker] = true;
     dirty_workers_.push_back(worker);
   }
-  outbound_[worker].stage(from, to, action, copy.release_slot());
+  outbound_[worker].stage(from, to, action, payload.release_slot());
 }
 
 void Communicator::flush_workers() {
@@ -304,7 +345,7 @@ void Communicator::spawn(ActorName requester, std::span<const std::byte> bytes) 
   // Tell the requester, wherever it is.
   Payload reply = SpawnedActor{request.request, name}.encode();
   if (requester.node() == node_) {
-    deliver(name, requester, ACTION_SPAWNED, reply.bytes());
+    deliver(name, requester, ACTION_SPAWNED, std::move(reply));
   } else {
     append(requester.node(), name, requester, ACTION_SPAWNED, reply.bytes());
   }
@@ -409,8 +450,12 @@ void Communicator::close() {
       });
     }
   }
-  transport_.close([this](int, std::span<const std::byte> frame) {
-    decode_frame(frame, [this](const WireRecord& record) {
+  transport_.close([this](int source, std::span<const std::byte> frame) {
+    decode_frame(frame, [this, source](const WireRecord& record) {
+      if (record.attached_length > 0) {  // take it off the wire, then drop it
+        std::vector<std::byte> discard(record.attached_length);
+        transport_.receive_attachment(source, discard);
+      }
       if (record.destination.worker() != kCommunicatorWorker) ++dead_letters_;
     });
   });

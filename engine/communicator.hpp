@@ -33,6 +33,12 @@ class Transport;
 class Communicator {
  public:
   static constexpr std::chrono::microseconds kFlushDeadline{50};
+  // Payloads at least this large travel as attachments, from and into their own memory,
+  // instead of being copied into a frame (and out of it on arrival).
+  static constexpr std::size_t kAttachBytes = 32 * 1024;
+  // How long an idle poller keeps polling (yielding between polls) before it sleeps: a
+  // reply that comes within it costs no wake-up delay.
+  static constexpr std::chrono::microseconds kPollBeforeSleeping{2000};
 
   Communicator(Engine& engine, Transport& transport);
 
@@ -78,8 +84,10 @@ class Communicator {
   void flush_frames(bool everything);
   void send_frame(std::uint32_t node);
   void receive_frame(int source, std::span<const std::byte> frame);
-  void deliver_frame(std::span<const std::byte> frame);
+  void deliver_frame(std::uint32_t source, std::span<const std::byte> frame);
+  void send_attached(std::uint32_t node, const Message& message);
   void deliver(ActorName from, ActorName to, Action action, std::span<const std::byte> payload);
+  void deliver(ActorName from, ActorName to, Action action, Payload payload);
   void control(ActorName from, Action action, std::span<const std::byte> payload);
   void spawn(ActorName requester, std::span<const std::byte> request);
   void send_control(std::uint32_t node, Action action, std::span<const std::byte> payload);
@@ -105,6 +113,8 @@ class Communicator {
   std::vector<PeerState> peers_;           // by node
   std::vector<std::uint32_t> pending_frames_;  // nodes whose writer holds records
   unsigned sleep_microseconds_ = 0;
+  bool idle_polling_ = false;
+  MonotonicClock::time_point idle_since_;
 
   // Termination (see check_termination()).
   std::uint64_t spawn_requests_received_ = 0;

@@ -76,6 +76,8 @@ class Payload {
 
   // A zero-filled payload of the given size to write into before sending.
   static Payload with_size(std::size_t size);
+  // Like with_size(), without zero-filling: for a caller that overwrites every byte.
+  static Payload for_overwrite(std::size_t size) { return uninitialized(size); }
   static Payload copy_of(std::span<const std::byte> bytes);
   template <class T>
   static Payload of(const T& value) {

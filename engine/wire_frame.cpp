@@ -1,6 +1,7 @@
 #include "engine/wire_frame.hpp"
 
 #include <cstring>
+#include <stdexcept>
 #include <string>
 
 #include "core/byte_order.hpp"
@@ -13,6 +14,21 @@ void FrameWriter::start() {
   bytes_.clear();
   bytes_.resize(kFrameHeaderSize);
   records_ = 0;
+  flags_ = 0;
+}
+
+void FrameWriter::append_attached(ActorName source, ActorName destination, Action action,
+                                  std::size_t length) {
+  if (records_ != 0) throw std::logic_error("an attached payload needs a frame of its own");
+  if (length > UINT32_MAX) throw WireFormatError("payload over 4 GiB cannot be framed");
+  bytes_.resize(kFrameHeaderSize + kRecordHeaderSize);
+  std::byte* out = bytes_.data() + kFrameHeaderSize;
+  store_le64(out, source.value());
+  store_le64(out + 8, destination.value());
+  store_le32(out + 16, action.code());
+  store_le32(out + 20, static_cast<std::uint32_t>(length));
+  records_ = 1;
+  flags_ = kFlagAttachedPayload;
 }
 
 void FrameWriter::append(ActorName source, ActorName destination, Action action,
@@ -33,7 +49,7 @@ std::vector<std::byte> FrameWriter::take(std::uint64_t sequence) {
   std::byte* header = bytes_.data();
   store_le32(header, kFrameMagic);
   store_le16(header + 4, kFrameVersion);
-  store_le16(header + 6, 0);
+  store_le16(header + 6, flags_);
   store_le32(header + 8, source_node_);
   store_le32(header + 12, records_);
   store_le64(header + 16, sequence);
@@ -68,13 +84,25 @@ FrameHeader read_frame_header(std::span<const std::byte> frame) {
     reject("header says " + std::to_string(body_length) + " body bytes, frame has " +
            std::to_string(frame.size() - kFrameHeaderSize));
   }
-  return FrameHeader{load_le32(header + 8), load_le32(header + 12), load_le64(header + 16)};
+  const std::uint16_t flags = load_le16(header + 6);
+  if ((flags & ~kFlagAttachedPayload) != 0) reject("unknown flags " + std::to_string(flags));
+  return FrameHeader{flags, load_le32(header + 8), load_le32(header + 12), load_le64(header + 16)};
 }
 
 FrameHeader decode_frame(std::span<const std::byte> frame,
                          const std::function<void(const WireRecord&)>& handle) {
   const FrameHeader header = read_frame_header(frame);
   const std::uint32_t record_count = header.record_count;
+  if ((header.flags & kFlagAttachedPayload) != 0) {
+    // One record, its payload elsewhere: the body is exactly one record header.
+    if (record_count != 1 || frame.size() != kFrameHeaderSize + kRecordHeaderSize) {
+      reject("a frame with an attached payload must hold exactly one bare record");
+    }
+    const std::byte* in = frame.data() + kFrameHeaderSize;
+    handle(WireRecord{ActorName::from_value(load_le64(in)), ActorName::from_value(load_le64(in + 8)),
+                      Action::from_code(load_le32(in + 16)), {}, load_le32(in + 20)});
+    return header;
+  }
   // First pass: check every record fits, so a bad frame delivers nothing at all.
   std::size_t offset = kFrameHeaderSize;
   for (std::uint32_t record = 0; record < record_count; ++record) {

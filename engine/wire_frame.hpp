@@ -24,12 +24,18 @@ namespace xenon {
 //     u64 source name   u64 destination name   u32 action   u32 payload length
 //     payload bytes
 //
+// Large payloads do not travel inside a frame: a frame with flag kFlagAttachedPayload holds
+// exactly one record, without its payload bytes, and the payload follows as the next
+// attachment from the same node (Transport::send_attachment), sent from and received into
+// the payload's own memory: no copy on either side.
+//
 // A frame that is short, has another magic or version, or whose records do not add up to
 // exactly its body is rejected with WireFormatError; decoding never reads past the end.
 inline constexpr std::uint32_t kFrameMagic = 0x31464e58;  // "XNF1" read as little-endian
 inline constexpr std::uint16_t kFrameVersion = 1;
 inline constexpr std::size_t kFrameHeaderSize = 32;
 inline constexpr std::size_t kRecordHeaderSize = 24;
+inline constexpr std::uint16_t kFlagAttachedPayload = 1;
 
 class WireFormatError : public std::runtime_error {
  public:
@@ -43,6 +49,10 @@ class FrameWriter {
 
   void append(ActorName source, ActorName destination, Action action,
               std::span<const std::byte> payload);
+  // Makes this (empty) writer's frame carry one record whose payload of `length` bytes is
+  // sent as an attachment after the frame.
+  void append_attached(ActorName source, ActorName destination, Action action,
+                       std::size_t length);
   std::size_t record_count() const noexcept { return records_; }
   std::size_t size() const noexcept { return bytes_.size(); }
   bool empty() const noexcept { return records_ == 0; }
@@ -55,6 +65,7 @@ class FrameWriter {
   std::uint32_t source_node_;
   std::vector<std::byte> bytes_;
   std::uint32_t records_ = 0;
+  std::uint16_t flags_ = 0;
 };
 
 // One decoded message; payload points into the frame.
@@ -62,10 +73,12 @@ struct WireRecord {
   ActorName source;
   ActorName destination;
   Action action;
-  std::span<const std::byte> payload;
+  std::span<const std::byte> payload;  // empty when the payload is attached
+  std::uint32_t attached_length = 0;   // bytes of the attachment that follows the frame
 };
 
 struct FrameHeader {
+  std::uint16_t flags;
   std::uint32_t source_node;
   std::uint32_t record_count;
   std::uint64_t sequence;

@@ -30,6 +30,19 @@ class Transport {
   // order: the engine numbers its frames and restores the order.
   virtual void send(int node, std::vector<std::byte> frame) = 0;
 
+  // A block of bytes sent straight from its owner's memory after the last frame sent to the
+  // same node; release() runs once the transport no longer needs the bytes.
+  struct Attachment {
+    std::span<const std::byte> bytes;
+    std::function<void()> release;
+  };
+  virtual void send_attachment(int node, Attachment attachment) = 0;
+
+  // Receives, into `into`, the next attachment from `node`, whose size the caller knows
+  // from the frame before it. Blocks until it is there (it was sent right after that
+  // frame). Throws if its size differs.
+  virtual void receive_attachment(int node, std::span<std::byte> into) = 0;
+
   // Hands every frame that has arrived to handle. Returns how many.
   virtual std::size_t poll(const FrameHandler& handle) = 0;
 

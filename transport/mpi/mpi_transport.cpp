@@ -8,6 +8,8 @@ namespace {
 
 constexpr int kTagSmall = 1;
 constexpr int kTagLarge = 2;
+// Attachments from one node arrive in the order sent (same source, same tag).
+constexpr int kTagAttachment = 3;
 
 void check(int code, const char* call) {
   if (code == MPI_SUCCESS) return;
@@ -80,7 +82,7 @@ void MpiTransport::send(int node, std::vector<std::byte> frame) {
     throw std::length_error("MPI transport: frame of " + std::to_string(frame.size()) +
                             " bytes exceeds 2 GiB");
   }
-  pending_sends_.push_back({MPI_REQUEST_NULL, std::move(frame)});
+  pending_sends_.push_back({MPI_REQUEST_NULL, std::move(frame), {}});
   PendingSend& pending = pending_sends_.back();
   const int tag = pending.frame.size() <= kSmallFrameBytes ? kTagSmall : kTagLarge;
   // The request is completed by complete_sends() or close(), which the checker cannot see.
@@ -90,6 +92,36 @@ void MpiTransport::send(int node, std::vector<std::byte> frame) {
         "MPI_Isend");
 }
 
+void MpiTransport::send_attachment(int node, Attachment attachment) {
+  if (node < 0 || node >= size_) {
+    throw std::out_of_range("MPI transport: no node " + std::to_string(node));
+  }
+  if (attachment.bytes.size() > static_cast<std::size_t>(INT32_MAX)) {
+    throw std::length_error("MPI transport: attachment over 2 GiB");
+  }
+  pending_sends_.push_back({MPI_REQUEST_NULL, {}, std::move(attachment.release)});
+  PendingSend& pending = pending_sends_.back();
+  // Completed by complete_sends() or close(), which the checker cannot see.
+  check(MPI_Isend(attachment.bytes.data(),  // NOLINT(clang-analyzer-optin.mpi.MPI-Checker)
+                  static_cast<int>(attachment.bytes.size()), MPI_BYTE, node, kTagAttachment,
+                  comm_, &pending.request),
+        "MPI_Isend");
+}
+
+void MpiTransport::receive_attachment(int node, std::span<std::byte> into) {
+  MPI_Status status;
+  check(MPI_Recv(into.data(), static_cast<int>(into.size()), MPI_BYTE, node, kTagAttachment, comm_,
+                 &status),
+        "MPI_Recv");
+  int bytes = 0;
+  check(MPI_Get_count(&status, MPI_BYTE, &bytes), "MPI_Get_count");
+  if (static_cast<std::size_t>(bytes) != into.size()) {
+    throw std::length_error("MPI transport: attachment of " + std::to_string(bytes) +
+                            " bytes from node " + std::to_string(node) + ", expected " +
+                            std::to_string(into.size()));
+  }
+}
+
 std::size_t MpiTransport::complete_sends() {
   // Sends complete roughly in order; free the finished prefix (and test the rest lazily).
   std::size_t completed = 0;
@@ -97,6 +129,7 @@ std::size_t MpiTransport::complete_sends() {
     int done = 0;
     check(MPI_Test(&pending_sends_.front().request, &done, MPI_STATUS_IGNORE), "MPI_Test");
     if (!done) break;
+    if (pending_sends_.front().release) pending_sends_.front().release();
     pending_sends_.pop_front();
     ++completed;
   }

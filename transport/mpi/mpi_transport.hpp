@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <deque>
+#include <functional>
 #include <vector>
 
 #include "transport/transport.hpp"
@@ -34,6 +35,8 @@ class MpiTransport final : public Transport {
   int node_count() const override { return size_; }
   std::string describe() const override;
   void send(int node, std::vector<std::byte> frame) override;
+  void send_attachment(int node, Attachment attachment) override;
+  void receive_attachment(int node, std::span<std::byte> into) override;
   std::size_t poll(const FrameHandler& handle) override;
   bool frames_arrive_unannounced() const override { return true; }
   void close(const FrameHandler& handle) override;
@@ -42,6 +45,7 @@ class MpiTransport final : public Transport {
   struct PendingSend {
     MPI_Request request;
     std::vector<std::byte> frame;
+    std::function<void()> release;  // for an attachment: lets its owner free the bytes
   };
 
   void post_receive(int slot);

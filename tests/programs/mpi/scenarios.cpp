@@ -323,7 +323,7 @@ class Crasher final : public xenon::Actor {
   }
 };
 
-// Keeps a ping going with an actor on the last node, which dies after a short while.
+// Keeps a ping going with an actor on the last node, and has that node killed meanwhile.
 class CrashRoot final : public xenon::Actor {
  public:
   void receive(const Message& message) override {
@@ -336,17 +336,15 @@ class CrashRoot final : public xenon::Actor {
         echo_ = spawned.name;
         send(echo_, ACTION_ECHO);
       } else {
-        crasher_ = spawned.name;
+        send(spawned.name, ACTION_START);  // the crasher: die now, mid-conversation
       }
     } else if (message.action() == ACTION_ECHO) {
-      if (++echoes_ == 2000 && !crasher_.is_none()) send(crasher_, ACTION_START);
       send(echo_, ACTION_ECHO);  // forever: only the crash can end this run
     }
   }
 
  private:
-  ActorName echo_, crasher_;
-  std::uint64_t echoes_ = 0;
+  ActorName echo_;
 };
 
 }  // namespace

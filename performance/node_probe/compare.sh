@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Node-to-node figures through Xenon actors against plain MPI, in one run, over shared
+# memory and over TCP loopback: one-way latency and streaming bandwidth per payload size
+# with the ratio Xenon / MPI, the half-bandwidth size n_1/2 of each, and the 8-byte message
+# rate with aggregation on and off. Usage: performance/node_probe/compare.sh [RESULTS_DIR]
+set -euo pipefail
+bin=${XENON_BIN:-build/release/bin}
+out=${1:-results}
+mkdir -p "$out"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1
+mpirun_flags=(--oversubscribe --bind-to none --timeout 300 -n 2)
+declare -A transports=([shared-memory]="--mca btl self,vader"
+                       [tcp]="--mca btl self,tcp --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo")
+
+value() { awk -v name="$2" '$2 == name { print $4 }' "$1"; }
+
+for transport in shared-memory tcp; do
+  read -r -a mca <<<"${transports[$transport]}"
+  raw="$out/node_probe-$transport.txt"
+  {
+    mpirun "${mpirun_flags[@]}" "${mca[@]}" "$bin/raw_mpi_probe"
+    mpirun "${mpirun_flags[@]}" "${mca[@]}" "$bin/node_probe" -threads-per-node 1
+    mpirun "${mpirun_flags[@]}" "${mca[@]}" "$bin/node_probe" -threads-per-node 1 \
+      -aggregation-bytes 0 | sed 's/xenon-/xenon-unaggregated-/'
+  } > "$raw"
+  echo "## $transport (raw counters: $raw)"
+  echo "| payload | MPI one-way | Xenon one-way | Xenon / MPI | MPI stream | Xenon stream | Xenon / MPI |"
+  echo "|---|---|---|---|---|---|---|"
+  for size in 0 8 64 512 4096 32768 262144 1048576 4194304; do
+    ml=$(value "$raw" "mpi-one-way-latency-$size-bytes"); xl=$(value "$raw" "xenon-one-way-latency-$size-bytes")
+    mb=$(value "$raw" "mpi-stream-bandwidth-$size-bytes"); xb=$(value "$raw" "xenon-stream-bandwidth-$size-bytes")
+    awk -v s="$size" -v ml="$ml" -v xl="$xl" -v mb="${mb:-0}" -v xb="${xb:-0}" 'BEGIN {
+      bw = (mb > 0) ? sprintf("%.0f MB/s | %.0f MB/s | %.2f", mb, xb, xb / mb) : "- | - | -"
+      printf "| %d B | %.2f us | %.2f us | %.2f | %s |\n", s, ml / 1000, xl / 1000, xl / ml, bw }'
+  done
+  for who in mpi xenon; do
+    # n_1/2: the smallest size whose streaming bandwidth reaches half the peak.
+    awk -v who="$who" '$2 ~ "^" who "-stream-bandwidth-" {
+        split($2, parts, "-"); size = parts[4] + 0; bw[size] = $4; if ($4 > peak) peak = $4 }
+      END { n = 0; for (s in bw) sizes[++n] = s + 0
+            for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (sizes[j] < sizes[i]) { t = sizes[i]; sizes[i] = sizes[j]; sizes[j] = t }
+            for (i = 1; i <= n; i++) if (bw[sizes[i]] >= peak / 2) { printf "%s: peak %.0f MB/s, n_1/2 = %d B\n", who, peak, sizes[i]; exit } }' "$raw"
+  done
+  mr=$(value "$raw" mpi-8-byte-message-rate); xr=$(value "$raw" xenon-8-byte-message-rate)
+  ur=$(value "$raw" xenon-unaggregated-8-byte-message-rate)
+  awk -v mr="$mr" -v xr="$xr" -v ur="$ur" 'BEGIN {
+    printf "8-byte message rate: MPI %.2f M/s, Xenon aggregated %.2f M/s, Xenon one message per frame %.2f M/s (aggregation gains %.1fx)\n\n", mr / 1e6, xr / 1e6, ur / 1e6, xr / ur }'
+done
