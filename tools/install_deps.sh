@@ -6,6 +6,8 @@ packages=(g++ make libhwloc-dev hwloc libboost-dev libgtest-dev zlib1g-dev openm
 # cross compilers, GoogleTest sources and qemu-user of make test-cross.
 packages+=(relacy-dev cppcheck clang-tidy-14 clang-14 libclang-rt-14-dev googletest
   g++-powerpc64-linux-gnu g++-powerpc64le-linux-gnu g++-aarch64-linux-gnu qemu-user)
+# Simulated hosts for the MPI tests (tests/netns/netns_mpi_test.sh): ip netns, veth, bridge.
+packages+=(iproute2)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
