@@ -41,7 +41,8 @@ class Action {
 };
 
 // Sent by the engine to an actor's supervisor (the actor that spawned it) when the actor
-// has stopped; the message's source is the stopped actor.
+// has stopped; the message's source is the stopped actor. The payload is empty after
+// stop(), and holds the exception's message (text) when receive() threw.
 inline constexpr Action ACTION_CHILD_STOPPED{"xenon.child-stopped"};
 
 // Sent by the engine to an actor that called request_spawn(), once the actor exists; read

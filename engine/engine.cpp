@@ -1,5 +1,6 @@
 #include "engine/engine.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -196,6 +197,10 @@ EngineStatistics Engine::statistics() const {
     totals.parks += c.parks;
     totals.held_for_adoption += c.held_for_adoption;
     totals.messages_to_other_nodes += c.messages_to_other_nodes;
+    totals.actors_failed += c.actors_failed;
+    totals.overflow_peak = std::max(totals.overflow_peak, c.overflow_peak);
+    totals.backpressure_waits += c.backpressure_waits;
+    totals.pooled_message_nodes += c.pooled_message_nodes;
   }
   totals.dead_letters += communicator_->dead_letters();
   totals.frames_sent = communicator_->frames_sent();

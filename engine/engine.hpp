@@ -36,6 +36,10 @@ struct EngineStatistics {
   std::uint64_t messages_to_other_nodes = 0;
   std::uint64_t frames_sent = 0;
   std::uint64_t frames_received = 0;
+  std::uint64_t actors_failed = 0;         // stopped by an exception escaping receive()
+  std::uint64_t overflow_peak = 0;         // most messages one sender had waiting for a ring
+  std::uint64_t backpressure_waits = 0;    // times a sender waited for its consumer
+  std::uint64_t pooled_message_nodes = 0;  // mailbox nodes allocated, all workers
 };
 
 // One node of the runtime: its workers, the rings between them, its communicator and the

@@ -24,6 +24,8 @@ class MessagePool {
     free_ = node->next;
     return node;
   }
+  std::size_t allocated_nodes() const noexcept { return chunks_.size() * kChunkNodes; }
+
   void free(MessageNode* node) noexcept {
     node->next = free_;
     free_ = node;

@@ -22,6 +22,7 @@ class OutboundChannel {
     consumer_ = consumer;
   }
   bool connected() const noexcept { return ring_ != nullptr; }
+  std::size_t overflow_size() const noexcept { return overflow_.size(); }
 
   // Stages a message; publishes at once when a batch is full.
   void stage(ActorName from, ActorName to, Action action, const PayloadSlot& payload) {

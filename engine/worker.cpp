@@ -1,6 +1,8 @@
 #include "engine/worker.hpp"
 
+#include <cstdio>
 #include <cstring>
+#include <sstream>
 #include <thread>
 
 #include "core/byte_order.hpp"
@@ -129,7 +131,32 @@ void Worker::stage(std::size_t channel, ActorName from, ActorName to, Action act
     dirty_[channel] = true;
     dirty_channels_.push_back(channel);
   }
-  outbound_[channel].stage(from, to, action, payload);
+  OutboundChannel& outbound = outbound_[channel];
+  outbound.stage(from, to, action, payload);
+  if (outbound.overflow_size() > counters_.overflow_peak) {
+    counters_.overflow_peak = outbound.overflow_size();
+  }
+  if (outbound.overflow_size() > kOverflowLimit) wait_for_room(outbound);
+}
+
+// Backpressure: a sender that has run kOverflowLimit messages ahead of a consumer waits,
+// inside send(), until the consumer has taken half of them. Meanwhile this worker keeps
+// taking its own inbound messages into mailboxes (without running actors), so two workers
+// flooding each other still both progress.
+void Worker::wait_for_room(OutboundChannel& outbound) {
+  ++counters_.backpressure_waits;
+  IdleBackoff backoff;
+  while (outbound.overflow_size() > kOverflowLimit / 2 && !engine_.shutting_down()) {
+    flush_outbound();
+    bool busy = drain_inbound();
+    if (driven_ != nullptr) busy |= driven_->progress();
+    if (busy) continue;
+    if (backoff.next() == IdleBackoff::Step::kSpin) {
+      cpu_relax();
+    } else {
+      std::this_thread::yield();
+    }
+  }
 }
 
 void Worker::flush_outbound() {
@@ -251,7 +278,13 @@ bool Worker::run_ready_actors() {
       MessageNode* node = actor->mailbox_head_;
       actor->mailbox_head_ = node->next;
       if (actor->mailbox_head_ == nullptr) actor->mailbox_tail_ = nullptr;
-      actor->receive(node->message);
+      try {
+        actor->receive(node->message);
+      } catch (const std::exception& error) {
+        fail_actor(actor, error.what());
+      } catch (...) {
+        fail_actor(actor, "an exception that is not a std::exception");
+      }
       node->message.payload_slot().release();
       pool_.free(node);
       ++turn;
@@ -270,6 +303,17 @@ bool Worker::run_ready_actors() {
   return handled > 0;
 }
 
+void Worker::fail_actor(Actor* actor, const std::string& reason) {
+  ++counters_.actors_failed;
+  std::ostringstream name;
+  name << actor->name_;
+  std::fprintf(stderr,
+               "xenon: actor %s failed in receive(): %s (stopped; its supervisor is told)\n",
+               name.str().c_str(), reason.c_str());
+  failure_reason_ = reason;
+  actor->stop_requested_ = true;
+}
+
 void Worker::finish_stopped(Actor* actor) {
   while (MessageNode* node = actor->mailbox_head_) {
     actor->mailbox_head_ = node->next;
@@ -282,7 +326,15 @@ void Worker::finish_stopped(Actor* actor) {
   stopped_[name.index()] = true;
   delete actor;
   ++counters_.actors_stopped;
-  if (!supervisor.is_none()) send(name, supervisor, ACTION_CHILD_STOPPED, PayloadSlot{});
+  // The stop notice carries why the actor stopped when it failed, and nothing otherwise.
+  Payload reason;
+  if (!failure_reason_.empty()) {
+    reason = Payload::copy_of(std::as_bytes(std::span(failure_reason_)));
+    failure_reason_.clear();
+  }
+  if (!supervisor.is_none()) {
+    send(name, supervisor, ACTION_CHILD_STOPPED, reason.release_slot());
+  }
   engine_.count_stopped_actor();
 }
 

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -29,6 +30,10 @@ struct WorkerCounters {
   std::uint64_t actors_stopped = 0;
   std::uint64_t parks = 0;
   std::uint64_t held_for_adoption = 0;  // arrived before the actor they were sent to
+  std::uint64_t actors_failed = 0;      // stopped by an exception escaping receive()
+  std::uint64_t overflow_peak = 0;      // most messages waiting for room in one ring
+  std::uint64_t backpressure_waits = 0; // times a sender waited for a consumer
+  std::uint64_t pooled_message_nodes = 0;  // mailbox nodes allocated (never shrinks)
 };
 
 // A worker thread and the actors that live on it.
@@ -81,7 +86,10 @@ class Worker {
   void publish_after_stop();
   void discard_in_flight();
 
-  const WorkerCounters& counters() const noexcept { return counters_; }
+  const WorkerCounters& counters() const noexcept {
+    counters_.pooled_message_nodes = pool_.allocated_nodes();
+    return counters_;
+  }
 
  private:
   void deliver_local(const Message& message);
@@ -98,6 +106,8 @@ class Worker {
   void flush_outbound();
   bool has_visible_inbound();
   void finish_stopped(Actor* actor);
+  void fail_actor(Actor* actor, const std::string& reason);
+  void wait_for_room(OutboundChannel& outbound);
   void dead_letter(const Message& message);
   void idle(IdleBackoff& backoff);
 
@@ -123,8 +133,12 @@ class Worker {
   std::vector<bool> dirty_;                // by channel: staged or overflowing messages
   std::vector<std::size_t> dirty_channels_;
   std::uint64_t next_spawn_request_ = 0;
+  std::string failure_reason_;  // of the actor being stopped by fail_actor()
 
-  WorkerCounters counters_;
+  // Messages a sender may have waiting for room in one ring before send() waits (4 MiB).
+  static constexpr std::size_t kOverflowLimit = 64 * 1024;
+
+  mutable WorkerCounters counters_;
 
   // Written by other threads: kept off the lines the worker writes on every message.
   alignas(kCacheLineSize) std::atomic<std::uint32_t> next_index_{0};
