@@ -25,8 +25,7 @@ Payload Payload::uninitialized(std::size_t size) {
   Payload payload;
   payload.slot_.size = static_cast<std::uint32_t>(size);
   if (size > PayloadSlot::kInlineCapacity) {
-    SharedBytes* block = SharedBytes::allocate(size);
-    std::memcpy(payload.slot_.bytes, &block, sizeof(SharedBytes*));
+    payload.slot_.set_shared(SharedBytes::allocate(size));
   }
   return payload;
 }

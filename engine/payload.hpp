@@ -1,6 +1,9 @@
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <atomic>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -43,9 +46,13 @@ struct PayloadSlot {
 
   bool is_shared() const noexcept { return size > kInlineCapacity; }
   SharedBytes* shared() const noexcept {
-    SharedBytes* block;
-    std::memcpy(&block, bytes, sizeof(SharedBytes*));
-    return block;
+    std::array<std::byte, sizeof(SharedBytes*)> address;
+    std::copy_n(bytes, address.size(), address.begin());
+    return std::bit_cast<SharedBytes*>(address);
+  }
+  void set_shared(SharedBytes* block) noexcept {
+    const auto address = std::bit_cast<std::array<std::byte, sizeof(SharedBytes*)>>(block);
+    std::copy(address.begin(), address.end(), bytes);
   }
   std::span<const std::byte> view() const noexcept {
     return {is_shared() ? shared()->data() : bytes, size};
