@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/performance_counters.hpp"
 #include "tests/support/run_binary.hpp"
+#include "tests/support/usage_errors.hpp"
 
 namespace {
 
@@ -16,28 +18,12 @@ ProcessResult run_probe(const std::string& arguments) {
   return xenon::testing::run_binary("latency_probe", arguments);
 }
 
-// PERFORMANCE_COUNTER lines in order: (name, value without unit).
-std::vector<std::pair<std::string, std::string>> counters(const std::string& output) {
-  std::vector<std::pair<std::string, std::string>> result;
-  std::istringstream lines(output);
-  std::string line;
-  const std::string prefix = "PERFORMANCE_COUNTER ";
-  while (std::getline(lines, line)) {
-    if (line.rfind(prefix, 0) != 0) continue;
-    const auto equals = line.find(" = ");
-    std::string value = line.substr(equals + 3);
-    result.emplace_back(line.substr(prefix.size(), equals - prefix.size()),
-                        value.substr(0, value.find(' ')));
-  }
-  return result;
-}
-
 TEST(LatencyProbe, PrintsTheNineteenCountersInOrderWithConsistentValues) {
   const ProcessResult run = run_probe(
       "-threads-per-node 3 -actor-count-per-worker 10 -ping-message-count-per-actor 3000 "
       "-seed 7");
   ASSERT_EQ(run.exit_code, 0) << run.output;
-  const auto lines = counters(run.output);
+  const auto lines = xenon::testing::counter_lines(run.output);
   const std::vector<std::string> fixed = {
       "type", "ping-action", "pong-action", "node-count", "worker-count-per-node",
       "actor-count-per-worker", "worker-count", "actor-count", "ping-message-count-per-actor",
@@ -78,14 +64,14 @@ TEST(LatencyProbe, PrintsTheNineteenCountersInOrderWithConsistentValues) {
 TEST(LatencyProbe, RunsWithOneWorkerByDefault) {
   const ProcessResult run = run_probe("-ping-message-count-per-actor 500");
   ASSERT_EQ(run.exit_code, 0) << run.output;
-  const auto lines = counters(run.output);
+  const auto lines = xenon::testing::counter_lines(run.output);
   ASSERT_GE(lines.size(), 8u);
   EXPECT_EQ(lines[4].second, "1");    // worker-count-per-node
   EXPECT_EQ(lines[7].second, "100");  // actor-count
 }
 
 TEST(LatencyProbe, RejectsBadOptionsWithAClearMessage) {
-  const std::vector<std::pair<std::string, std::string>> cases = {
+  xenon::testing::expect_usage_errors("latency_probe", {
       {"-threads-per-nod 3", "unknown option '-threads-per-nod'"},
       {"-threads-per-node", "needs a value"},
       {"-threads-per-node three", "expects an integer"},
@@ -93,14 +79,7 @@ TEST(LatencyProbe, RejectsBadOptionsWithAClearMessage) {
       {"-ping-message-count-per-actor 0", "must be between 1 and"},
       {"-actor-count-per-worker 1", "need at least 2 actors"},
       {"-seed -1", "non-negative"},
-  };
-  for (const auto& [arguments, message] : cases) {
-    const ProcessResult run = run_probe(arguments);
-    EXPECT_EQ(run.exit_code, 2) << arguments << "\n" << run.output;
-    EXPECT_EQ(run.output.rfind("latency_probe: error: ", 0), 0u) << arguments << "\n" << run.output;
-    EXPECT_NE(run.output.find(message), std::string::npos) << arguments << "\n" << run.output;
-    EXPECT_EQ(std::count(run.output.begin(), run.output.end(), '\n'), 1) << "one line";
-  }
+  });
 }
 
 TEST(LatencyProbe, HelpListsTheOptions) {

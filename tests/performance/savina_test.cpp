@@ -5,7 +5,9 @@
 #include <sstream>
 #include <string>
 
+#include "tests/support/performance_counters.hpp"
 #include "tests/support/run_binary.hpp"
+#include "tests/support/usage_errors.hpp"
 
 namespace {
 
@@ -21,25 +23,10 @@ ProcessResult run_savina(const std::string& arguments) {
   return xenon::testing::run_binary("savina", arguments);
 }
 
-// PERFORMANCE_COUNTER name = value [unit]: name -> value.
-std::map<std::string, std::string> counters(const std::string& output) {
-  std::map<std::string, std::string> result;
-  std::istringstream lines(output);
-  std::string line;
-  const std::string prefix = "PERFORMANCE_COUNTER ";
-  while (std::getline(lines, line)) {
-    if (line.rfind(prefix, 0) != 0) continue;
-    const auto equals = line.find(" = ");
-    const std::string value = line.substr(equals + 3);
-    result[line.substr(prefix.size(), equals - prefix.size())] = value.substr(0, value.find(' '));
-  }
-  return result;
-}
-
 TEST(Savina, EveryBenchmarkRunsWithExactCountsOnTwoWorkers) {
   const ProcessResult run = run_savina("-threads-per-node 3 " + kSmall);
   ASSERT_EQ(run.exit_code, 0) << run.output;
-  const auto value = counters(run.output);
+  const auto value = xenon::testing::counters_by_name(run.output);
   // message-count is what the workload defines; the program exits 1 if any count differs.
   const std::map<std::string, std::string> expected_messages = {
       {"ping-pong-different-workers", "600"},   // 2 x 300
@@ -68,7 +55,7 @@ TEST(Savina, PingPongOnTheSameWorkerCrossesNothing) {
       "-threads-per-node 3 -benchmark ping-pong -ping-pong-placement same -repetitions 2 "
       "-ping-pong-pings 400");
   ASSERT_EQ(run.exit_code, 0) << run.output;
-  const auto value = counters(run.output);
+  const auto value = xenon::testing::counters_by_name(run.output);
   EXPECT_EQ(value.at("savina-ping-pong-same-worker-message-count"), "800");
   EXPECT_EQ(value.at("savina-ping-pong-same-worker-messages-to-other-workers"), "0");
   EXPECT_EQ(value.at("savina-ping-pong-same-worker-repetitions"), "2");
@@ -79,13 +66,13 @@ TEST(Savina, RunsOnOneWorker) {
   const ProcessResult run =
       run_savina("-threads-per-node 1 -ping-pong-placement same " + kSmall);
   ASSERT_EQ(run.exit_code, 0) << run.output;
-  const auto value = counters(run.output);
+  const auto value = xenon::testing::counters_by_name(run.output);
   EXPECT_EQ(value.at("savina-worker-count"), "1");
   EXPECT_EQ(value.at("savina-chameneos-messages-to-other-workers"), "0");
 }
 
 TEST(Savina, RejectsBadOptionsWithAClearMessage) {
-  const std::vector<std::pair<std::string, std::string>> cases = {
+  xenon::testing::expect_usage_errors("savina", {
       {"-benchmark pingpong", "unknown benchmark 'pingpong'"},
       {"-ping-pong-placement far", "must be 'same' or 'different'"},
       {"-threads-per-node 1", "needs two workers"},
@@ -93,14 +80,7 @@ TEST(Savina, RejectsBadOptionsWithAClearMessage) {
       {"-repetitions 0", "must be between 1 and"},
       {"-chameneos-meetings x", "expects an integer"},
       {"-no-such-option 1", "unknown option"},
-  };
-  for (const auto& [arguments, message] : cases) {
-    const ProcessResult run = run_savina(arguments);
-    EXPECT_EQ(run.exit_code, 2) << arguments << "\n" << run.output;
-    EXPECT_EQ(run.output.rfind("savina: error: ", 0), 0u) << arguments << "\n" << run.output;
-    EXPECT_NE(run.output.find(message), std::string::npos) << arguments << "\n" << run.output;
-    EXPECT_EQ(std::count(run.output.begin(), run.output.end(), '\n'), 1) << "one line";
-  }
+  });
 }
 
 }  // namespace
