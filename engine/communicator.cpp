@@ -37,13 +37,14 @@ void Communicator::connect_outbound(int worker, MessageRing* ring, Parker* consu
 }
 
 bool Communicator::progress() {
-  const bool drained = drain_workers();
+  const Drained drained = drain_workers();
   const bool received =
       transport_.poll([this](int source, std::span<const std::byte> frame) {
         receive_frame(source, frame);
       }) > 0;
-  // A round that found nothing new from the workers ends a burst: send every frame now.
-  flush_frames(!drained);
+  // Taking everything the workers had ends a burst: send every frame now. While they
+  // produce faster than we drain, frames fill up instead (or leave at the deadline).
+  flush_frames(drained.everything);
   flush_workers();
   // Relaxed first look, so the common case costs no read-modify-write; the exchange's
   // acquire pairs with the release store in request_termination_check().
@@ -51,7 +52,7 @@ bool Communicator::progress() {
       termination_check_requested_.exchange(false, std::memory_order_acquire)) {
     check_termination();
   }
-  const bool busy = drained || received;
+  const bool busy = drained.any || received;
   if (busy) {
     sleep_microseconds_ = 0;
     idle_polling_ = false;
@@ -121,13 +122,15 @@ void Communicator::wake_driver() noexcept { wake_target_->wake(); }
 
 // ---- Outgoing ----
 
-bool Communicator::drain_workers() {
-  bool any = false;
+Communicator::Drained Communicator::drain_workers() {
+  Drained drained;
   for (MessageRing* ring : inbound_) {
-    any |= ring->consume([this](const Message& message) { route_outgoing(message); },
-                         kDrainBatch) > 0;
+    const std::size_t taken =
+        ring->consume([this](const Message& message) { route_outgoing(message); }, kDrainBatch);
+    drained.any |= taken > 0;
+    drained.everything &= taken < kDrainBatch;
   }
-  return any;
+  return drained;
 }
 
 void Communicator::route_outgoing(const Message& message) {

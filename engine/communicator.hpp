@@ -23,8 +23,8 @@ class Transport;
 // Outgoing: workers hand remote messages over through one SPSC ring each. The communicator
 // appends them to one frame per destination node (aggregation) and sends a frame when it
 // reaches EngineOptions::aggregation_bytes (60 KiB: a frame then fits one posted receive),
-// or when a round of draining found nothing new (the burst is over: light traffic leaves at
-// once), or when its first message has waited kFlushDeadline.
+// or when a round of draining took everything the workers had (the burst is over: light
+// traffic leaves at once), or when its first message has waited kFlushDeadline.
 // Incoming: frames are put back in sequence per source node (the transport may reorder),
 // checked whole, and split into messages for the workers' rings.
 //
@@ -77,7 +77,11 @@ class Communicator {
     explicit PeerState(std::uint32_t node) : writer(node) {}
   };
 
-  bool drain_workers();
+  struct Drained {
+    bool any = false;         // took at least one message
+    bool everything = true;   // left nothing visible behind
+  };
+  Drained drain_workers();
   void route_outgoing(const Message& message);
   void append(std::uint32_t node, ActorName from, ActorName to, Action action,
               std::span<const std::byte> payload);
