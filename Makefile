@@ -37,7 +37,7 @@ ifeq ($(CONFIG_MPI),y)
   endif
   LIB_SOURCES += $(wildcard transport/mpi/*.cpp)
   LDLIBS += $(MPI_LINK_FLAGS)
-  MPI_PROGRAMS := $(BUILD)/bin/raw_mpi_probe
+  MPI_PROGRAMS := $(BUILD)/bin/raw_mpi_probe $(BUILD)/bin/split_progress_probe
   # Only the transport sees MPI: <mpi.h> is on the include path for transport/ alone.
   $(BUILD)/obj/transport/%.o: override CXXFLAGS += $(patsubst -I%,-isystem %,$(MPI_COMPILE_FLAGS)) \
       -DXENON_WITH_MPI=1 -DOMPI_SKIP_MPICXX=1 -DMPICH_SKIP_MPICXX=1
@@ -80,8 +80,12 @@ $(BUILD)/bin/$(1): $(BUILD)/obj/performance/$(1)/$(1).o $(LIBRARY)
 	$$(CXX) $$(LDFLAGS) $$^ $$(LDLIBS) -o $$@
 endef
 $(foreach probe,$(PROBES),$(eval $(call probe_rule,$(probe))))
-# The plain-MPI baseline of node_probe (transport/mpi/ alone includes <mpi.h>).
+# Plain-MPI programs (transport/mpi/ alone includes <mpi.h>): node_probe's baseline, and the
+# measurement of split send/receive progress.
 $(BUILD)/bin/raw_mpi_probe: $(BUILD)/obj/transport/mpi/probe/raw_mpi_probe.o
+	@mkdir -p $(dir $@)
+	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
+$(BUILD)/bin/split_progress_probe: $(BUILD)/obj/transport/mpi/probe/split_progress_probe.o
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
 

@@ -381,6 +381,48 @@ TEST(Engine, AnExceptionInReceiveStopsThatActorAndItsSupervisorHearsWhy) {
 
 struct FloodResult {
   std::atomic<std::uint64_t> received{0};
+  std::atomic<std::uint64_t> sent{0};
+};
+
+// Sends its whole sequence in one receive(), counting as it goes.
+class CountingFlooder final : public Actor {
+ public:
+  CountingFlooder(ActorName target, std::uint64_t count, FloodResult& result)
+      : target_(target), count_(count), result_(result) {}
+  void receive(const Message& message) override {
+    if (message.action() != kStart) return;
+    for (std::uint64_t i = 0; i < count_; ++i) {
+      send_value(target_, kSequence, i);
+      // Release: pairs with the acquire load in Blocker.
+      result_.sent.store(i + 1, std::memory_order_release);
+    }
+    stop();
+  }
+
+ private:
+  ActorName target_;
+  std::uint64_t count_;
+  FloodResult& result_;
+};
+
+// Holds the consumer's worker until the flooder is at the backpressure limit (its next
+// message must wait), and a while longer, so the test does not depend on which thread
+// happens to be faster.
+class Blocker final : public Actor {
+ public:
+  Blocker(std::uint64_t ahead, FloodResult& result) : ahead_(ahead), result_(result) {}
+  void receive(const Message&) override {
+    // Acquire: pairs with the release store in CountingFlooder.
+    while (result_.sent.load(std::memory_order_acquire) < ahead_) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // its next send waits
+    stop();
+  }
+
+ private:
+  std::uint64_t ahead_;
+  FloodResult& result_;
 };
 
 class FloodSink final : public Actor {
@@ -406,18 +448,21 @@ class FloodSink final : public Actor {
 TEST(Engine, AFloodAcrossWorkersIsSlowedNotBufferedWithoutBound) {
   testing::Watchdog watchdog("flood");
   const std::uint64_t messages = testing::stress_items(4'000'000);
+  constexpr std::uint64_t kLimit = 64 * 1024;  // Worker::kOverflowLimit
   Engine engine(with_threads(3));
   FloodResult result;
+  // Worker 0 is held until the flooder is past the limit (ring of 1024 + kLimit waiting).
+  engine.send(engine.spawn_on<Blocker>(0, 1024 + kLimit, result), kStart);
   const ActorName sink = engine.spawn_on<FloodSink>(0, messages, result);
   // One receive() sends everything: without backpressure all of it would wait in memory.
-  engine.send(engine.spawn_on<Burster>(1, sink, messages), kStart);
+  engine.send(engine.spawn_on<CountingFlooder>(1, sink, messages, result), kStart);
   engine.run();
   const EngineStatistics statistics = engine.statistics();
   EXPECT_EQ(result.received.load(), messages);
   EXPECT_EQ(statistics.dead_letters, 0u);
   // Peak memory of the message path: the sender's overflow stayed near its 64 Ki-message
   // limit (4 MiB) and the mailboxes near a few rounds, against 4 M messages (256 MiB) sent.
-  EXPECT_LE(statistics.overflow_peak, 64u * 1024 + 1);
+  EXPECT_EQ(statistics.overflow_peak, kLimit + 1);  // then the sender waited
   EXPECT_GT(statistics.backpressure_waits, 0u);
   EXPECT_LE(statistics.pooled_message_nodes, 256u * 1024);
   std::printf("[          ] flood of %llu: overflow peak %llu messages, %llu waits, %llu "
