@@ -217,7 +217,8 @@ TEST(Engine, SupervisorsHearOfEveryChildAndRunEndsWhenTheLastActorStops) {
   engine.send(engine.spawn<Parent>(3, 6, result), kStart);
   engine.run();  // returns only because every actor stopped
   EXPECT_EQ(result.root_notices, 6);
-  EXPECT_EQ(result.leaves_stopped_by_notice.load(), 6 * 6 * 6);
+  // Relaxed: read after run(), whose threads have joined.
+  EXPECT_EQ(result.leaves_stopped_by_notice.load(std::memory_order_relaxed), 6 * 6 * 6);
   const EngineStatistics statistics = engine.statistics();
   EXPECT_EQ(statistics.actors_spawned, 1u + 6 + 36 + 216);
   EXPECT_EQ(statistics.actors_stopped, statistics.actors_spawned);
@@ -458,7 +459,8 @@ TEST(Engine, AFloodAcrossWorkersIsSlowedNotBufferedWithoutBound) {
   engine.send(engine.spawn_on<CountingFlooder>(1, sink, messages, result), kStart);
   engine.run();
   const EngineStatistics statistics = engine.statistics();
-  EXPECT_EQ(result.received.load(), messages);
+  // Relaxed: read after run(), whose threads have joined.
+  EXPECT_EQ(result.received.load(std::memory_order_relaxed), messages);
   EXPECT_EQ(statistics.dead_letters, 0u);
   // Peak memory of the message path: the sender's overflow stayed near its 64 Ki-message
   // limit (4 MiB) and the mailboxes near a few rounds, against 4 M messages (256 MiB) sent.
@@ -642,8 +644,9 @@ TEST(Engine, AMessageThatOvertakesANewActorWaitsForIt) {
     const ActorName relay = engine.spawn_on<Relay>(2);
     engine.send(engine.spawn_on<Spawner>(0, sink, relay, kClog, result), kStart);
     engine.run();
-    EXPECT_TRUE(result.child_got_message.load());
-    EXPECT_EQ(result.sink_received.load(), kClog);
+    // Relaxed: read after run(), whose threads have joined.
+    EXPECT_TRUE(result.child_got_message.load(std::memory_order_relaxed));
+    EXPECT_EQ(result.sink_received.load(std::memory_order_relaxed), kClog);
     EXPECT_EQ(engine.statistics().dead_letters, 0u);
     held += engine.statistics().held_for_adoption;
   }
