@@ -263,12 +263,16 @@ void Communicator::deliver(ActorName from, ActorName to, Action action, Payload 
     ++dead_letters_;  // no such worker here: the name was never valid
     return;
   }
-  const std::size_t worker = to.worker();
+  stage_to_worker(to.worker(), from, to, action, payload.release_slot());
+}
+
+void Communicator::stage_to_worker(std::size_t worker, ActorName from, ActorName to,
+                                   Action action, const PayloadSlot& payload) {
   if (!dirty_[worker]) {
     dirty_[worker] = true;
     dirty_workers_.push_back(worker);
   }
-  outbound_[worker].stage(from, to, action, payload.release_slot());
+  outbound_[worker].stage(from, to, action, payload);
 }
 
 void Communicator::flush_workers() {
@@ -338,13 +342,7 @@ void Communicator::spawn(ActorName requester, std::span<const std::byte> bytes) 
   actor->supervisor_ = requester;
   engine_.count_spawned_actor();  // before the actor can run (and stop)
   ++spawn_requests_received_;
-  const PayloadSlot slot = adopt_payload(actor.release());
-  const std::size_t worker = request.worker;
-  if (!dirty_[worker]) {
-    dirty_[worker] = true;
-    dirty_workers_.push_back(worker);
-  }
-  outbound_[worker].stage(requester, name, kActionAdopt, slot);
+  stage_to_worker(request.worker, requester, name, kActionAdopt, adopt_payload(actor.release()));
   // Tell the requester, wherever it is.
   Payload reply = SpawnedActor{request.request, name}.encode();
   if (requester.node() == node_) {

@@ -99,6 +99,8 @@ class Communicator {
   void maybe_start_wave();
   void record_answer(std::uint64_t wave, bool idle, std::uint64_t sent, std::uint64_t received);
   void terminate_everywhere();
+  void stage_to_worker(std::size_t worker, ActorName from, ActorName to, Action action,
+                       const PayloadSlot& payload);
   void flush_workers();
   void wake_driver() noexcept;
 
