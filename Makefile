@@ -15,7 +15,7 @@ BUILD := build/$(CONFIG)$(if $(filter n,$(CONFIG_MPI)),-nompi)
 CXXFLAGS ?= -O2 -g
 override CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -pthread -I.
 override CPPFLAGS += -MMD -MP
-LDLIBS := -lhwloc -pthread
+LDLIBS := -lhwloc -lz -pthread
 
 ifeq ($(SANITIZE),thread)
   override CXXFLAGS += -fsanitize=thread -O1
@@ -49,6 +49,8 @@ PROBES := latency_probe ring_probe idle_probe node_probe
 EXAMPLES := ping_pair
 
 LIBRARY := $(BUILD)/libxenon.a
+# Applications on the engine (mk/genomics.mk); the tests link it too.
+GENOMICS_LIBRARY := $(BUILD)/libxenon_genomics.a
 TEST_BINARY := $(BUILD)/bin/xenon_tests
 PROBE_BINARIES := $(PROBES:%=$(BUILD)/bin/%) $(EXAMPLES:%=$(BUILD)/bin/%) $(BUILD)/bin/mpi_scenarios \
   $(MPI_PROGRAMS)
@@ -98,7 +100,7 @@ $(BUILD)/bin/ping_pair: $(BUILD)/obj/examples/ping_pair.o $(LIBRARY)
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-$(BUILD)/bin/xenon_tests: $(call objects,$(TEST_SOURCES)) $(LIBRARY)
+$(BUILD)/bin/xenon_tests: $(call objects,$(TEST_SOURCES)) $(GENOMICS_LIBRARY) $(LIBRARY)
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS) $^ -lgtest -lgtest_main $(LDLIBS) -o $@
 

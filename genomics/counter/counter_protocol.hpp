@@ -1,0 +1,99 @@
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/xenon.hpp"
+#include "genomics/io/block_splitter.hpp"
+
+// The messages of the k-mer counter. Who sends what:
+//   reader -> parser      ACTION_BLOCK                 a block of whole records
+//   parser -> store       ACTION_KMER_BATCH            hashed k-mers the store owns
+//   store  -> parser      ACTION_KMER_BATCH_STORED     the batch is counted (flow control)
+//   parser -> reader      ACTION_BLOCK_DONE / _FAILED  every batch of the block is counted
+//   reader -> coordinator ACTION_INPUT_DONE / _FAILED  every block is done
+//   coordinator <-> store ACTION_HISTOGRAM_REQUEST, ACTION_HISTOGRAM, ACTION_DUMP_*
+//   coordinator -> all    ACTION_COUNTER_STOP
+// Every payload is little-endian.
+namespace xenon::genomics {
+
+inline constexpr Action ACTION_COUNTER_START{"genomics.counter.start"};
+inline constexpr Action ACTION_BLOCK{"genomics.counter.block"};
+inline constexpr Action ACTION_KMER_BATCH{"genomics.counter.kmer-batch"};
+inline constexpr Action ACTION_KMER_BATCH_STORED{"genomics.counter.kmer-batch-stored"};
+inline constexpr Action ACTION_BLOCK_DONE{"genomics.counter.block-done"};
+inline constexpr Action ACTION_BLOCK_FAILED{"genomics.counter.block-failed"};
+inline constexpr Action ACTION_INPUT_DONE{"genomics.counter.input-done"};
+inline constexpr Action ACTION_INPUT_FAILED{"genomics.counter.input-failed"};
+inline constexpr Action ACTION_HISTOGRAM_REQUEST{"genomics.counter.histogram-request"};
+inline constexpr Action ACTION_HISTOGRAM{"genomics.counter.histogram"};
+inline constexpr Action ACTION_DUMP_PREPARE{"genomics.counter.dump-prepare"};
+inline constexpr Action ACTION_DUMP_CHUNK_REQUEST{"genomics.counter.dump-chunk-request"};
+inline constexpr Action ACTION_DUMP_CHUNK{"genomics.counter.dump-chunk"};
+inline constexpr Action ACTION_COUNTER_STOP{"genomics.counter.stop"};
+
+// Names under which stores and parsers are registered on every node, by k-mer width.
+inline constexpr std::string_view kStoreType1 = "genomics.kmer-store.1";
+inline constexpr std::string_view kStoreType2 = "genomics.kmer-store.2";
+inline constexpr std::string_view kParserType1 = "genomics.kmer-parser.1";
+inline constexpr std::string_view kParserType2 = "genomics.kmer-parser.2";
+
+// A block of records and where it comes from.
+struct BlockMessage {
+  std::uint64_t block_number = 0;  // counted by the reader over all files
+  BlockOrigin origin;
+  std::span<const std::byte> records;
+
+  static Payload encode(std::uint64_t block_number, const BlockOrigin& origin,
+                        std::string_view records);
+  // Views into bytes; throws std::invalid_argument if they are not a block message.
+  static BlockMessage decode(std::span<const std::byte> bytes);
+};
+
+// What one block held (parser -> reader), and the sum over all blocks (reader -> coordinator).
+struct InputTally {
+  std::uint64_t blocks = 0;
+  std::uint64_t records = 0;
+  std::uint64_t bases = 0;
+  std::uint64_t kmers = 0;
+
+  InputTally& operator+=(const InputTally& other) {
+    blocks += other.blocks;
+    records += other.records;
+    bases += other.bases;
+    kmers += other.kmers;
+    return *this;
+  }
+  Payload encode() const;
+  static InputTally decode(std::span<const std::byte> bytes);
+};
+
+// A problem found in the input: where (file, record; record 0 when not in a record) and what.
+// Failures are ordered by position, so the first one in the input can be reported whatever
+// the order in which parallel parsers found them.
+struct InputFailure {
+  std::uint32_t file_index = 0;
+  std::uint64_t record = 0;
+  std::string text;
+
+  bool comes_before(const InputFailure& other) const {
+    return file_index != other.file_index ? file_index < other.file_index
+                                          : record < other.record;
+  }
+  Payload encode() const;
+  static InputFailure decode(std::span<const std::byte> bytes);
+};
+
+// Arguments of a parser: k and the stores, in store order.
+struct ParserArguments {
+  std::uint32_t k = 0;
+  std::vector<ActorName> stores;
+
+  Payload encode() const;
+  static ParserArguments decode(std::span<const std::byte> bytes);
+};
+
+}  // namespace xenon::genomics

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "genomics/counter/counter_protocol.hpp"
+#include "genomics/kmer/kmer_histogram.hpp"
+
+namespace xenon::genomics {
+
+// What kmer_counter was asked to do.
+struct CounterSettings {
+  int k = 31;
+  std::vector<std::string> files;
+  std::string output_directory;
+  bool dump = false;               // write every k-mer with its count (sorted)
+  std::uint64_t minimum_count = 1; // of the k-mers dumped
+  std::size_t block_bytes = 1 << 20;
+  int blocks_per_parser = 2;
+  bool show_progress = true;
+};
+
+// What it did (filled in on node 0 by the coordinator, read after the engine has stopped).
+struct CounterOutcome {
+  bool succeeded = false;
+  std::string error;  // why not, when it did not
+  InputTally tally;
+  KmerHistogram histogram;
+  std::uint64_t kmers_dumped = 0;
+  std::vector<std::string> files_written;
+};
+
+// Names of the files in the output directory.
+inline constexpr const char* kHistogramFile = "histogram.txt";
+inline constexpr const char* kSummaryFile = "summary.json";
+inline constexpr const char* kDumpFile = "counts.txt";
+
+// The summary file: k, the inputs and the totals, nothing that depends on threads or time, so
+// the same input gives the same bytes however it was run.
+std::string summary_json(const CounterSettings& settings, const InputTally& tally,
+                         const KmerHistogram& histogram);
+
+}  // namespace xenon::genomics

@@ -1,0 +1,155 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/byte_order.hpp"
+#include "engine/xenon.hpp"
+#include "genomics/counter/counter_protocol.hpp"
+#include "genomics/io/sequence_parser.hpp"
+#include "genomics/kmer/kmer_hash.hpp"
+
+namespace xenon::genomics {
+
+// Parses blocks of records, hashes the canonical form of every k-mer, and sends each hashed
+// k-mer to the store that owns it, batched per store. A block is done when every store has
+// counted its batches; only then does the reader hear of it, so the k-mers in flight are
+// bounded by the blocks the reader lets out. One parser per worker of every node.
+template <int Words>
+class KmerParser : public Actor {
+ public:
+  using Key = KmerKey<Words>;
+  static constexpr std::size_t kBatchKeys = 4096;  // 32 KiB (k <= 32) per batch at most
+
+  explicit KmerParser(std::span<const std::byte> arguments)
+      : arguments_(ParserArguments::decode(arguments)),
+        scanner_(static_cast<int>(arguments_.k)),
+        batches_(arguments_.stores.size()) {
+    if (arguments_.k == 0 || kmer_words(static_cast<int>(arguments_.k)) != Words ||
+        arguments_.stores.empty()) {
+      throw std::invalid_argument("k-mer parser: bad arguments (k " +
+                                  std::to_string(arguments_.k) + ", " +
+                                  std::to_string(arguments_.stores.size()) + " stores)");
+    }
+    for (auto& batch : batches_) batch.reserve(kBatchKeys);
+  }
+
+  void receive(const Message& message) override {
+    const Action action = message.action();
+    if (action == ACTION_BLOCK) {
+      parse_block(message);
+    } else if (action == ACTION_KMER_BATCH_STORED) {
+      batch_stored(message.payload_as<std::uint64_t>());
+    } else if (action == ACTION_COUNTER_STOP) {
+      stop();
+    } else {
+      throw std::runtime_error("k-mer parser: unexpected action " + std::to_string(action.code()));
+    }
+  }
+
+ private:
+  struct PendingBlock {
+    ActorName reader;
+    InputTally tally;
+    std::size_t batches_in_flight = 0;
+    bool failed = false;
+    InputFailure failure;
+  };
+
+  // Sees every record of a block (SequenceParser's visitor).
+  struct Visitor {
+    KmerParser& parser;
+    InputTally& tally;
+    void begin_record() {
+      ++tally.records;
+      parser.scanner_.reset();
+    }
+    void bases(std::string_view line) {
+      tally.bases += line.size();
+      parser.scanner_.feed(line, [this](const PackedKmer<Words>& kmer) {
+        ++tally.kmers;
+        parser.route(key_of<Words>(kmer));
+      });
+    }
+  };
+
+  void parse_block(const Message& message) {
+    const BlockMessage block = BlockMessage::decode(message.payload());
+    current_block_ = block.block_number;
+    PendingBlock& pending = pending_[block.block_number];
+    pending.reader = message.source();
+    pending.tally.blocks = 1;
+    const std::string_view records(reinterpret_cast<const char*>(block.records.data()),
+                                   block.records.size());
+    // Files are known here by index; the reader, which knows their names, words the error.
+    static const std::string kFileLabel = "input";
+    try {
+      Visitor visitor{*this, pending.tally};
+      SequenceParser(block.origin, records, kFileLabel).parse(visitor);
+    } catch (const InputError& error) {
+      pending.failed = true;
+      pending.failure = {block.origin.file_index, error.record(), error.problem()};
+    }
+    for (std::size_t store = 0; store < batches_.size(); ++store) flush(store);
+    finish_if_counted(block.block_number);
+  }
+
+  void route(const Key& key) {
+    const std::uint32_t store = store_of<Words>(key, static_cast<std::uint32_t>(batches_.size()));
+    std::vector<Key>& batch = batches_[store];
+    batch.push_back(key);
+    if (batch.size() == kBatchKeys) flush(store);
+  }
+
+  // Payload: u64 block number, then the keys.
+  void flush(std::size_t store) {
+    std::vector<Key>& batch = batches_[store];
+    if (batch.empty()) return;
+    Payload payload = Payload::for_overwrite(8 + 8 * Words * batch.size());
+    std::byte* out = payload.writable_bytes().data();
+    store_le64(out, current_block_);
+    out += 8;
+    for (const Key& key : batch) {
+      for (int word = 0; word < Words; ++word, out += 8) store_le64(out, key[word]);
+    }
+    send(arguments_.stores[store], ACTION_KMER_BATCH, std::move(payload));
+    ++pending_[current_block_].batches_in_flight;
+    batch.clear();
+  }
+
+  void batch_stored(std::uint64_t block_number) {
+    const auto found = pending_.find(block_number);
+    if (found == pending_.end() || found->second.batches_in_flight == 0) {
+      throw std::logic_error("k-mer parser: a store acknowledged block " +
+                             std::to_string(block_number) + ", which has no batch in flight");
+    }
+    --found->second.batches_in_flight;
+    finish_if_counted(block_number);
+  }
+
+  void finish_if_counted(std::uint64_t block_number) {
+    const auto found = pending_.find(block_number);
+    PendingBlock& pending = found->second;
+    if (pending.batches_in_flight != 0) return;
+    if (pending.failed) {
+      send(pending.reader, ACTION_BLOCK_FAILED, pending.failure.encode());
+    } else {
+      send(pending.reader, ACTION_BLOCK_DONE, pending.tally.encode());
+    }
+    pending_.erase(found);
+  }
+
+  ParserArguments arguments_;
+  KmerScanner<Words> scanner_;
+  std::vector<std::vector<Key>> batches_;  // one per store
+  std::uint64_t current_block_ = 0;
+  std::map<std::uint64_t, PendingBlock> pending_;
+};
+
+}  // namespace xenon::genomics

@@ -1,0 +1,114 @@
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "core/byte_order.hpp"
+#include "engine/xenon.hpp"
+#include "genomics/counter/counter_protocol.hpp"
+#include "genomics/kmer/kmer_count_table.hpp"
+#include "genomics/kmer/kmer_histogram.hpp"
+
+namespace xenon::genomics {
+
+// Owns the k-mers whose hash routes to it (store_of()) and counts them. One store per worker
+// of every node. Answers each batch with ACTION_KMER_BATCH_STORED (the parsers' flow control),
+// the coordinator's histogram request with its histogram, and the dump requests with its
+// k-mers in sorted order, a chunk at a time.
+template <int Words>
+class KmerStore : public Actor {
+ public:
+  using Key = KmerKey<Words>;
+  static constexpr std::size_t kEntryBytes = 8 * Words + 8;  // k-mer words, then the count
+  static constexpr std::size_t kDumpChunkEntries = 8192;
+
+  // Arguments: nothing is needed; accepted for spawning by name.
+  explicit KmerStore(std::span<const std::byte> /*arguments*/ = {}) {}
+
+  void receive(const Message& message) override {
+    const Action action = message.action();
+    if (action == ACTION_KMER_BATCH) {
+      store_batch(message);
+    } else if (action == ACTION_HISTOGRAM_REQUEST) {
+      send_histogram(message);
+    } else if (action == ACTION_DUMP_PREPARE) {
+      prepare_dump(message.payload_as<std::uint64_t>());
+    } else if (action == ACTION_DUMP_CHUNK_REQUEST) {
+      send_dump_chunk(message);
+    } else if (action == ACTION_COUNTER_STOP) {
+      stop();
+    } else {
+      throw std::runtime_error("k-mer store: unexpected action " + std::to_string(action.code()));
+    }
+  }
+
+ private:
+  // Payload: u64 block number, then keys of Words words each.
+  void store_batch(const Message& message) {
+    const std::span<const std::byte> bytes = message.payload();
+    if (bytes.size() < 8 || (bytes.size() - 8) % (8 * Words) != 0) {
+      throw std::invalid_argument("k-mer batch of " + std::to_string(bytes.size()) +
+                                  " bytes is not a block number and whole keys");
+    }
+    const std::size_t count = (bytes.size() - 8) / (8 * Words);
+    keys_.resize(count);
+    const std::byte* in = bytes.data() + 8;
+    for (std::size_t i = 0; i < count; ++i) {
+      for (int word = 0; word < Words; ++word, in += 8) keys_[i][word] = load_le64(in);
+    }
+    table_.add_all(keys_);
+    kmers_received_ += count;
+    reply(message, ACTION_KMER_BATCH_STORED, Payload::copy_of(bytes.first(8)));
+  }
+
+  // Reply: u64 k-mers received, then the histogram's (count, k-mers) pairs.
+  void send_histogram(const Message& request) {
+    KmerHistogram histogram;
+    table_.for_each([&](const Key&, std::uint64_t count) { histogram.add(count); });
+    const std::vector<std::byte> pairs = histogram.to_bytes();
+    Payload payload = Payload::for_overwrite(8 + pairs.size());
+    store_le64(payload.writable_bytes().data(), kmers_received_);
+    std::copy(pairs.begin(), pairs.end(), payload.writable_bytes().data() + 8);
+    reply(request, ACTION_HISTOGRAM, std::move(payload));
+  }
+
+  void prepare_dump(std::uint64_t minimum_count) {
+    dump_.clear();
+    table_.for_each([&](const Key& key, std::uint64_t count) {
+      if (count >= minimum_count) dump_.emplace_back(kmer_of<Words>(key), count);
+    });
+    std::sort(dump_.begin(), dump_.end());
+    dump_position_ = 0;
+  }
+
+  // Reply: up to kDumpChunkEntries entries (k-mer words, count); an empty chunk ends the dump.
+  void send_dump_chunk(const Message& request) {
+    const std::size_t count = std::min(kDumpChunkEntries, dump_.size() - dump_position_);
+    Payload payload = Payload::for_overwrite(count * kEntryBytes);
+    std::byte* out = payload.writable_bytes().data();
+    for (std::size_t i = 0; i < count; ++i) {
+      const auto& [kmer, kmer_count] = dump_[dump_position_ + i];
+      for (int word = 0; word < Words; ++word, out += 8) store_le64(out, kmer[word]);
+      store_le64(out, kmer_count);
+      out += 8;
+    }
+    dump_position_ += count;
+    reply(request, ACTION_DUMP_CHUNK, std::move(payload));
+    if (dump_position_ == dump_.size()) {
+      dump_ = {};  // free it; later requests get empty chunks
+      dump_position_ = 0;
+    }
+  }
+
+  KmerCountTable<Words> table_;
+  std::vector<Key> keys_;  // decoded batch, reused
+  std::uint64_t kmers_received_ = 0;
+  std::vector<std::pair<PackedKmer<Words>, std::uint64_t>> dump_;
+  std::size_t dump_position_ = 0;
+};
+
+}  // namespace xenon::genomics

@@ -1,0 +1,55 @@
+#include "genomics/io/input_file.hpp"
+
+#include <zlib.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <fstream>
+
+#include "genomics/io/input_error.hpp"
+
+namespace xenon::genomics {
+namespace {
+
+gzFile as_gz(void* handle) { return static_cast<gzFile>(handle); }
+
+// gzread reads plain files too, so one reader serves both forms.
+constexpr unsigned kZlibBufferBytes = 1u << 18;
+
+}  // namespace
+
+InputFile::InputFile(std::string path) : path_(std::move(path)) {
+  // Open with the C library first: zlib's error for a missing file is only errno, and a
+  // directory opens without complaint.
+  std::ifstream probe(path_, std::ios::binary);
+  if (!probe) throw InputError(path_, std::string("cannot open: ") + std::strerror(errno));
+  probe.get();
+  if (probe.bad()) throw InputError(path_, "cannot read (a directory?)");
+  gzFile file = gzopen(path_.c_str(), "rb");
+  if (file == nullptr) throw InputError(path_, std::string("cannot open: ") + std::strerror(errno));
+  gzbuffer(file, kZlibBufferBytes);
+  handle_ = file;
+}
+
+InputFile::~InputFile() {
+  if (handle_ != nullptr) gzclose(as_gz(handle_));
+}
+
+std::size_t InputFile::read(char* out, std::size_t capacity) {
+  const unsigned request = capacity > static_cast<std::size_t>(INT_MAX)
+                               ? static_cast<unsigned>(INT_MAX)
+                               : static_cast<unsigned>(capacity);
+  const int got = gzread(as_gz(handle_), out, request);
+  int error = Z_OK;
+  const char* message = gzerror(as_gz(handle_), &error);
+  if (got < 0 || (error != Z_OK && error != Z_STREAM_END)) {
+    // Z_BUF_ERROR at the end means the compressed stream stopped in the middle.
+    if (error == Z_BUF_ERROR) throw InputError(path_, "compressed data is truncated");
+    if (error == Z_ERRNO) throw InputError(path_, std::string("read error: ") + std::strerror(errno));
+    throw InputError(path_, std::string("corrupt compressed data: ") + message);
+  }
+  return static_cast<std::size_t>(got);
+}
+
+}  // namespace xenon::genomics

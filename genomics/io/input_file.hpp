@@ -1,0 +1,28 @@
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace xenon::genomics {
+
+// A sequence file read as a stream of bytes, plain or gzip-compressed (detected from its
+// first bytes; concatenated gzip members are read one after the other). Errors (missing or
+// unreadable file, corrupt or truncated compressed data) throw InputError naming the file.
+class InputFile {
+ public:
+  explicit InputFile(std::string path);
+  ~InputFile();
+  InputFile(const InputFile&) = delete;
+  InputFile& operator=(const InputFile&) = delete;
+
+  // Reads up to `capacity` bytes; returns 0 only at the end of the file.
+  std::size_t read(char* out, std::size_t capacity);
+
+  const std::string& path() const noexcept { return path_; }
+
+ private:
+  std::string path_;
+  void* handle_ = nullptr;  // zlib's gzFile, kept out of this header
+};
+
+}  // namespace xenon::genomics

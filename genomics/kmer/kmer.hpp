@@ -1,0 +1,100 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace xenon::genomics {
+
+inline constexpr int kMaxKmerLength = 64;
+
+// Words of 64 bits that hold a k-mer of length k: one up to 32 bases, two up to 64.
+constexpr int kmer_words(int k) { return k <= 32 ? 1 : 2; }
+
+// A k-mer packed two bits per base (A=0, C=1, G=2, T=3), first base most significant, so that
+// comparing packed k-mers compares their strings. words[0] is the most significant word.
+template <int Words>
+using PackedKmer = std::array<std::uint64_t, Words>;
+
+// Base code of every byte: 0-3 for ACGT in either case, -1 for anything else (N, IUPAC codes,
+// gaps), which breaks k-mers as in Jellyfish.
+inline constexpr std::array<std::int8_t, 256> kBaseCodes = [] {
+  std::array<std::int8_t, 256> codes{};
+  codes.fill(-1);
+  codes['A'] = codes['a'] = 0;
+  codes['C'] = codes['c'] = 1;
+  codes['G'] = codes['g'] = 2;
+  codes['T'] = codes['t'] = 3;
+  return codes;
+}();
+
+// Reads bases and hands over the canonical form (the smaller of a k-mer and its reverse
+// complement) of every k-mer of ACGT bases. Sequences may arrive in pieces (lines of a FASTA
+// record): k-mers span pieces until reset() starts a new sequence.
+template <int Words>
+class KmerScanner {
+  static_assert(Words == 1 || Words == 2);
+
+ public:
+  explicit KmerScanner(int k) : k_(k) {
+    const int top_bits = Words == 1 ? 2 * k : 2 * (k - 32);  // bits used in words[0]
+    top_mask_ = top_bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << top_bits) - 1;
+    top_shift_ = top_bits - 2;
+  }
+
+  void reset() noexcept { valid_ = 0; }
+
+  // Calls sink(const PackedKmer<Words>& canonical) for each k-mer completed by `bases`.
+  template <class Sink>
+  void feed(std::string_view bases, Sink&& sink) {
+    for (const char base : bases) {
+      const int code = kBaseCodes[static_cast<unsigned char>(base)];
+      if (code < 0) {
+        valid_ = 0;
+        continue;
+      }
+      push(static_cast<std::uint64_t>(code));
+      if (++valid_ >= k_) {
+        valid_ = k_;
+        sink(forward_ < reverse_ ? forward_ : reverse_);
+      }
+    }
+  }
+
+ private:
+  void push(std::uint64_t code) noexcept {
+    if constexpr (Words == 1) {
+      forward_[0] = ((forward_[0] << 2) | code) & top_mask_;
+      reverse_[0] = (reverse_[0] >> 2) | ((3 - code) << top_shift_);
+    } else {
+      forward_[0] = ((forward_[0] << 2) | (forward_[1] >> 62)) & top_mask_;
+      forward_[1] = (forward_[1] << 2) | code;
+      reverse_[1] = (reverse_[1] >> 2) | (reverse_[0] << 62);
+      reverse_[0] = (reverse_[0] >> 2) | ((3 - code) << top_shift_);
+    }
+  }
+
+  int k_;
+  int valid_ = 0;  // bases in the current run of ACGT, at most k
+  std::uint64_t top_mask_;
+  int top_shift_;
+  PackedKmer<Words> forward_{};
+  PackedKmer<Words> reverse_{};
+};
+
+// The bases of a packed k-mer of length k.
+template <int Words>
+std::string kmer_to_string(const PackedKmer<Words>& kmer, int k) {
+  static constexpr char kBases[] = {'A', 'C', 'G', 'T'};
+  std::string text(static_cast<std::size_t>(k), 'A');
+  for (int i = 0; i < k; ++i) {
+    const int from_end = k - 1 - i;  // position counted from the last base
+    const std::uint64_t word = Words == 1 || from_end >= 32 ? kmer[0] : kmer[Words - 1];
+    const int shift = 2 * (Words == 2 && from_end >= 32 ? from_end - 32 : from_end);
+    text[static_cast<std::size_t>(i)] = kBases[(word >> shift) & 3];
+  }
+  return text;
+}
+
+}  // namespace xenon::genomics

@@ -1,0 +1,119 @@
+// kmer_counter: counts canonical k-mers of FASTA/FASTQ files (plain or gzip) on actors spread
+// over every worker of every node, with Jellyfish's answers (jellyfish count -C, then histo).
+//   kmer_counter -threads-per-node 3 -k 31 -o out reads_1.fq.gz reads_2.fq.gz
+//   mpiexec -n 4 kmer_counter -k 31 -o out reads.fq.gz
+// Writes out/histogram.txt (Jellyfish's histo format), out/summary.json and, with --dump,
+// out/counts.txt ("kmer count" per line, sorted).
+#include <cstdio>
+#include <string>
+
+#include "core/clock.hpp"
+#include "engine/xenon.hpp"
+#include "genomics/counter/counter_coordinator.hpp"
+#include "genomics/counter/counter_settings.hpp"
+
+namespace {
+
+using namespace xenon;
+using namespace xenon::genomics;
+
+constexpr const char* kProgram = "kmer_counter";
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Parses the command line into engine options and counter settings; false after --help.
+bool parse_command_line(int argc, char** argv, EngineOptions& options, CounterSettings& settings) {
+  CommandLine command_line(kProgram,
+                           "Counts canonical k-mers (a k-mer and its reverse complement are one) "
+                           "in FASTA/FASTQ files, plain or gzip, across workers and MPI nodes. "
+                           "Writes DIR/histogram.txt (as jellyfish histo), DIR/summary.json and, "
+                           "with --dump, DIR/counts.txt.");
+  add_engine_options(command_line, options);
+  std::int64_t k = settings.k;
+  command_line.add_integer("k", &k, 1, kMaxKmerLength, "k-mer length (odd k avoids k-mers equal to their reverse complement)");
+  command_line.add_string("o", &settings.output_directory, "output directory (created if missing)");
+  command_line.add_flag("dump", &settings.dump, "also write every k-mer and its count, sorted, to DIR/counts.txt");
+  command_line.add_unsigned("min-count", &settings.minimum_count, "dump only k-mers counted at least this often");
+  std::int64_t block_kib = static_cast<std::int64_t>(settings.block_bytes >> 10);
+  command_line.add_integer("block-kib", &block_kib, 4, 1 << 20, "input block size handed to a parser, in KiB");
+  bool quiet = false;
+  command_line.add_flag("quiet", &quiet, "no progress line on standard error");
+  command_line.allow_positional("FILES", &settings.files);
+  if (!command_line.parse(argc, argv)) return false;
+  settings.k = static_cast<int>(k);
+  settings.block_bytes = static_cast<std::size_t>(block_kib) << 10;
+  settings.show_progress = !quiet;
+  if (settings.files.empty()) throw UsageError("no input files (FASTA or FASTQ, plain or gzip)");
+  if (settings.output_directory.empty()) throw UsageError("no output directory: give -o DIR");
+  if (settings.minimum_count == 0) throw UsageError("--min-count must be at least 1");
+  if (settings.minimum_count != 1 && !settings.dump) throw UsageError("--min-count applies to --dump only");
+  return true;
+}
+
+template <int Words>
+ActorName start_count(Engine& engine, const CounterSettings& settings, CounterOutcome& outcome) {
+  const ActorName coordinator = engine.spawn<CounterCoordinator<Words>>(settings, outcome);
+  engine.send(coordinator, ACTION_COUNTER_START);
+  return coordinator;
+}
+
+std::string thousands(std::uint64_t value) {
+  const std::string digits = std::to_string(value);
+  std::string grouped;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i != 0 && (digits.size() - i) % 3 == 0) grouped += ',';
+    grouped += digits[i];
+  }
+  return grouped;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  EngineOptions options;
+  CounterSettings settings;
+  try {
+    if (!parse_command_line(argc, argv, options, settings)) return 0;
+  } catch (const std::exception& error) {  // CommandLineError or UsageError
+    std::fprintf(stderr, "%s: error: %s\n", kProgram, error.what());
+    return 2;
+  }
+  try {
+    const MonotonicClock::time_point started = MonotonicClock::now();
+    Engine engine(options);
+    engine.register_actor_type<KmerStore<1>>(std::string(kStoreType1));
+    engine.register_actor_type<KmerStore<2>>(std::string(kStoreType2));
+    engine.register_actor_type<KmerParser<1>>(std::string(kParserType1));
+    engine.register_actor_type<KmerParser<2>>(std::string(kParserType2));
+    CounterOutcome outcome;
+    if (engine.node_index() == 0) {
+      if (kmer_words(settings.k) == 1) {
+        start_count<1>(engine, settings, outcome);
+      } else {
+        start_count<2>(engine, settings, outcome);
+      }
+    }
+    engine.run();
+    if (engine.node_index() != 0) return 0;
+    if (!outcome.succeeded) {
+      std::fprintf(stderr, "%s: error: %s\n", kProgram, outcome.error.c_str());
+      return 1;
+    }
+    const double seconds = seconds_between(started, MonotonicClock::now());
+    std::printf("%s: k=%d, %s records, %s bases, %s k-mers, %s distinct, %s unique, in %.2f s "
+                "(%d node(s) x %d worker(s))\n",
+                kProgram, settings.k, thousands(outcome.tally.records).c_str(),
+                thousands(outcome.tally.bases).c_str(),
+                thousands(outcome.histogram.total_kmers()).c_str(),
+                thousands(outcome.histogram.distinct_kmers()).c_str(),
+                thousands(outcome.histogram.unique_kmers()).c_str(), seconds, engine.node_count(),
+                engine.worker_count());
+    for (const std::string& file : outcome.files_written) std::printf("  wrote %s\n", file.c_str());
+    return 0;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "%s: error: %s\n", kProgram, error.what());
+    return 1;
+  }
+}

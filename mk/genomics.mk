@@ -1,0 +1,21 @@
+# Genome analysis on the engine (genomics/): the input and k-mer library, and its tools.
+#   make kmer_counter     build/<config>/bin/kmer_counter
+GENOMICS_SOURCES := $(wildcard genomics/io/*.cpp genomics/kmer/*.cpp genomics/counter/*.cpp)
+GENOMICS_TOOLS := kmer_counter
+GENOMICS_BINARIES := $(GENOMICS_TOOLS:%=$(BUILD)/bin/%)
+
+$(GENOMICS_LIBRARY): $(call objects,$(GENOMICS_SOURCES))
+	@mkdir -p $(dir $@)
+	rm -f $@  # ar would keep members of an earlier configuration
+	$(AR) rcs $@ $^
+
+# Each tool is genomics/tools/NAME.cpp.
+$(GENOMICS_BINARIES): $(BUILD)/bin/%: $(BUILD)/obj/genomics/tools/%.o $(GENOMICS_LIBRARY) $(LIBRARY)
+	@mkdir -p $(dir $@)
+	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+.PHONY: $(GENOMICS_TOOLS)
+$(GENOMICS_TOOLS): %: $(BUILD)/bin/%
+
+all: $(GENOMICS_BINARIES)
+test: $(GENOMICS_BINARIES)
