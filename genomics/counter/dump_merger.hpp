@@ -85,8 +85,8 @@ class DumpMerger {
 
   // The heap holds the stores with an entry at hand, smallest k-mer on top.
   bool later(std::size_t a, std::size_t b) const {
-    return sources_[a].chunk[sources_[a].position].first >
-           sources_[b].chunk[sources_[b].position].first;
+    return words_less<Words>(sources_[b].chunk[sources_[b].position].first,
+                             sources_[a].chunk[sources_[a].position].first);
   }
   void push(std::size_t store) {
     heap_.push_back(store);

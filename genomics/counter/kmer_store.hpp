@@ -81,7 +81,9 @@ class KmerStore : public Actor {
     table_.for_each([&](const Key& key, std::uint64_t count) {
       if (count >= minimum_count) dump_.emplace_back(kmer_of<Words>(key), count);
     });
-    std::sort(dump_.begin(), dump_.end());
+    std::sort(dump_.begin(), dump_.end(), [](const auto& a, const auto& b) {
+      return words_less<Words>(a.first, b.first);
+    });
     dump_position_ = 0;
   }
 

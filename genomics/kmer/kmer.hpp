@@ -17,6 +17,27 @@ constexpr int kmer_words(int k) { return k <= 32 ? 1 : 2; }
 template <int Words>
 using PackedKmer = std::array<std::uint64_t, Words>;
 
+// Word-by-word comparisons: std::array's operators may call memcmp, far slower than two
+// integer compares on the hot path.
+template <int Words>
+constexpr bool same_words(const std::array<std::uint64_t, Words>& a,
+                          const std::array<std::uint64_t, Words>& b) {
+  if constexpr (Words == 1) {
+    return a[0] == b[0];
+  } else {
+    return a[0] == b[0] && a[1] == b[1];
+  }
+}
+template <int Words>
+constexpr bool words_less(const std::array<std::uint64_t, Words>& a,
+                          const std::array<std::uint64_t, Words>& b) {
+  if constexpr (Words == 1) {
+    return a[0] < b[0];
+  } else {
+    return a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]);
+  }
+}
+
 // Base code of every byte: 0-3 for ACGT in either case, -1 for anything else (N, IUPAC codes,
 // gaps), which breaks k-mers as in Jellyfish.
 inline constexpr std::array<std::int8_t, 256> kBaseCodes = [] {
@@ -57,7 +78,7 @@ class KmerScanner {
       push(static_cast<std::uint64_t>(code));
       if (++valid_ >= k_) {
         valid_ = k_;
-        sink(forward_ < reverse_ ? forward_ : reverse_);
+        sink(words_less<Words>(forward_, reverse_) ? forward_ : reverse_);
       }
     }
   }

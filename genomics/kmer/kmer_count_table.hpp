@@ -13,10 +13,11 @@
 
 namespace xenon::genomics {
 
-// Counts of hashed k-mers (KmerKey): open addressing with linear probing, split into 64 parts
-// that grow one at a time (by half), so that growing never needs twice the memory of the
-// whole table. Keys and counts live in separate arrays: 12 bytes a slot for k <= 32. A part
-// grows past 80% load; the hash is a good mixer, so probes stay short.
+// Counts of hashed k-mers (KmerKey): open addressing over buckets of one cache line each (5
+// keys and their counts for k <= 32, 3 for longer k), probed bucket after bucket, so a k-mer
+// costs one memory access whether it is new or seen before. The table is split into 64 parts
+// that grow one at a time (by half), so growing never needs twice the memory of the whole
+// table. A part grows past 80% load; the hash is a good mixer, so probes stay short.
 template <int Words>
 class KmerCountTable {
  public:
@@ -36,12 +37,18 @@ class KmerCountTable {
     increment(part, key);
   }
 
-  // Adds many keys, fetching each one's slot from memory a few keys ahead of its turn.
+  // Adds many keys, fetching each one's bucket from memory some keys ahead of its turn.
   void add_all(std::span<const Key> keys) {
-    constexpr std::size_t kAhead = 8;
+    constexpr std::size_t kAhead = 16;
     const std::size_t count = keys.size();
     for (std::size_t i = 0; i < count; ++i) {
-      if (i + kAhead < count) prefetch(keys[i + kAhead]);
+      // Written here, not in a helper: GCC finds a helper that only prefetches free of side
+      // effects and deletes its calls.
+      if (i + kAhead < count) {
+        const Key& ahead = keys[i + kAhead];
+        const Part& part = parts_[part_of(ahead)];
+        if (part.buckets != 0) __builtin_prefetch(part.table.get() + home_bucket(ahead, part.buckets));
+      }
       add(keys[i]);
     }
   }
@@ -56,20 +63,24 @@ class KmerCountTable {
   template <class Visit>
   void for_each(Visit&& visit) const {
     for (const Part& part : parts_) {
-      for (std::size_t slot = 0; slot < part.capacity; ++slot) {
-        if (part.keys[slot][Words - 1] == kEmpty) continue;
-        std::uint64_t count = part.counts[slot];
-        if (count == kSaturated) count += saturated_extra_.at(part.keys[slot]);
-        visit(part.keys[slot], count);
+      for (std::size_t b = 0; b < part.buckets; ++b) {
+        const Bucket& bucket = part.table[b];
+        for (std::size_t slot = 0; slot < kSlots; ++slot) {
+          if (bucket.routing(slot) == kEmpty) continue;
+          const Key key = bucket.key(slot);
+          std::uint64_t count = bucket.counts[slot];
+          if (count == kSaturated) count += saturated_extra_.at(key);
+          visit(key, count);
+        }
       }
     }
     for (const auto& [key, count] : unslotted_) visit(key, count);
   }
 
-  // Bytes held by the slot arrays (for reports).
+  // Bytes held by the buckets (for reports).
   std::size_t memory_bytes() const {
     std::size_t bytes = 0;
-    for (const Part& part : parts_) bytes += part.capacity * (sizeof(Key) + sizeof(std::uint32_t));
+    for (const Part& part : parts_) bytes += part.buckets * sizeof(Bucket);
     return bytes;
   }
 
@@ -77,78 +88,101 @@ class KmerCountTable {
   static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
   static constexpr std::uint32_t kSaturated = std::numeric_limits<std::uint32_t>::max();
   static constexpr std::size_t kParts = 64;
-  static constexpr std::size_t kInitialCapacity = 1024;
+  static constexpr std::size_t kSlots = Words == 1 ? 5 : 3;  // slots of a 64-byte bucket
+  static constexpr std::size_t kInitialBuckets = 256;
+
+  struct alignas(64) Bucket {
+    std::uint64_t words[kSlots * Words];
+    std::uint32_t counts[kSlots];
+
+    std::uint64_t routing(std::size_t slot) const { return words[slot * Words + Words - 1]; }
+    Key key(std::size_t slot) const {
+      Key key;
+      for (int w = 0; w < Words; ++w) key[static_cast<std::size_t>(w)] = words[slot * Words + static_cast<std::size_t>(w)];
+      return key;
+    }
+    bool holds(std::size_t slot, const Key& key) const {
+      if constexpr (Words == 1) {
+        return words[slot] == key[0];
+      } else {
+        return words[slot * 2 + 1] == key[1] && words[slot * 2] == key[0];
+      }
+    }
+    void set(std::size_t slot, const Key& key, std::uint32_t count) {
+      for (int w = 0; w < Words; ++w) words[slot * Words + static_cast<std::size_t>(w)] = key[static_cast<std::size_t>(w)];
+      counts[slot] = count;
+    }
+  };
+  static_assert(sizeof(Bucket) == 64);
 
   struct Part {
-    std::unique_ptr<Key[]> keys;
-    std::unique_ptr<std::uint32_t[]> counts;
-    std::size_t capacity = 0;
+    std::unique_ptr<Bucket[]> table;  // aligned to its cache lines (aligned new)
+    std::size_t buckets = 0;
     std::size_t size = 0;
     std::size_t grow_at = 0;  // 0 until allocated, so the first add allocates
   };
 
-  // The routing word: its low 6 bits pick the part, the next 32 the slot (the high half picks
-  // the store: see store_of()).
+  // The routing word: its low 6 bits pick the part, the next 32 the bucket (the high half
+  // picks the store: see store_of()).
   static std::size_t part_of(const Key& key) { return key[Words - 1] & (kParts - 1); }
-  static std::size_t home_slot(const Key& key, std::size_t capacity) {
+  static std::size_t home_bucket(const Key& key, std::size_t buckets) {
     const std::uint64_t bits = (key[Words - 1] >> 6) & 0xffffffffu;
-    return static_cast<std::size_t>((bits * capacity) >> 32);
-  }
-
-  void prefetch(const Key& key) const {
-    if (key[Words - 1] == kEmpty) return;
-    const Part& part = parts_[part_of(key)];
-    if (part.capacity == 0) return;
-    const std::size_t slot = home_slot(key, part.capacity);
-    __builtin_prefetch(&part.keys[slot]);
-    __builtin_prefetch(&part.counts[slot]);
+    return static_cast<std::size_t>((bits * buckets) >> 32);
   }
 
   void increment(Part& part, const Key& key) {
-    std::size_t slot = home_slot(key, part.capacity);
+    std::size_t b = home_bucket(key, part.buckets);
     while (true) {
-      Key& held = part.keys[slot];
-      if (held == key) {
-        std::uint32_t& count = part.counts[slot];
-        if (count == kSaturated) {
-          ++saturated_extra_[key];
-        } else if (++count == kSaturated) {
-          saturated_extra_[key] = 0;
+      Bucket& bucket = part.table[b];
+      for (std::size_t slot = 0; slot < kSlots; ++slot) {
+        if (bucket.holds(slot, key)) {
+          std::uint32_t& count = bucket.counts[slot];
+          if (count == kSaturated) {
+            ++saturated_extra_[key];
+          } else if (++count == kSaturated) {
+            saturated_extra_[key] = 0;
+          }
+          return;
         }
-        return;
+        if (bucket.routing(slot) == kEmpty) {
+          bucket.set(slot, key, 1);
+          ++part.size;
+          return;
+        }
       }
-      if (held[Words - 1] == kEmpty) {
-        held = key;
-        part.counts[slot] = 1;
-        ++part.size;
-        return;
-      }
-      if (++slot == part.capacity) slot = 0;
+      if (++b == part.buckets) b = 0;
     }
   }
 
   // Places a key known to be absent (while growing).
   static void place(Part& part, const Key& key, std::uint32_t count) {
-    std::size_t slot = home_slot(key, part.capacity);
-    while (part.keys[slot][Words - 1] != kEmpty) {
-      if (++slot == part.capacity) slot = 0;
+    std::size_t b = home_bucket(key, part.buckets);
+    while (true) {
+      Bucket& bucket = part.table[b];
+      for (std::size_t slot = 0; slot < kSlots; ++slot) {
+        if (bucket.routing(slot) == kEmpty) {
+          bucket.set(slot, key, count);
+          return;
+        }
+      }
+      if (++b == part.buckets) b = 0;
     }
-    part.keys[slot] = key;
-    part.counts[slot] = count;
   }
 
   static void grow(Part& part) {
     Part bigger;
-    bigger.capacity = part.capacity == 0 ? kInitialCapacity : part.capacity + part.capacity / 2;
-    bigger.grow_at = bigger.capacity / 5 * 4;
+    bigger.buckets = part.buckets == 0 ? kInitialBuckets : part.buckets + part.buckets / 2;
+    bigger.grow_at = bigger.buckets * kSlots / 5 * 4;
     bigger.size = part.size;
-    bigger.keys = std::make_unique_for_overwrite<Key[]>(bigger.capacity);
-    bigger.counts = std::make_unique_for_overwrite<std::uint32_t[]>(bigger.capacity);
-    Key empty;
-    empty.fill(kEmpty);
-    std::fill_n(bigger.keys.get(), bigger.capacity, empty);
-    for (std::size_t slot = 0; slot < part.capacity; ++slot) {
-      if (part.keys[slot][Words - 1] != kEmpty) place(bigger, part.keys[slot], part.counts[slot]);
+    bigger.table = std::make_unique_for_overwrite<Bucket[]>(bigger.buckets);
+    for (std::size_t b = 0; b < bigger.buckets; ++b) {
+      std::fill(std::begin(bigger.table[b].words), std::end(bigger.table[b].words), kEmpty);
+    }
+    for (std::size_t b = 0; b < part.buckets; ++b) {
+      const Bucket& bucket = part.table[b];
+      for (std::size_t slot = 0; slot < kSlots; ++slot) {
+        if (bucket.routing(slot) != kEmpty) place(bigger, bucket.key(slot), bucket.counts[slot]);
+      }
     }
     part = std::move(bigger);
   }
