@@ -8,6 +8,9 @@ packages+=(relacy-dev cppcheck clang-tidy-14 clang-14 libclang-rt-14-dev googlet
   g++-powerpc64-linux-gnu g++-powerpc64le-linux-gnu g++-aarch64-linux-gnu qemu-user)
 # Simulated hosts for the MPI tests (tests/netns/netns_mpi_test.sh): ip netns, veth, bridge.
 packages+=(iproute2)
+# Genomics: Jellyfish is the k-mer counter's reference in make test; KMC, ART (read simulator)
+# and the E. coli genome of ragout-examples serve performance/kmer_bench/kmer_bench.sh.
+packages+=(jellyfish kmc art-nextgen-simulation-tools ragout-examples time)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

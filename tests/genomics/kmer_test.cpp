@@ -1,0 +1,195 @@
+// The k-mer building blocks: canonical k-mers against a plain string computation, the
+// bijective hash, the count table against std::map, and the histogram's formats.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "genomics/kmer/kmer.hpp"
+#include "genomics/kmer/kmer_count_table.hpp"
+#include "genomics/kmer/kmer_hash.hpp"
+#include "genomics/kmer/kmer_histogram.hpp"
+
+namespace {
+
+using namespace xenon::genomics;
+
+std::string reverse_complement(const std::string& bases) {
+  std::string out(bases.rbegin(), bases.rend());
+  for (char& c : out) {
+    switch (c) {
+      case 'A': c = 'T'; break;
+      case 'C': c = 'G'; break;
+      case 'G': c = 'C'; break;
+      default: c = 'A'; break;
+    }
+  }
+  return out;
+}
+
+// Canonical k-mers the slow way: every window of ACGT (any case), as upper-case strings.
+std::vector<std::string> expected_kmers(const std::string& sequence, int k) {
+  std::vector<std::string> kmers;
+  const auto length = static_cast<std::size_t>(k);
+  for (std::size_t start = 0; start + length <= sequence.size(); ++start) {
+    std::string window = sequence.substr(start, length);
+    std::transform(window.begin(), window.end(), window.begin(),
+                   [](char c) { return static_cast<char>(std::toupper(c)); });
+    if (window.find_first_not_of("ACGT") != std::string::npos) continue;
+    kmers.push_back(std::min(window, reverse_complement(window)));
+  }
+  return kmers;
+}
+
+std::string random_sequence(std::mt19937_64& random, std::size_t length) {
+  static constexpr char kAlphabet[] = "ACGTACGTACGTacgtNRY";
+  std::string sequence(length, 'A');
+  for (char& c : sequence) c = kAlphabet[random() % (sizeof kAlphabet - 1)];
+  return sequence;
+}
+
+template <int Words>
+std::vector<std::string> scanned_kmers(const std::vector<std::string>& pieces, int k) {
+  KmerScanner<Words> scanner(k);
+  std::vector<std::string> kmers;
+  for (const std::string& piece : pieces) {
+    scanner.feed(piece, [&](const PackedKmer<Words>& kmer) { kmers.push_back(kmer_to_string<Words>(kmer, k)); });
+  }
+  return kmers;
+}
+
+class KmerScannerTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(KmerScannerTest, FindsTheCanonicalFormOfEveryWindowOfBases) {
+  const int k = GetParam();
+  std::mt19937_64 random(static_cast<std::uint64_t>(k));
+  for (int round = 0; round < 20; ++round) {
+    const std::string sequence = random_sequence(random, 300);
+    const std::vector<std::string> expected = expected_kmers(sequence, k);
+    // Whole, and cut into pieces as FASTA lines are: the same k-mers.
+    std::vector<std::string> pieces;
+    for (std::size_t at = 0; at < sequence.size();) {
+      const std::size_t length = 1 + random() % 70;
+      pieces.push_back(sequence.substr(at, length));
+      at += length;
+    }
+    if (kmer_words(k) == 1) {
+      EXPECT_EQ(scanned_kmers<1>({sequence}, k), expected);
+      EXPECT_EQ(scanned_kmers<1>(pieces, k), expected);
+    } else {
+      EXPECT_EQ(scanned_kmers<2>({sequence}, k), expected);
+      EXPECT_EQ(scanned_kmers<2>(pieces, k), expected);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Lengths, KmerScannerTest,
+                         ::testing::Values(1, 2, 5, 21, 31, 32, 33, 47, 55, 63, 64));
+
+TEST(KmerScanner, ResetStartsANewSequence) {
+  KmerScanner<1> scanner(3);
+  int found = 0;
+  const auto count = [&](const PackedKmer<1>&) { ++found; };
+  scanner.feed("AC", count);
+  scanner.reset();
+  scanner.feed("G", count);
+  EXPECT_EQ(found, 0);  // "ACG" would span the reset
+  scanner.feed("TA", count);
+  EXPECT_EQ(found, 1);  // "GTA"
+}
+
+TEST(KmerHash, IsABijectionForOneAndTwoWords) {
+  std::mt19937_64 random(7);
+  for (int i = 0; i < 100000; ++i) {
+    const PackedKmer<1> one{random()};
+    EXPECT_EQ(kmer_of<1>(key_of<1>(one)), one);
+    const PackedKmer<2> two{random(), random()};
+    EXPECT_EQ(kmer_of<2>(key_of<2>(two)), two);
+  }
+}
+
+TEST(KmerHash, SpreadsKeysEvenlyOverStores) {
+  std::mt19937_64 random(11);
+  for (const std::uint32_t stores : {2u, 3u, 7u, 64u}) {
+    std::vector<int> per_store(stores, 0);
+    const int keys = 200000;
+    for (int i = 0; i < keys; ++i) {
+      // Consecutive k-mers, as similar as real ones get: the hash must still spread them.
+      ++per_store[store_of<1>(key_of<1>({static_cast<std::uint64_t>(i)}), stores)];
+    }
+    for (const int count : per_store) {
+      EXPECT_NEAR(count, keys / static_cast<int>(stores), keys / static_cast<int>(stores) / 10);
+    }
+  }
+}
+
+template <int Words>
+void expect_table_matches_map(int distinct, int insertions, std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::vector<KmerKey<Words>> pool(static_cast<std::size_t>(distinct));
+  for (auto& key : pool) {
+    for (auto& word : key) word = random();
+  }
+  KmerKey<Words> marker;  // the routing value that marks empty slots must still count
+  marker.fill(~std::uint64_t{0});
+  pool.push_back(marker);
+  KmerCountTable<Words> table;
+  std::map<KmerKey<Words>, std::uint64_t> expected;
+  std::vector<KmerKey<Words>> batch;
+  for (int i = 0; i < insertions; ++i) {
+    const KmerKey<Words>& key = pool[random() % pool.size()];
+    ++expected[key];
+    batch.push_back(key);
+    if (batch.size() == 1000) {
+      table.add_all(batch);
+      batch.clear();
+    }
+  }
+  for (const auto& key : batch) table.add(key);
+  std::map<KmerKey<Words>, std::uint64_t> counted;
+  table.for_each([&](const KmerKey<Words>& key, std::uint64_t count) {
+    EXPECT_TRUE(counted.emplace(key, count).second) << "a key was visited twice";
+  });
+  EXPECT_EQ(table.distinct(), expected.size());
+  EXPECT_EQ(counted, expected);
+}
+
+TEST(KmerCountTable, CountsLikeAMapThroughEveryGrowth) {
+  expect_table_matches_map<1>(300000, 1000000, 1);
+  expect_table_matches_map<2>(200000, 600000, 2);
+}
+
+TEST(KmerHistogram, WritesJellyfishHistoWithCountsAboveTheHighMarkAddedUp) {
+  KmerHistogram histogram;
+  histogram.add(1, 5);
+  histogram.add(3, 2);
+  histogram.add(10000, 1);
+  histogram.add(10001, 4);
+  histogram.add(250000, 6);
+  EXPECT_EQ(histogram.jellyfish_text(), "1 5\n3 2\n10000 1\n10001 10\n");
+  EXPECT_EQ(histogram.distinct_kmers(), 18u);
+  EXPECT_EQ(histogram.total_kmers(), 5u + 6 + 10000 + 40004 + 1500000);
+  EXPECT_EQ(histogram.unique_kmers(), 5u);
+  EXPECT_EQ(histogram.max_count(), 250000u);
+}
+
+TEST(KmerHistogram, SurvivesItsMessageFormatAndRejectsPartialPairs) {
+  KmerHistogram histogram;
+  histogram.add(1, 7);
+  histogram.add(4095, 1);
+  histogram.add(4096, 2);
+  histogram.add(std::uint64_t{1} << 40, 3);
+  const std::vector<std::byte> bytes = histogram.to_bytes();
+  EXPECT_EQ(KmerHistogram::from_bytes(bytes), histogram);
+  EXPECT_THROW(KmerHistogram::from_bytes(std::span(bytes).first(bytes.size() - 1)),
+               std::invalid_argument);
+  KmerHistogram merged;
+  merged.merge(histogram);
+  merged.merge(histogram);
+  EXPECT_EQ(merged.distinct_kmers(), 2 * histogram.distinct_kmers());
+}
+
+}  // namespace
