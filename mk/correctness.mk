@@ -83,9 +83,9 @@ FUZZERS := $(patsubst fuzz/%_fuzzer.cpp,%,$(wildcard fuzz/*_fuzzer.cpp))
 FUZZ_FLAGS := -std=c++20 -O1 -g -I. -fsanitize=fuzzer,address,undefined \
   -fno-sanitize-recover=all
 
-$(FUZZ_BUILD)/%_fuzzer: fuzz/%_fuzzer.cpp fuzz/%_fuzzer.sources $(LIB_SOURCES)
+$(FUZZ_BUILD)/%_fuzzer: fuzz/%_fuzzer.cpp fuzz/%_fuzzer.sources $(LIB_SOURCES) $(wildcard genomics/*/*.cpp)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CXX) $(FUZZ_FLAGS) $< $$(cat fuzz/$*_fuzzer.sources) -o $@
+	$(FUZZ_CXX) $(FUZZ_FLAGS) $< $$(cat fuzz/$*_fuzzer.sources) -lz -o $@
 
 .PHONY: fuzz fuzz-build
 fuzz-build: $(FUZZERS:%=$(FUZZ_BUILD)/%_fuzzer)

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# The k-mer counter against Jellyfish and KMC on the same reads with the same threads, one
+# after another in one run (issue 6). Prints one KMER_BENCH line per run (wall time, peak
+# memory, bases per second), the ratios to Xenon, whether the histograms are identical, and
+# then Xenon across 2 and 4 MPI processes.
+#   performance/kmer_bench/kmer_bench.sh                 40x E. coli K-12, 2x150, k = 31
+#   THREADS=2 K=31 DATA_DIR=results/ecoli kmer_bench.sh
+# The reads are simulated once with ART over the E. coli genome of the ragout-examples
+# package (as ../shared/data/README.md says) and kept in DATA_DIR.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+THREADS=${THREADS:-2}
+K=${K:-31}
+DATA_DIR=${DATA_DIR:-results/ecoli}
+BUILD=${BUILD:-build/release}
+PROCESSES=${PROCESSES:-"2 4"}
+GENOME=/usr/share/doc/ragout/examples/E.Coli/references/MG1655-K12.fasta.gz
+counter=$BUILD/bin/kmer_counter
+
+for tool in jellyfish kmc kmc_tools art_illumina /usr/bin/time; do
+  command -v "$tool" > /dev/null || { echo "kmer_bench: $tool is missing: run make deps" >&2; exit 2; }
+done
+[ -x "$counter" ] || { echo "kmer_bench: $counter is missing: run make" >&2; exit 2; }
+
+mkdir -p "$DATA_DIR"
+reads=("$DATA_DIR/reads_1.fq" "$DATA_DIR/reads_2.fq")
+if [ ! -s "${reads[1]}" ]; then
+  [ -s "$GENOME" ] || { echo "kmer_bench: $GENOME is missing: run make deps" >&2; exit 2; }
+  echo "kmer_bench: simulating 2x150 reads at 40x over E. coli K-12 MG1655 with ART"
+  zcat "$GENOME" > "$DATA_DIR/genome.fa"
+  art_illumina -ss HS25 -i "$DATA_DIR/genome.fa" -p -l 150 -f 40 -m 400 -s 50 -rs 42 -na \
+    -o "$DATA_DIR/reads_" > "$DATA_DIR/art.log"
+fi
+bases=$(awk 'NR % 4 == 2 { total += length($0) } END { print total }' "${reads[@]}")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# measure NAME COMMAND...: runs it, records wall seconds and peak resident memory.
+declare -A wall peak
+measure() {
+  local name=$1
+  shift
+  /usr/bin/time -f "%e %M" -o "$work/time" "$@" > "$work/$name.log" 2>&1 ||
+    { echo "kmer_bench: $name failed:" >&2; cat "$work/$name.log" >&2; exit 1; }
+  read -r wall[$name] kilobytes < "$work/time"
+  peak[$name]=$((kilobytes / 1024))
+  awk -v name="$name" -v wall="${wall[$name]}" -v mb="${peak[$name]}" -v bases="$bases" \
+    'BEGIN { printf "KMER_BENCH tool=%s wall_s=%.2f peak_mb=%d bases_per_s=%.1fM\n", name, wall, mb, bases / wall / 1e6 }'
+}
+# The histogram without zero lines, "count kmers" with one space.
+normalise() { awk '$2 != 0 { print $1, $2 }' "$1"; }
+
+echo "kmer_bench: $(nproc) cores, k=$K, $THREADS threads, $bases bases in ${reads[*]}"
+# -threads-per-node counts the communication thread too: THREADS workers need THREADS + 1.
+measure xenon "$counter" --quiet -threads-per-node $((THREADS + 1)) -k "$K" -o "$work/xenon" "${reads[@]}"
+measure jellyfish jellyfish count -C -m "$K" -s 100M -t "$THREADS" -o "$work/jf.jf" "${reads[@]}"
+jellyfish histo "$work/jf.jf" > "$work/jellyfish.histo"
+rm -f "$work/jf.jf"
+printf '%s\n' "${reads[@]}" > "$work/kmc.list"
+mkdir -p "$work/kmc.tmp"
+# -ci1 -cs4294967295: count every k-mer, without KMC's default cap, as Jellyfish does.
+measure kmc kmc -k"$K" -t"$THREADS" -ci1 -cs4294967295 -fq "@$work/kmc.list" "$work/kmc" "$work/kmc.tmp"
+# (KMC lists counts 1 to 10000, as Jellyfish before its line for higher counts.)
+kmc_tools transform "$work/kmc" histogram "$work/kmc.histo" > /dev/null 2>&1
+
+same=yes
+normalise "$work/xenon/histogram.txt" > "$work/xenon.h"
+for other in jellyfish kmc; do
+  normalise "$work/$other.histo" > "$work/$other.h"
+  if cmp -s "$work/xenon.h" "$work/$other.h"; then
+    echo "KMER_BENCH histogram xenon = $other: identical"
+  else
+    echo "KMER_BENCH histogram xenon = $other: DIFFERENT"
+    same=no
+  fi
+done
+for other in jellyfish kmc; do
+  awk -v o="$other" -v tw="${wall[$other]}" -v xw="${wall[xenon]}" -v tm="${peak[$other]}" -v xm="${peak[xenon]}" \
+    'BEGIN { printf "KMER_BENCH ratio %s/xenon: time %.2fx, memory %.2fx\n", o, tw / xw, tm / xm }'
+done
+
+if [ -n "$PROCESSES" ] && command -v mpiexec > /dev/null; then
+  for processes in $PROCESSES; do
+    name=xenon-${processes}p
+    # Each process: one worker and its communication thread, all on the same cores.
+    measure "$name" env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+      OMPI_MCA_mpi_yield_when_idle=1 mpiexec --oversubscribe --bind-to none -n "$processes" \
+      "$counter" --quiet -threads-per-node 2 -k "$K" -o "$work/$name" "${reads[@]}"
+    if cmp -s "$work/$name/histogram.txt" "$work/xenon/histogram.txt" &&
+       cmp -s "$work/$name/summary.json" "$work/xenon/summary.json"; then
+      echo "KMER_BENCH $name output = xenon output: identical"
+    else
+      echo "KMER_BENCH $name output = xenon output: DIFFERENT"
+      same=no
+    fi
+  done
+fi
+[ "$same" = yes ]
