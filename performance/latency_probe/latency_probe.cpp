@@ -2,14 +2,24 @@
 // ping at a time, and waits for each reply. See ../../shared/LATENCY_PROBE.md (mirrored in
 // README.md here) for the options, the workload and the exact output.
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cinttypes>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
+#include "core/cache_line.hpp"
 #include "core/clock.hpp"
+#include "core/counter_report.hpp"
+#include "core/progress_line.hpp"
 #include "core/random.hpp"
 #include "engine/xenon.hpp"
 
@@ -35,7 +45,21 @@ struct ProbeOptions {
   std::int64_t pings_per_actor = 40000;
   std::uint64_t seed = 1;
   std::int64_t sample_every = 64;  // round-trip time of every K-th ping; 0: none
+  bool quiet = false;              // no progress line on standard error
+  std::int64_t progress_interval_ms = 1000;
+  std::string counters_json;       // also write the counters there ("": no)
+  std::string counters_csv;
 };
+
+// Replies received so far on this node, one counter per worker, for the progress line: the
+// pingers of a worker add to it every kProgressBatch replies (so counting costs nothing
+// measurable), the progress thread only reads. A process-wide table because pingers spawned
+// by request are built from bytes alone; every node runs this same program.
+inline constexpr std::uint64_t kProgressBatch = 256;
+struct alignas(xenon::kCacheLineSize) WorkerProgress {
+  std::atomic<std::uint64_t> replies{0};
+};
+std::unique_ptr<WorkerProgress[]> worker_progress;
 
 // What a pinger is built from, on whichever node it is spawned (sent as raw bytes: every
 // node runs this same binary).
@@ -83,7 +107,11 @@ class Pinger final : public xenon::Actor {
       ++pings_received_;
       reply(message, ACTION_PING_REPLY);
     } else if (action == ACTION_PING_REPLY) {
-      ++replies_received_;
+      if (++replies_received_ % kProgressBatch == 0) {
+        // Relaxed: a statistic for the progress line, ordered with nothing.
+        worker_progress[static_cast<std::size_t>(worker_index())].replies.fetch_add(
+            kProgressBatch, std::memory_order_relaxed);
+      }
       if (sampling_) {
         samples_.push_back(static_cast<std::uint64_t>(
             std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -263,15 +291,70 @@ class Driver final : public xenon::Actor {
 
 namespace {
 
-void print_counter(const char* name, const char* value) {
-  std::printf("PERFORMANCE_COUNTER %s = %s\n", name, value);
-}
-void print_counter(const char* name, std::uint64_t value) {
-  std::printf("PERFORMANCE_COUNTER %s = %" PRIu64 "\n", name, value);
-}
-void print_rate(const char* name, double value, const char* unit) {
-  std::printf("PERFORMANCE_COUNTER %s = %f %s\n", name, value, unit);
-}
+// Once an interval, from a thread of its own that sleeps in between, shows how many of this
+// node's pings have been answered (counted in batches: approximate until the end). Runs
+// shorter than the interval show nothing; -quiet shows nothing at all.
+class ProgressReporter {
+ public:
+  ProgressReporter(bool enabled, std::chrono::milliseconds interval, int workers,
+                   std::uint64_t pings_on_node)
+      : line_(stderr, enabled),
+        interval_(interval),
+        workers_(workers),
+        pings_on_node_(pings_on_node) {
+    if (enabled) thread_ = std::thread([this] { run(); });
+  }
+  ~ProgressReporter() { stop(); }
+  ProgressReporter(const ProgressReporter&) = delete;
+  ProgressReporter& operator=(const ProgressReporter&) = delete;
+
+  void stop() {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();
+    line_.finish();
+  }
+
+ private:
+  void run() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    std::uint64_t last_done = 0;
+    auto last_time = xenon::MonotonicClock::now();
+    while (!wake_.wait_for(lock, interval_, [this] { return stopping_; })) {
+      std::uint64_t done = 0;
+      for (int w = 0; w < workers_; ++w) {
+        // Relaxed: a statistic; see WorkerProgress.
+        done += worker_progress[static_cast<std::size_t>(w)].replies.load(std::memory_order_relaxed);
+      }
+      const auto now = xenon::MonotonicClock::now();
+      const double rate =
+          static_cast<double>(done - last_done) / xenon::seconds_between(last_time, now);
+      last_done = done;
+      last_time = now;
+      char text[160];
+      std::snprintf(text, sizeof text,
+                    "latency_probe: %" PRIu64 " of %" PRIu64
+                    " pings answered on node 0 (%.0f%%), %.2f M pings / s",
+                    done, pings_on_node_,
+                    100.0 * static_cast<double>(done) / static_cast<double>(pings_on_node_),
+                    rate / 1e6);
+      line_.show(text);
+    }
+  }
+
+  xenon::ProgressLine line_;  // used by the thread alone, then by stop() after the join
+  const std::chrono::milliseconds interval_;
+  const int workers_;
+  const std::uint64_t pings_on_node_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
 
 std::uint64_t percentile(const std::vector<std::uint64_t>& sorted, double fraction) {
   if (sorted.empty()) return 0;
@@ -294,7 +377,20 @@ int run_probe(int argc, char** argv) {
   command_line.add_unsigned("seed", &options.seed, "seed of the random target sequence");
   command_line.add_integer("sample-every", &options.sample_every, 0, 1000000000,
                            "time the round trip of every K-th ping (0: none)");
+  command_line.add_flag("quiet", &options.quiet, "no progress line on standard error");
+  command_line.add_integer("progress-interval-ms", &options.progress_interval_ms, 10, 3600000,
+                           "milliseconds between progress lines");
+  command_line.add_string("counters-json", &options.counters_json,
+                          "also write the counters to this file, as JSON");
+  command_line.add_string("counters-csv", &options.counters_csv,
+                          "also write the counters to this file, as CSV (name,value,unit)");
   if (!command_line.parse(argc, argv)) return 0;
+  for (const auto& [option, path] : {std::pair{"counters-json", &options.counters_json},
+                                     std::pair{"counters-csv", &options.counters_csv}}) {
+    if (path->empty()) continue;
+    const std::string problem = xenon::CounterReport::destination_problem(*path);
+    if (!problem.empty()) throw xenon::CommandLineError("option -" + std::string(option) + ": " + problem);
+  }
 
   xenon::Engine engine(engine_options);
   const std::uint64_t nodes = static_cast<std::uint64_t>(engine.node_count());
@@ -312,7 +408,14 @@ int run_probe(int argc, char** argv) {
   if (engine.node_index() == 0) {
     engine.send(engine.spawn<Driver>(options, result), ACTION_START);
   }
+  worker_progress = std::make_unique<WorkerProgress[]>(workers);
+  ProgressReporter progress(!options.quiet && engine.node_index() == 0,
+                            std::chrono::milliseconds(options.progress_interval_ms),
+                            engine.worker_count(),
+                            workers * actors_per_worker *
+                                static_cast<std::uint64_t>(options.pings_per_actor));
   engine.run();  // every node: until no actor is alive on any node
+  progress.stop();  // its last line ends before the counters start
   if (engine.node_index() != 0) {
     // Node 0 reports the totals; every node vouches for its own deliveries.
     const std::uint64_t dead_letters = engine.statistics().dead_letters;
@@ -335,44 +438,46 @@ int run_probe(int argc, char** argv) {
   const double worker_throughput = throughput / static_cast<double>(nodes * workers);
   const double actor_throughput = throughput / static_cast<double>(actors);
 
-  print_counter("type", "ping-pong");
-  print_counter("ping-action", "ACTION_PING");
-  print_counter("pong-action", "ACTION_PING_REPLY");
-  print_counter("node-count", nodes);
-  print_counter("worker-count-per-node", workers);
-  print_counter("actor-count-per-worker", actors_per_worker);
-  print_counter("worker-count", nodes * workers);
-  print_counter("actor-count", actors);
-  print_counter("ping-message-count-per-actor", per_actor);
-  print_counter("ping-message-count", pings);
-  print_counter("pong-message-count", pings);
-  print_counter("message-count", messages);
-  std::printf("PERFORMANCE_COUNTER elapsed-time = %f s\n", seconds);
-  print_rate("computation-throughput", throughput, "messages / s");
-  print_rate("node-throughput", node_throughput, "messages / s");
-  print_rate("worker-throughput", worker_throughput, "messages / s");
-  std::printf("PERFORMANCE_COUNTER worker-latency = %" PRIu64 " ns\n",
-              static_cast<std::uint64_t>(1e9 / worker_throughput));
-  print_rate("actor-throughput", actor_throughput, "messages / s");
-  std::printf("PERFORMANCE_COUNTER actor-latency = %" PRIu64 " ns\n",
-              static_cast<std::uint64_t>(1e9 / actor_throughput));
+  xenon::CounterReport report("latency_probe");
+  report.add_text("type", "ping-pong");
+  report.add_text("ping-action", "ACTION_PING");
+  report.add_text("pong-action", "ACTION_PING_REPLY");
+  report.add_integer("node-count", nodes);
+  report.add_integer("worker-count-per-node", workers);
+  report.add_integer("actor-count-per-worker", actors_per_worker);
+  report.add_integer("worker-count", nodes * workers);
+  report.add_integer("actor-count", actors);
+  report.add_integer("ping-message-count-per-actor", per_actor);
+  report.add_integer("ping-message-count", pings);
+  report.add_integer("pong-message-count", pings);
+  report.add_integer("message-count", messages);
+  report.add_real("elapsed-time", seconds, "s");
+  report.add_real("computation-throughput", throughput, "messages / s");
+  report.add_real("node-throughput", node_throughput, "messages / s");
+  report.add_real("worker-throughput", worker_throughput, "messages / s");
+  report.add_integer("worker-latency", static_cast<std::uint64_t>(1e9 / worker_throughput), "ns");
+  report.add_real("actor-throughput", actor_throughput, "messages / s");
+  report.add_integer("actor-latency", static_cast<std::uint64_t>(1e9 / actor_throughput), "ns");
 
   // Extras, after the fixed lines.
   const xenon::EngineStatistics statistics = engine.statistics();
   std::sort(result.round_trip_ns.begin(), result.round_trip_ns.end());
-  print_counter("round-trip-sample-count", result.round_trip_ns.size());
-  print_counter("round-trip-p50-ns", percentile(result.round_trip_ns, 0.50));
-  print_counter("round-trip-p90-ns", percentile(result.round_trip_ns, 0.90));
-  print_counter("round-trip-p99-ns", percentile(result.round_trip_ns, 0.99));
-  print_counter("round-trip-max-ns",
-                result.round_trip_ns.empty() ? 0 : result.round_trip_ns.back());
-  print_counter("messages-received-by-actors", statistics.messages_received);
-  print_counter("messages-to-other-workers", statistics.messages_to_other_workers);
-  print_counter("dead-letter-count", statistics.dead_letters);
-  std::printf("PERFORMANCE_COUNTER cpu-time = %f s\n", result.cpu_seconds);
-  std::printf("PERFORMANCE_COUNTER cpu-per-message = %f ns\n",
-              result.cpu_seconds * 1e9 / static_cast<double>(messages));
+  report.add_integer("round-trip-sample-count", result.round_trip_ns.size());
+  report.add_integer("round-trip-p50-ns", percentile(result.round_trip_ns, 0.50));
+  report.add_integer("round-trip-p90-ns", percentile(result.round_trip_ns, 0.90));
+  report.add_integer("round-trip-p99-ns", percentile(result.round_trip_ns, 0.99));
+  report.add_integer("round-trip-max-ns",
+                     result.round_trip_ns.empty() ? 0 : result.round_trip_ns.back());
+  report.add_integer("messages-received-by-actors", statistics.messages_received);
+  report.add_integer("messages-to-other-workers", statistics.messages_to_other_workers);
+  report.add_integer("dead-letter-count", statistics.dead_letters);
+  report.add_real("cpu-time", result.cpu_seconds, "s");
+  report.add_real("cpu-per-message", result.cpu_seconds * 1e9 / static_cast<double>(messages),
+                  "ns");
+  report.print(stdout);
   std::fflush(stdout);
+  if (!options.counters_json.empty()) report.write_json(options.counters_json);
+  if (!options.counters_csv.empty()) report.write_csv(options.counters_csv);
 
   bool exact = true;
   const auto check = [&exact, pings](const char* what, std::uint64_t count) {
