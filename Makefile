@@ -13,7 +13,7 @@ CONFIG := $(if $(SANITIZE),$(SANITIZE),release)
 BUILD := build/$(CONFIG)$(if $(filter n,$(CONFIG_MPI)),-nompi)
 
 CXXFLAGS ?= -O2 -g
-override CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -pthread -I.
+override CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -pthread -I. -Iinclude
 override CPPFLAGS += -MMD -MP
 LDLIBS := -lhwloc -lz -pthread
 
@@ -39,14 +39,15 @@ ifeq ($(CONFIG_MPI),y)
   LDLIBS += $(MPI_LINK_FLAGS)
   MPI_PROGRAMS := $(BUILD)/bin/raw_mpi_probe $(BUILD)/bin/split_progress_probe
   # Only the transport sees MPI: <mpi.h> is on the include path for transport/ alone.
-  $(BUILD)/obj/transport/%.o: override CXXFLAGS += $(patsubst -I%,-isystem %,$(MPI_COMPILE_FLAGS)) \
+  MPI_CXXFLAGS := $(patsubst -I%,-isystem %,$(MPI_COMPILE_FLAGS)) \
       -DXENON_WITH_MPI=1 -DOMPI_SKIP_MPICXX=1 -DMPICH_SKIP_MPICXX=1
+  $(BUILD)/obj/transport/%.o: override CXXFLAGS += $(MPI_CXXFLAGS)
 else ifneq ($(CONFIG_MPI),n)
   $(error CONFIG_MPI must be y or n, not '$(CONFIG_MPI)')
 endif
 TEST_SOURCES := $(wildcard tests/*/*.cpp)
 PROBES := latency_probe ring_probe idle_probe node_probe
-EXAMPLES := ping_pair
+EXAMPLES := ping_pair hello ring two_nodes
 
 LIBRARY := $(BUILD)/libxenon.a
 # Applications on the engine (mk/genomics.mk); the tests link it too.
@@ -96,7 +97,8 @@ $(BUILD)/bin/mpi_scenarios: $(BUILD)/obj/tests/programs/mpi/scenarios.o $(LIBRAR
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-$(BUILD)/bin/ping_pair: $(BUILD)/obj/examples/ping_pair.o $(LIBRARY)
+# Each example is examples/NAME.cpp.
+$(EXAMPLES:%=$(BUILD)/bin/%): $(BUILD)/bin/%: $(BUILD)/obj/examples/%.o $(LIBRARY)
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
 

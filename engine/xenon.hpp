@@ -2,6 +2,8 @@
 
 // The public API of the Xenon actor engine: include this one header.
 #include "core/command_line.hpp"
+#include "core/counter_report.hpp"
+#include "core/progress_line.hpp"
 #include "engine/action.hpp"
 #include "engine/actor.hpp"
 #include "engine/actor_name.hpp"

@@ -2,7 +2,7 @@
 // alive. Build: make; run: build/release/bin/ping_pair -threads-per-node 3
 #include <cstdio>
 
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 
 inline constexpr xenon::Action ACTION_START{"example.start"};
 inline constexpr xenon::Action ACTION_PING{"example.ping"};

@@ -26,7 +26,7 @@ tidy_log=$(mktemp)
 # The compiler flags go in as --extra-arg (no compilation database), so that xargs can
 # append the file names at the end of the command.
 extra_args=()
-for flag in -std=c++20 -I. -pthread "${mpi_flags[@]}"; do extra_args+=("--extra-arg=$flag"); done
+for flag in -std=c++20 -I. -Iinclude -pthread "${mpi_flags[@]}"; do extra_args+=("--extra-arg=$flag"); done
 printf '%s\n' "${sources[@]}" | xargs -P 2 -n 4 clang-tidy-14 --quiet --checks="$checks" \
   --header-filter="$header_filter" "${extra_args[@]}" >"$tidy_log" 2>/dev/null
 grep -E '^[^ ].*:[0-9]+:[0-9]+: (warning|error):' "$tidy_log" | sed "s|^$PWD/\(\./\)\?||" |
@@ -45,7 +45,7 @@ cppcheck_suppressions=(--suppress='passedByValue:engine/*' --suppress='uninitMem
 echo "--- cppcheck"
 cppcheck_log=$(mktemp)
 cppcheck --quiet --std=c++20 --language=c++ --enable=warning,performance,portability \
-  --inline-suppr -I. --suppress=missingIncludeSystem "${cppcheck_suppressions[@]}" \
+  --inline-suppr -I. -Iinclude --suppress=missingIncludeSystem "${cppcheck_suppressions[@]}" \
   --template='{file}:{line}: {severity}: {message} [{id}]' "${dirs[@]}" 2>"$cppcheck_log"
 sort -u "$cppcheck_log"
 cppcheck_findings=$(grep -c . "$cppcheck_log")

@@ -1,0 +1,5 @@
+#pragma once
+
+// In-tree programs include Xenon as installed users do, `#include <xenon/xenon.hpp>` (the
+// build adds -Iinclude); `make install` puts engine/xenon.hpp itself in this place.
+#include "engine/xenon.hpp"

@@ -1,0 +1,25 @@
+#include <gtest/gtest.h>
+
+#include "tests/support/run_binary.hpp"
+#include "tests/support/usage_errors.hpp"
+
+namespace {
+
+TEST(Examples, HelloGreetsOnceAndEnds) {
+  const auto run = xenon::testing::run_binary("hello", "");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_EQ(run.output, "hello, world, from actor 0 on worker 0 of node 0\n");
+}
+
+TEST(Examples, HelloTakesTheNameAsALongOptionWithEquals) {
+  const auto run = xenon::testing::run_binary("hello", "--name=Xenon --threads-per-node=2");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_EQ(run.output, "hello, Xenon, from actor 0 on worker 0 of node 0\n");
+}
+
+TEST(Examples, HelloRejectsBadUseInOneLine) {
+  xenon::testing::expect_usage_errors("hello", {{"--name", "needs a value"},
+                                                {"--greeting=hi", "unknown option"}});
+}
+
+}  // namespace
