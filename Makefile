@@ -85,10 +85,11 @@ endef
 $(foreach probe,$(PROBES),$(eval $(call probe_rule,$(probe))))
 # Plain-MPI programs (transport/mpi/ alone includes <mpi.h>): node_probe's baseline, and the
 # measurement of split send/receive progress.
-$(BUILD)/bin/raw_mpi_probe: $(BUILD)/obj/transport/mpi/probe/raw_mpi_probe.o
+$(BUILD)/bin/raw_mpi_probe: $(BUILD)/obj/transport/mpi/probe/raw_mpi_probe.o $(BUILD)/obj/core/command_line.o
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
-$(BUILD)/bin/split_progress_probe: $(BUILD)/obj/transport/mpi/probe/split_progress_probe.o
+$(BUILD)/bin/split_progress_probe: $(BUILD)/obj/transport/mpi/probe/split_progress_probe.o \
+    $(BUILD)/obj/core/command_line.o
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
 

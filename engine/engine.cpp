@@ -128,7 +128,10 @@ void Engine::run() {
 }
 
 void Engine::pin_thread(const char* role, int slot) {
-  if (!options_.pin || topology_ == nullptr) return;
+  if (!options_.pin || topology_ == nullptr) {
+    if (options_.verbose) std::fprintf(stderr, "xenon: %s not pinned (the OS places it; -pin pins)\n", role);
+    return;
+  }
   const int pu = topology_->pin_current_thread(slot);
   if (options_.verbose) {
     if (pu >= 0) {

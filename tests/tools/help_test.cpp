@@ -5,6 +5,7 @@
 #include <sstream>
 #include <string>
 
+#include "tests/support/mpi_run.hpp"
 #include "tests/support/run_binary.hpp"
 
 namespace {
@@ -36,6 +37,25 @@ TEST_P(EveryProgram, AnUnknownLongOptionIsOneLineAndStatusTwo) {
 INSTANTIATE_TEST_SUITE_P(Tools, EveryProgram,
                          ::testing::Values("latency_probe", "ring_probe", "idle_probe",
                                            "node_probe", "cacheline_probe", "savina",
-                                           "ping_pair", "hello", "ring", "two_nodes"));
+                                           "ping_pair", "hello", "ring", "two_nodes",
+                                           "kmer_counter"));
+
+// The plain-MPI baselines have no options, but say what they are and refuse what they don't
+// know before starting MPI.
+class OptionlessMpiProgram : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(OptionlessMpiProgram, HelpSaysWhatItIsAndUnknownOptionsAreRefused) {
+  if (!xenon::testing::built_with_mpi()) GTEST_SKIP() << "built with CONFIG_MPI=n";
+  const auto help = xenon::testing::run_binary(GetParam(), "--help");
+  EXPECT_EQ(help.exit_code, 0) << help.output;
+  EXPECT_EQ(help.output.rfind(std::string("Usage: ") + GetParam(), 0), 0u) << help.output;
+  EXPECT_NE(help.output.find("mpiexec -n 2"), std::string::npos) << help.output;
+  const auto bad = xenon::testing::run_binary(GetParam(), "--sizes=8");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_EQ(bad.output, std::string(GetParam()) + ": error: unknown option '--sizes=8' (see --help)\n");
+}
+
+INSTANTIATE_TEST_SUITE_P(Baselines, OptionlessMpiProgram,
+                         ::testing::Values("raw_mpi_probe", "split_progress_probe"));
 
 }  // namespace

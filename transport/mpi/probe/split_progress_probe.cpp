@@ -14,6 +14,8 @@
 #include <thread>
 #include <vector>
 
+#include "core/command_line.hpp"
+
 namespace {
 
 constexpr int kWindow = 32;
@@ -73,6 +75,14 @@ double two_way_bandwidth(bool split, int peer, int bytes, int messages) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // No options: --help says what it does, anything else is refused before MPI starts.
+  xenon::CommandLine command_line("split_progress_probe", "Two-way MPI streaming with one progress thread against separate send and receive threads (MPI_THREAD_MULTIPLE). Run under mpiexec -n 2.");
+  try {
+    if (!command_line.parse(argc, argv)) return 0;
+  } catch (const xenon::CommandLineError& error) {
+    std::fprintf(stderr, "split_progress_probe: error: %s\n", error.what());
+    return 2;
+  }
   int provided = MPI_THREAD_SINGLE;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   int rank = 0, size = 0;
