@@ -50,8 +50,18 @@ PROBES := latency_probe ring_probe idle_probe node_probe
 EXAMPLES := ping_pair hello ring two_nodes
 
 LIBRARY := $(BUILD)/libxenon.a
-# Applications on the engine (mk/genomics.mk); the tests link it too.
-GENOMICS_LIBRARY := $(BUILD)/libxenon_genomics.a
+# Applications on the engine (mk/genomics.mk); the tests link it too. CONFIG_GENOMICS=n leaves
+# them out, and zlib with them: the cross builds do, as their sysroots have no zlib.
+CONFIG_GENOMICS ?= y
+ifeq ($(CONFIG_GENOMICS),y)
+  GENOMICS_LIBRARY := $(BUILD)/libxenon_genomics.a
+else ifeq ($(CONFIG_GENOMICS),n)
+  GENOMICS_LIBRARY :=
+  TEST_SOURCES := $(filter-out tests/genomics/%,$(TEST_SOURCES))
+  LDLIBS := $(filter-out -lz,$(LDLIBS))
+else
+  $(error CONFIG_GENOMICS must be y or n, not '$(CONFIG_GENOMICS)')
+endif
 TEST_BINARY := $(BUILD)/bin/xenon_tests
 PROBE_BINARIES := $(PROBES:%=$(BUILD)/bin/%) $(EXAMPLES:%=$(BUILD)/bin/%) $(BUILD)/bin/mpi_scenarios \
   $(MPI_PROGRAMS)

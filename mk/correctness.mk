@@ -43,8 +43,8 @@ cross_cpu_arm64 := -march=armv8-a
 GTEST_SOURCE := /usr/src/googletest/googletest
 
 # cross_rules TARGET: GoogleTest for the target from Debian's sources, then a sub-make of
-# this Makefile with the cross compiler, no hwloc, no MPI (neither is in the cross
-# sysroots), and its own build folder.
+# this Makefile with the cross compiler, no hwloc, no MPI, no genomics (no hwloc, MPI or zlib
+# in the cross sysroots), and its own build folder.
 define cross_rules
 build/cross-$(1)/gtest/libgtest.a build/cross-$(1)/gtest/libgtest_main.a &:
 	@mkdir -p build/cross-$(1)/gtest
@@ -58,7 +58,7 @@ build/cross-$(1)/gtest/libgtest.a build/cross-$(1)/gtest/libgtest_main.a &:
 .PHONY: cross-build-$(1)
 cross-build-$(1): build/cross-$(1)/gtest/libgtest.a build/cross-$(1)/gtest/libgtest_main.a
 	$$(MAKE) --no-print-directory CXX=$(cross_triple_$(1))-g++ AR=$(cross_triple_$(1))-ar \
-	  BUILD=build/cross-$(1) CONFIG_HWLOC=n CONFIG_MPI=n \
+	  BUILD=build/cross-$(1) CONFIG_HWLOC=n CONFIG_MPI=n CONFIG_GENOMICS=n \
 	  CXXFLAGS="-O2 -g $(cross_cpu_$(1)) -isystem $(GTEST_SOURCE)/include" \
 	  LDFLAGS="-Lbuild/cross-$(1)/gtest" \
 	  build/cross-$(1)/bin/xenon_tests build/cross-$(1)/bin/latency_probe \

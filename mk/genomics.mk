@@ -1,5 +1,6 @@
 # Genome analysis on the engine (genomics/): the input and k-mer library, and its tools.
 #   make kmer_counter     build/<config>/bin/kmer_counter
+ifeq ($(CONFIG_GENOMICS),y)
 GENOMICS_SOURCES := $(wildcard genomics/io/*.cpp genomics/kmer/*.cpp genomics/counter/*.cpp)
 GENOMICS_TOOLS := kmer_counter
 GENOMICS_BINARIES := $(GENOMICS_TOOLS:%=$(BUILD)/bin/%)
@@ -19,3 +20,4 @@ $(GENOMICS_TOOLS): %: $(BUILD)/bin/%
 
 all: $(GENOMICS_BINARIES)
 test: $(GENOMICS_BINARIES)
+endif

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <span>
 #include <stdexcept>
@@ -115,8 +117,12 @@ class KmerParser : public Actor {
     std::byte* out = payload.writable_bytes().data();
     store_le64(out, current_block_);
     out += 8;
-    for (const Key& key : batch) {
-      for (int word = 0; word < Words; ++word, out += 8) store_le64(out, key[word]);
+    if constexpr (std::endian::native == std::endian::little) {
+      std::memcpy(out, batch.data(), batch.size() * sizeof(Key));  // already little-endian words
+    } else {
+      for (const Key& key : batch) {
+        for (int word = 0; word < Words; ++word, out += 8) store_le64(out, key[word]);
+      }
     }
     send(arguments_.stores[store], ACTION_KMER_BATCH, std::move(payload));
     ++pending_[current_block_].batches_in_flight;

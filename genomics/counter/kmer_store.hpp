@@ -1,6 +1,8 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <cstdint>
 #include <span>
 #include <stdexcept>
@@ -57,8 +59,12 @@ class KmerStore : public Actor {
     const std::size_t count = (bytes.size() - 8) / (8 * Words);
     keys_.resize(count);
     const std::byte* in = bytes.data() + 8;
-    for (std::size_t i = 0; i < count; ++i) {
-      for (int word = 0; word < Words; ++word, in += 8) keys_[i][word] = load_le64(in);
+    if constexpr (std::endian::native == std::endian::little) {
+      std::memcpy(keys_.data(), in, count * sizeof(Key));  // little-endian words as they are
+    } else {
+      for (std::size_t i = 0; i < count; ++i) {
+        for (int word = 0; word < Words; ++word, in += 8) keys_[i][word] = load_le64(in);
+      }
     }
     table_.add_all(keys_);
     kmers_received_ += count;
