@@ -93,7 +93,7 @@ fuzz: fuzz-build
 	tools/run_fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZERS)
 
 # ---- Static analysis ----
-LINT_DIRS := core engine transport performance examples
+LINT_DIRS := core engine transport performance examples genomics
 .PHONY: lint
 lint:
 	tools/lint.sh $(LINT_DIRS)

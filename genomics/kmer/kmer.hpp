@@ -34,6 +34,7 @@ constexpr bool words_less(const std::array<std::uint64_t, Words>& a,
   if constexpr (Words == 1) {
     return a[0] < b[0];
   } else {
+    // cppcheck-suppress containerOutOfBounds ; discarded for Words == 1 (if constexpr)
     return a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]);
   }
 }
