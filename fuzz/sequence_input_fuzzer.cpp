@@ -30,6 +30,10 @@ struct KmerCounting {
     ++records;
     scanner.reset();
   }
+  void resume_record(std::string_view carried) {
+    scanner.reset();
+    scanner.feed(carried, [](const xenon::genomics::PackedKmer<2>&) {});
+  }
   void bases(std::string_view line) {
     scanner.feed(line, [](const xenon::genomics::PackedKmer<2>&) {});
   }
@@ -53,25 +57,27 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                      static_cast<unsigned char>(contents[1]) != 0x8b;
   std::string joined;
   try {
-    xenon::genomics::BlockSplitter splitter(path, 0, target);
+    xenon::genomics::BlockSplitter splitter(path, 0, target, static_cast<std::size_t>(k - 1));
     xenon::genomics::BlockOrigin origin;
     std::string block;
     bool first = true;
     while (splitter.next(origin, block)) {
-      require(!block.empty());
-      joined += block;
+      require(!block.empty() || origin.continues_record);
+      // A block that continues a cut FASTA record starts with a line of carried bases.
+      joined += origin.continues_record ? block.substr(block.find('\n') + 1) : block;
       KmerCounting counting{xenon::genomics::KmerScanner<2>(k)};
       const std::uint64_t records = xenon::genomics::SequenceParser(origin, block, path).parse(counting);
       require(records == counting.records);
       // A block that parsed starts where a record starts, unless it is the blank lines that
       // may end a file.
-      if (!first && block.find_first_not_of("\r\n") != std::string::npos) {
+      if (!first && !origin.continues_record && block.find_first_not_of("\r\n") != std::string::npos) {
         require(block.front() == (origin.format == xenon::genomics::SequenceFormat::kFasta ? '>' : '@'));
       }
       first = false;
     }
     // Everything after the leading line breaks the format check skipped.
-    if (plain) require(joined == contents.substr(contents.find_first_not_of("\r\n")));
+    const std::size_t start = contents.find_first_not_of("\r\n");
+    if (plain) require(joined == (start == std::string::npos ? std::string() : contents.substr(start)));
   } catch (const xenon::genomics::InputError&) {
   }
   return 0;

@@ -80,7 +80,7 @@ class CounterCoordinator : public Actor {
       throw std::runtime_error(settings_.output_directory + ": cannot create the output directory" +
                                (error ? ": " + error.message() : std::string()));
     }
-    for (const std::string& file : settings_.files) InputFile check(file);  // fail early
+    for (const std::string& file : settings_.files) InputFile::check_readable(file);  // fail early
     stores_.resize(static_cast<std::size_t>(store_count()));
     parsers_.resize(stores_.size());
     spawn_all(Role::kStore);
@@ -119,6 +119,8 @@ class CounterCoordinator : public Actor {
     const auto [role, index] = found->second;
     spawn_requests_.erase(found);
     (role == Role::kStore ? stores_ : parsers_)[index] = spawned.name;
+    // Spawned after the run failed: stop it too, or this actor would wait for it forever.
+    if (stopping_) send(spawned.name, ACTION_COUNTER_STOP);
     if (--awaited_ == 0) all_spawned(role);
   }
 
@@ -132,6 +134,7 @@ class CounterCoordinator : public Actor {
     ReaderSettings reader_settings;
     reader_settings.files = settings_.files;
     reader_settings.block_bytes = settings_.block_bytes;
+    reader_settings.overlap_bases = static_cast<std::size_t>(settings_.k - 1);
     reader_settings.blocks_per_parser = settings_.blocks_per_parser;
     reader_settings.show_progress = settings_.show_progress;
     ++children_;
@@ -174,23 +177,28 @@ class CounterCoordinator : public Actor {
     merger_->start();
   }
 
+  // Writes the histogram and the summary, and publishes them with the dump as one: every
+  // file appears, or none.
   void finish() {
+    AtomicOutputFile histogram(output_path(kHistogramFile));
+    histogram.write(outcome_.histogram.jellyfish_text());
+    AtomicOutputFile summary(output_path(kSummaryFile));
+    summary.write(summary_json(settings_, outcome_.tally, outcome_.histogram));
     if (dump_file_ != nullptr) {
-      dump_file_->commit();
+      publish_together({dump_file_.get(), &histogram, &summary});
       outcome_.kmers_dumped = merger_->written();
       outcome_.files_written.push_back(dump_file_->path());
+    } else {
+      publish_together({&histogram, &summary});
     }
-    write_file_atomically(output_path(kHistogramFile), outcome_.histogram.jellyfish_text());
-    outcome_.files_written.push_back(output_path(kHistogramFile));
-    write_file_atomically(output_path(kSummaryFile),
-                          summary_json(settings_, outcome_.tally, outcome_.histogram));
-    outcome_.files_written.push_back(output_path(kSummaryFile));
+    outcome_.files_written.push_back(histogram.path());
+    outcome_.files_written.push_back(summary.path());
     outcome_.succeeded = true;
     shut_down();
   }
 
   void fail(const std::string& reason) {
-    if (!outcome_.succeeded && outcome_.error.empty()) outcome_.error = reason;
+    if (outcome_.error.empty()) outcome_.error = reason;
     outcome_.succeeded = false;
     dump_file_.reset();  // removes the partial dump
     shut_down();

@@ -8,7 +8,8 @@
 namespace xenon::genomics {
 namespace {
 
-constexpr std::size_t kBlockHeaderBytes = 24;  // u64 number, u64 first record, u32 file, u8 format, u8 ends
+// u64 number, u64 first record, u32 file, u8 format, u8 ends file, u8 continues record, u8 0
+constexpr std::size_t kBlockHeaderBytes = 24;
 
 void require_size(std::span<const std::byte> bytes, std::size_t size, const char* what) {
   if (bytes.size() < size) {
@@ -28,7 +29,8 @@ Payload BlockMessage::encode(std::uint64_t block_number, const BlockOrigin& orig
   store_le32(out + 16, origin.file_index);
   out[20] = static_cast<std::byte>(origin.format);
   out[21] = static_cast<std::byte>(origin.ends_file ? 1 : 0);
-  out[22] = out[23] = std::byte{0};
+  out[22] = static_cast<std::byte>(origin.continues_record ? 1 : 0);
+  out[23] = std::byte{0};
   std::memcpy(out + kBlockHeaderBytes, records.data(), records.size());
   return payload;
 }
@@ -45,6 +47,7 @@ BlockMessage BlockMessage::decode(std::span<const std::byte> bytes) {
   }
   block.origin.format = format;
   block.origin.ends_file = bytes[21] != std::byte{0};
+  block.origin.continues_record = bytes[22] != std::byte{0};
   block.records = bytes.subspan(kBlockHeaderBytes);
   return block;
 }

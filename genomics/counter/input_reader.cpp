@@ -67,17 +67,20 @@ bool InputReader::next_block(BlockOrigin& origin) {
           input_exhausted_ = true;
           return false;
         }
-        splitter_ = std::make_unique<BlockSplitter>(settings_.files[next_file_],
-                                                    static_cast<std::uint32_t>(next_file_),
-                                                    settings_.block_bytes);
-        ++next_file_;
+        file_index_ = static_cast<std::uint32_t>(next_file_++);
+        splitter_ = std::make_unique<BlockSplitter>(settings_.files[file_index_], file_index_,
+                                                    settings_.block_bytes, settings_.overlap_bases);
+        if (splitter_->empty()) {
+          std::fprintf(stderr, "%s: warning: %s is empty (no records)\n", settings_.program.c_str(),
+                       settings_.files[file_index_].c_str());
+        }
       }
       if (splitter_->next(origin, block_)) return true;
       splitter_.reset();
     } catch (const InputError& error) {
-      // Ordered after every record handed out from this file so far.
-      const auto file_index = static_cast<std::uint32_t>(next_file_ - 1);
-      record_failure({file_index, ~std::uint64_t{0}, error.what()});
+      // Ordered after every record of this file handed out so far, before any later file.
+      const std::uint64_t position = splitter_ != nullptr ? splitter_->next_record() : 0;
+      record_failure({file_index_, position, error.what()});
       return false;
     }
   }
@@ -102,12 +105,14 @@ void InputReader::finish_if_idle() {
 std::string InputReader::progress_text() const {
   const double seconds = seconds_between(started_, MonotonicClock::now());
   const double rate = seconds > 0 ? static_cast<double>(tally_.kmers) / seconds : 0.0;
+  const double reads_rate = seconds > 0 ? static_cast<double>(tally_.records) / seconds : 0.0;
   char text[200];
   std::snprintf(text, sizeof text,
-                "%s: %.2f M reads, %.1f M bases, %.1f M k-mers in %.1f s (%.1f M k-mers/s)",
+                "%s: %.2f M reads, %.1f M bases, %.1f M k-mers in %.1f s (%.2f M reads/s, "
+                "%.1f M k-mers/s)",
                 settings_.program.c_str(), static_cast<double>(tally_.records) / 1e6,
                 static_cast<double>(tally_.bases) / 1e6, static_cast<double>(tally_.kmers) / 1e6,
-                seconds, rate / 1e6);
+                seconds, reads_rate / 1e6, rate / 1e6);
   return text;
 }
 

@@ -17,6 +17,7 @@ namespace xenon::genomics {
 struct ReaderSettings {
   std::vector<std::string> files;
   std::size_t block_bytes = 1 << 20;
+  std::size_t overlap_bases = 30;  // k - 1: what a block cut inside a FASTA record repeats
   int blocks_per_parser = 2;  // blocks each parser may hold at once (flow control)
   bool show_progress = true;  // a progress line on standard error
   std::string program = "kmer_counter";
@@ -45,7 +46,8 @@ class InputReader : public Actor {
   std::vector<ActorName> parsers_;
   ActorName coordinator_;
   std::unique_ptr<BlockSplitter> splitter_;
-  std::size_t next_file_ = 0;
+  std::size_t next_file_ = 0;     // the file to open after the current one
+  std::uint32_t file_index_ = 0;  // the file being read
   std::string block_;  // reused
   std::uint64_t blocks_sent_ = 0;
   std::uint64_t blocks_in_flight_ = 0;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -27,19 +28,23 @@ template <int Words>
 class KmerParser : public Actor {
  public:
   using Key = KmerKey<Words>;
-  static constexpr std::size_t kBatchKeys = 4096;  // 32 KiB (k <= 32) per batch at most
+  // Keys per batch: up to 4096 (32 KiB for k <= 32), fewer with many stores so that the
+  // batches a parser fills at once stay near 1 MiB (never under 256 keys a batch).
+  static std::size_t batch_keys_for(std::size_t stores) {
+    return std::clamp<std::size_t>((std::size_t{1} << 20) / sizeof(Key) / stores, 256, 4096);
+  }
 
   explicit KmerParser(std::span<const std::byte> arguments)
       : arguments_(ParserArguments::decode(arguments)),
         scanner_(static_cast<int>(arguments_.k)),
-        batches_(arguments_.stores.size()) {
+        batches_(arguments_.stores.size()),
+        batch_keys_(batch_keys_for(arguments_.stores.size())) {
     if (arguments_.k == 0 || kmer_words(static_cast<int>(arguments_.k)) != Words ||
         arguments_.stores.empty()) {
       throw std::invalid_argument("k-mer parser: bad arguments (k " +
                                   std::to_string(arguments_.k) + ", " +
                                   std::to_string(arguments_.stores.size()) + " stores)");
     }
-    for (auto& batch : batches_) batch.reserve(kBatchKeys);
   }
 
   void receive(const Message& message) override {
@@ -71,6 +76,12 @@ class KmerParser : public Actor {
     void begin_record() {
       ++tally.records;
       parser.scanner_.reset();
+    }
+    // The bases before a cut inside a long record were counted with the previous block:
+    // they only prime the scanner for the k-mers that span the cut.
+    void resume_record(std::string_view carried) {
+      parser.scanner_.reset();
+      parser.scanner_.feed(carried, [](const PackedKmer<Words>&) {});
     }
     void bases(std::string_view line) {
       tally.bases += line.size();
@@ -106,7 +117,7 @@ class KmerParser : public Actor {
     const std::uint32_t store = store_of<Words>(key, static_cast<std::uint32_t>(batches_.size()));
     std::vector<Key>& batch = batches_[store];
     batch.push_back(key);
-    if (batch.size() == kBatchKeys) flush(store);
+    if (batch.size() == batch_keys_) flush(store);
   }
 
   // Payload: u64 block number, then the keys.
@@ -153,7 +164,8 @@ class KmerParser : public Actor {
 
   ParserArguments arguments_;
   KmerScanner<Words> scanner_;
-  std::vector<std::vector<Key>> batches_;  // one per store
+  std::vector<std::vector<Key>> batches_;  // one per store, filled as k-mers come
+  std::size_t batch_keys_;
   std::uint64_t current_block_ = 0;
   std::map<std::uint64_t, PendingBlock> pending_;
 };

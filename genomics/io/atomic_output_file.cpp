@@ -17,10 +17,8 @@ AtomicOutputFile::AtomicOutputFile(std::string path)
 }
 
 AtomicOutputFile::~AtomicOutputFile() {
-  if (file_ != nullptr) {
-    std::fclose(file_);
-    std::remove(temporary_path_.c_str());
-  }
+  if (file_ != nullptr) std::fclose(file_);
+  if (!published_) std::remove(temporary_path_.c_str());
 }
 
 void AtomicOutputFile::fail(const std::string& what) const {
@@ -28,27 +26,36 @@ void AtomicOutputFile::fail(const std::string& what) const {
 }
 
 void AtomicOutputFile::write(std::string_view bytes) {
+  if (file_ == nullptr) throw std::logic_error(path_ + ": written after close()");
   if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) fail("write failed");
 }
 
-void AtomicOutputFile::commit() {
-  if (std::fflush(file_) != 0 || fsync(fileno(file_)) != 0) fail("write failed");
-  const int closed = std::fclose(file_);
+void AtomicOutputFile::close() {
+  if (file_ == nullptr) return;
+  const bool flushed = std::fflush(file_) == 0 && fsync(fileno(file_)) == 0;
+  const bool closed = std::fclose(file_) == 0;
   file_ = nullptr;
-  if (closed != 0) {
-    std::remove(temporary_path_.c_str());
-    fail("write failed");
-  }
-  if (std::rename(temporary_path_.c_str(), path_.c_str()) != 0) {
-    std::remove(temporary_path_.c_str());
-    fail("cannot rename " + temporary_path_ + " to it");
-  }
+  if (!flushed || !closed) fail("write failed");
 }
 
-void write_file_atomically(const std::string& path, std::string_view bytes) {
-  AtomicOutputFile file(path);
-  file.write(bytes);
-  file.commit();
+void AtomicOutputFile::publish() {
+  if (file_ != nullptr) throw std::logic_error(path_ + ": published before close()");
+  if (std::rename(temporary_path_.c_str(), path_.c_str()) != 0) {
+    fail("cannot rename " + temporary_path_ + " to it");
+  }
+  published_ = true;
+}
+
+void publish_together(std::initializer_list<AtomicOutputFile*> files) {
+  for (AtomicOutputFile* file : files) file->close();
+  for (auto current = files.begin(); current != files.end(); ++current) {
+    try {
+      (*current)->publish();
+    } catch (...) {
+      for (auto done = files.begin(); done != current; ++done) std::remove((*done)->path().c_str());
+      throw;
+    }
+  }
 }
 
 }  // namespace xenon::genomics

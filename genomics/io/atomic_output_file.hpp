@@ -1,14 +1,16 @@
 #pragma once
 
 #include <cstdio>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
 namespace xenon::genomics {
 
 // An output file that appears completely or not at all: bytes go to a temporary file beside
-// it, which commit() flushes to disk and renames over the final name. Destroyed without
-// commit(), it removes the temporary file. Errors throw std::runtime_error naming the file.
+// it, which close() flushes to disk and publish() renames over the final name. Destroyed
+// before publish(), it removes the temporary file. Errors throw std::runtime_error naming
+// the file.
 class AtomicOutputFile {
  public:
   explicit AtomicOutputFile(std::string path);
@@ -17,7 +19,14 @@ class AtomicOutputFile {
   AtomicOutputFile& operator=(const AtomicOutputFile&) = delete;
 
   void write(std::string_view bytes);
-  void commit();
+  // Flushes, syncs and closes the temporary file: every write error shows here.
+  void close();
+  // Renames the closed temporary file to the final name.
+  void publish();
+  void commit() {
+    close();
+    publish();
+  }
 
   const std::string& path() const noexcept { return path_; }
 
@@ -27,9 +36,11 @@ class AtomicOutputFile {
   std::string path_;
   std::string temporary_path_;
   std::FILE* file_ = nullptr;
+  bool published_ = false;
 };
 
-// Writes a whole file at once through AtomicOutputFile.
-void write_file_atomically(const std::string& path, std::string_view bytes);
+// Publishes several files as one: all are closed first, and if one cannot be renamed, those
+// already renamed are removed again, so either every file appears or none does.
+void publish_together(std::initializer_list<AtomicOutputFile*> files);
 
 }  // namespace xenon::genomics

@@ -1,11 +1,12 @@
 #include "genomics/io/input_file.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <cerrno>
 #include <climits>
 #include <cstring>
-#include <fstream>
 
 #include "genomics/io/input_error.hpp"
 
@@ -19,15 +20,26 @@ constexpr unsigned kZlibBufferBytes = 1u << 18;
 
 }  // namespace
 
+void InputFile::check_readable(const std::string& path) {
+  // stat and access, not a trial read: a pipe (<(zcat ...), /dev/stdin) must keep its bytes.
+  struct stat status {};
+  if (stat(path.c_str(), &status) != 0) {
+    throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
+  }
+  if (S_ISDIR(status.st_mode)) throw InputError(path, "cannot read: a directory");
+  if (access(path.c_str(), R_OK) != 0) {
+    throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
+  }
+}
+
 InputFile::InputFile(std::string path) : path_(std::move(path)) {
-  // Open with the C library first: zlib's error for a missing file is only errno, and a
-  // directory opens without complaint.
-  std::ifstream probe(path_, std::ios::binary);
-  if (!probe) throw InputError(path_, std::string("cannot open: ") + std::strerror(errno));
-  probe.get();
-  if (probe.bad()) throw InputError(path_, "cannot read (a directory?)");
+  check_readable(path_);
+  errno = 0;
   gzFile file = gzopen(path_.c_str(), "rb");
-  if (file == nullptr) throw InputError(path_, std::string("cannot open: ") + std::strerror(errno));
+  if (file == nullptr) {
+    throw InputError(path_, std::string("cannot open: ") +
+                                (errno != 0 ? std::strerror(errno) : "out of memory"));
+  }
   gzbuffer(file, kZlibBufferBytes);
   handle_ = file;
 }

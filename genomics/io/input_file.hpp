@@ -15,6 +15,10 @@ class InputFile {
   InputFile(const InputFile&) = delete;
   InputFile& operator=(const InputFile&) = delete;
 
+  // Throws InputError unless `path` names something readable that is not a directory;
+  // reads nothing, so a pipe given as a path keeps its bytes.
+  static void check_readable(const std::string& path);
+
   // Reads up to `capacity` bytes; returns 0 only at the end of the file.
   std::size_t read(char* out, std::size_t capacity);
 

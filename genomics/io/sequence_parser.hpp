@@ -10,10 +10,12 @@
 
 namespace xenon::genomics {
 
-// Parses one block of whole records (see BlockSplitter) and checks each record, handing the
+// Parses one block of records (see BlockSplitter) and checks each record, handing the
 // sequence of every record to a visitor:
 //   visitor.begin_record();               // a new record starts
 //   visitor.bases(std::string_view line); // its sequence, in one piece (FASTQ) or per line (FASTA)
+//   visitor.resume_record(std::string_view carried);  // a FASTA block that continues a record
+//                                         // cut by the splitter: its bases just before the cut
 // Problems throw InputError naming the file and the record: a FASTQ record without its '@'
 // header or '+' line, quality and sequence of different lengths, a record cut short by the end
 // of the file. Line ends may be "\n" or "\r\n". Returns the number of records parsed.
@@ -85,15 +87,22 @@ class SequenceParser {
     return record - origin_.first_record;
   }
 
+  // Returns the records that begin in the block (not one it continues).
   template <class Visitor>
   std::uint64_t parse_fasta(Visitor& visitor) {
     std::uint64_t records = 0;
+    bool in_record = false;
     std::string_view line;
+    if (origin_.continues_record && next_line(line)) {
+      visitor.resume_record(line);
+      in_record = true;
+    }
     while (next_line(line)) {
       if (!line.empty() && line.front() == '>') {
         ++records;
+        in_record = true;
         visitor.begin_record();
-      } else if (records == 0) {
+      } else if (!in_record) {
         if (line.empty()) continue;
         fail(origin_.first_record, "expected a FASTA header starting with '>', found " +
                                        quoted_start(line));

@@ -122,8 +122,9 @@ class KmerCountTable {
     std::size_t grow_at = 0;  // 0 until allocated, so the first add allocates
   };
 
-  // The routing word: its low 6 bits pick the part, the next 32 the bucket (the high half
-  // picks the store: see store_of()).
+  // The routing word: its low 6 bits pick the part, bits 6-37 the bucket. The store was
+  // picked by the high half (store_of()), which overlaps only bits 32-37 here and mostly
+  // through its top bits, so a store's keys still spread over all its buckets.
   static std::size_t part_of(const Key& key) { return key[Words - 1] & (kParts - 1); }
   static std::size_t home_bucket(const Key& key, std::size_t buckets) {
     const std::uint64_t bits = (key[Words - 1] >> 6) & 0xffffffffu;

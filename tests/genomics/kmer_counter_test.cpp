@@ -278,6 +278,79 @@ TEST(KmerCounter, StopsAtTheFirstBadRecordNamingItAndWritesNothing) {
   EXPECT_TRUE(out.entries().empty());
 }
 
+// Blocks of 4 KiB cut the genomes' records into dozens of pieces; k-mers across each cut
+// must be counted once, as Jellyfish counts the whole record.
+TEST(KmerCounter, CountsFastaRecordsLongerThanABlockExactly) {
+  for (const Dataset& set : datasets()) {
+    if (set.name.find("reference") == std::string::npos) continue;
+    for (const int k : {21, 55}) {
+      OutputDirectory out;
+      const auto run = run_binary("kmer_counter", "--quiet -block-kib 4 -threads-per-node 3 -k " +
+                                                      std::to_string(k) + " -o " + out.path() + input_arguments(set));
+      ASSERT_EQ(run.exit_code, 0) << run.output;
+      expect_jellyfish_answers(out, set.name, k);
+    }
+  }
+}
+
+// Jellyfish users feed it through pipes: <(zcat ...) must keep every byte.
+TEST(KmerCounter, ReadsFromPipes) {
+  const Dataset set = datasets()[0];
+  OutputDirectory out;
+  std::string pipes;
+  for (const std::string& file : set.files) pipes += " <(zcat " + data_directory() + "/" + file + ")";
+  const char* bin = std::getenv("XENON_BIN");
+  const auto run = run_command("bash -c '" + std::string(bin != nullptr ? bin : "build/release/bin") +
+                               "/kmer_counter --quiet -o " + out.path() + pipes + "'");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  expect_jellyfish_answers(out, set.name, 31);
+}
+
+TEST(KmerCounter, AnEmptyFileIsWarnedAboutAndCountsNothing) {
+  OutputDirectory in;
+  std::ofstream(in.path() + "/empty.fq").flush();
+  OutputDirectory out;
+  const auto run = run_binary("kmer_counter", "--quiet -o " + out.path() + " " + in.path() + "/empty.fq " +
+                                                  data_directory() + "/lambda/lambda_virus.fa.gz");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("kmer_counter: warning: " + in.path() + "/empty.fq is empty (no records)\n"),
+            std::string::npos) << run.output;
+  expect_jellyfish_answers(out, "lambda-reference", 31);
+}
+
+// Whichever parser finds its problem first, the one reported is the first in the input.
+TEST(KmerCounter, ReportsTheFirstOfSeveralBadRecordsInInputOrder) {
+  OutputDirectory in;
+  std::string reads;
+  for (int i = 1; i <= 4000; ++i) {
+    reads += "@r" + std::to_string(i) + "\nACGTTGCAACGGTACCAGTAGGATTACAGATTACAGGCCA\n";
+    // Two problems about a block apart: both blocks are out at once, either may be found first.
+    reads += (i == 1800 ? "-\n" : "+\n");
+    reads += std::string(i == 1700 ? 39 : 40, 'I') + "\n";
+  }
+  std::ofstream(in.path() + "/two_bad.fq") << reads;
+  for (const int threads : {1, 2, 3, 5}) {
+    OutputDirectory out;
+    const auto run = run_binary("kmer_counter", "--quiet -block-kib 8 -threads-per-node " + std::to_string(threads) +
+                                                    " -o " + out.path() + " " + in.path() + "/two_bad.fq");
+    EXPECT_EQ(run.exit_code, 1);
+    EXPECT_EQ(run.output, "kmer_counter: error: " + in.path() +
+                              "/two_bad.fq: record 1700: quality length 39 differs from sequence length 40\n")
+        << threads << " threads";
+  }
+}
+
+// The files appear together or not at all: a summary that cannot be written takes the others.
+TEST(KmerCounter, WritesNoFileWhenOneOfThemCannotBeWritten) {
+  OutputDirectory out;
+  std::filesystem::create_directory(out.path() + "/summary.json");  // in the way of the rename
+  const auto run = run_binary("kmer_counter", "--quiet --dump -o " + out.path() + " " + data_directory() +
+                                                  "/lambda/lambda_virus.fa.gz");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.output.find("summary.json: cannot rename"), std::string::npos) << run.output;
+  EXPECT_EQ(out.entries(), std::vector<std::string>{"summary.json"}) << "only what was there before";
+}
+
 TEST(KmerCounter, ShowsProgressOnStandardErrorUnlessQuiet) {
   OutputDirectory out;
   const std::string reads = " " + data_directory() + "/unicycler-sample/short_reads_1.fastq.gz";
