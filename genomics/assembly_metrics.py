@@ -16,6 +16,7 @@ import dataclasses
 import gzip
 import re
 import sys
+import zlib
 
 # Blocks of one contig whose placements on the reference disagree by more than this are a
 # relocation (QUAST's extensive misassembly threshold); the same distance from the ends of a
@@ -66,13 +67,17 @@ def read_fasta(path):
                     name, parts = header_name(path, number, line), []
                 elif name is None:
                     if line.strip():
-                        raise InputError(f"{path}: not FASTA (line {number} is not a '>' header)")
+                        raise InputError(
+                            f"{path}: not FASTA (line {number} is not a '>' header)")
                 elif not SEQUENCE_LETTERS.match(line.strip()):
-                    raise InputError(f"{path}: not FASTA (line {number} of record '{name}' is not a sequence)")
+                    raise InputError(
+                        f"{path}: not FASTA (line {number} of record '{name}' is not a sequence)")
                 else:
                     parts.append(line.strip())
-    except (OSError, EOFError, gzip.BadGzipFile) as error:
+    except (EOFError, zlib.error, gzip.BadGzipFile) as error:
         raise InputError(f"{path}: corrupt or truncated gzip ({error})") from error
+    except OSError as error:
+        raise InputError(f"{path}: cannot read ({error.strerror or error})") from error
     if name is None:
         raise InputError(f"{path}: empty (no FASTA record)")
     records.append(finish_record(path, name, parts))
@@ -134,7 +139,7 @@ def print_contig_metrics(lengths, min_contig):
 def prepare(min_contig, contigs_path, reference_path, outdir):
     contigs = read_fasta(contigs_path)
     reference = read_fasta(reference_path)
-    kept = [(name, sequence) for name, sequence in contigs if len(sequence) > min_contig]
+    kept = [(name, sequence) for name, sequence in contigs if len(sequence) >= min_contig]
     write_fasta(f"{outdir}/contigs.fa", kept)
     write_fasta(f"{outdir}/reference.fa", reference)
     print_contig_metrics([len(sequence) for _, sequence in kept], min_contig)
@@ -272,7 +277,8 @@ def breakpoint_kind(first, second):
     if first.strand != second.strand:
         return "inversions"
     contig_gap = second.contig_start - first.contig_end
-    if abs(reference_gap(first, second) - contig_gap) > RELOCATION_BP and not crosses_origin(first, second):
+    discrepancy = abs(reference_gap(first, second) - contig_gap)
+    if discrepancy > RELOCATION_BP and not crosses_origin(first, second):
         return "relocations"
     return None
 
@@ -332,8 +338,7 @@ def main(argv):
                 "paf": (2, lambda a: paf(a[0], a[1])),
                 "dnadiff": (1, lambda a: dnadiff(a[0]))}
     if len(argv) < 2 or argv[1] not in commands or len(argv) - 2 != commands[argv[1]][0]:
-        print("usage: assembly_metrics.py prepare|paf|dnadiff ... (see genomics/evaluate_assembly.sh)",
-              file=sys.stderr)
+        print("usage: assembly_metrics.py prepare|paf|dnadiff ...", file=sys.stderr)
         return 2
     try:
         commands[argv[1]][1](argv[2:])

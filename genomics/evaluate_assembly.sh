@@ -37,19 +37,25 @@ files=()
 while [ $# -gt 0 ]; do
   case "$1" in
     -h | --help) usage ;;
-    --min-contig) [ $# -ge 2 ] || usage_error "--min-contig needs a length in bp"; min_contig=$2; shift 2 ;;
+    --min-contig)
+      [ $# -ge 2 ] || usage_error "--min-contig needs a length in bp"
+      min_contig=$2
+      shift 2
+      ;;
     --min-contig=*) min_contig=${1#--min-contig=}; shift ;;
     -*) usage_error "unknown option '$1'" ;;
     *) files+=("$1"); shift ;;
   esac
 done
-[ ${#files[@]} -eq 2 ] || usage_error "expected CONTIGS.fasta and REFERENCE.fasta[.gz], got ${#files[@]} file(s)"
+[ ${#files[@]} -eq 2 ] ||
+  usage_error "expected CONTIGS.fasta and REFERENCE.fasta[.gz], got ${#files[@]} file(s)"
 contigs=${files[0]}
 reference=${files[1]}
-[[ "$min_contig" =~ ^[0-9]+$ ]] || usage_error "--min-contig must be a whole number of bp, got '$min_contig'"
+[[ "$min_contig" =~ ^[0-9]+$ ]] ||
+  usage_error "--min-contig must be a whole number of bp, got '$min_contig'"
 for file in "$contigs" "$reference"; do
   [ -e "$file" ] || fail "$file: no such file"
-  [ -f "$file" ] && [ -r "$file" ] || fail "$file: not a readable file"
+  if [ ! -f "$file" ] || [ ! -r "$file" ]; then fail "$file: not a readable file"; fi
   [ -s "$file" ] || fail "$file: empty (no FASTA record)"
 done
 command -v python3 >/dev/null || fail "python3 is not installed"
@@ -59,12 +65,14 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/evaluate-assembly-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 # Contig metrics; writes the kept contigs and the decompressed reference into $work.
-python3 "$here/assembly_metrics.py" prepare "$min_contig" "$contigs" "$reference" "$work" >"$work/contig_metrics"
+python3 "$here/assembly_metrics.py" prepare "$min_contig" "$contigs" "$reference" "$work" \
+  >"$work/contig_metrics"
 cat "$work/contig_metrics"
 
 # minimap2 aligns the kept contigs (target: the reference); PAF with CIGAR (-c), so that the
 # primary alignments carry exact coordinates. Its own chatter goes to a log shown on failure.
-if ! minimap2 -cx asm5 -t 2 "$work/reference.fa" "$work/contigs.fa" >"$work/alignments.paf" 2>"$work/minimap2.log"; then
+if ! minimap2 -cx asm5 -t 2 "$work/reference.fa" "$work/contigs.fa" \
+  >"$work/alignments.paf" 2>"$work/minimap2.log"; then
   fail "minimap2 failed: $(tail -n 1 "$work/minimap2.log")"
 fi
 python3 "$here/assembly_metrics.py" paf "$work/reference.fa" "$work/alignments.paf"

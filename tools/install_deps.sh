@@ -11,6 +11,9 @@ packages+=(iproute2)
 # Genomics: Jellyfish is the k-mer counter's reference in make test; KMC, ART (read simulator)
 # and the E. coli genome of ragout-examples serve performance/kmer_bench/kmer_bench.sh.
 packages+=(jellyfish kmc art-nextgen-simulation-tools ragout-examples time)
+# Assembly quality (genomics/evaluate_assembly.sh): minimap2 aligns contigs to the reference,
+# MUMmer's dnadiff cross-checks.
+packages+=(minimap2 mummer python3)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
