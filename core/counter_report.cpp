@@ -8,25 +8,10 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "core/json_text.hpp"
+
 namespace xenon {
 namespace {
-
-std::string json_string(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
-      out += escaped;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
 
 std::string csv_field(const std::string& text) {
   if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
@@ -87,13 +72,13 @@ void CounterReport::print(std::FILE* out) const {
 }
 
 std::string CounterReport::json() const {
-  std::string out = "{\n  \"program\": " + json_string(program_) + ",\n  \"counters\": {";
+  std::string out = "{\n  \"program\": " + json_quoted(program_) + ",\n  \"counters\": {";
   const char* separator = "\n";
   for (const Counter& counter : counters_) {
     out += separator;
-    out += "    " + json_string(counter.name) + ": ";
+    out += "    " + json_quoted(counter.name) + ": ";
     if (counter.kind == Kind::kText) {
-      out += json_string(counter.value);
+      out += json_quoted(counter.value);
     } else {
       out += counter.finite ? counter.value : "null";
     }
@@ -104,7 +89,7 @@ std::string CounterReport::json() const {
   for (const Counter& counter : counters_) {
     if (counter.unit.empty()) continue;
     out += separator;
-    out += "    " + json_string(counter.name) + ": " + json_string(counter.unit);
+    out += "    " + json_quoted(counter.name) + ": " + json_quoted(counter.unit);
     separator = ",\n";
   }
   return out + "\n  }\n}\n";

@@ -1,34 +1,14 @@
 #include "genomics/counter/counter_settings.hpp"
 
-#include <cstdio>
+#include "core/json_text.hpp"
 
 namespace xenon::genomics {
-namespace {
-
-std::string json_string(const std::string& text) {
-  std::string quoted = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      quoted += '\\';
-      quoted += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
-      quoted += escaped;
-    } else {
-      quoted += c;
-    }
-  }
-  return quoted + '"';
-}
-
-}  // namespace
 
 std::string summary_json(const CounterSettings& settings, const InputTally& tally,
                          const KmerHistogram& histogram) {
   std::string files;
   for (std::size_t i = 0; i < settings.files.size(); ++i) {
-    files += (i == 0 ? "" : ", ") + json_string(settings.files[i]);
+    files += (i == 0 ? "" : ", ") + json_quoted(settings.files[i]);
   }
   return "{\n"
          "  \"k\": " + std::to_string(settings.k) + ",\n"
