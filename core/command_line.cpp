@@ -144,7 +144,8 @@ std::string CommandLine::help_text() const {
   if (positional_ != nullptr) out << " " << positional_what_;
   out << "\n" << summary_ << "\n\nOptions (-name or --name, value as next argument or =value):\n";
   for (const Option& option : options_) {
-    std::string left = "  --" + option.name;
+    // One-letter options read best as -k, -o (as in most tools); --k works too.
+    std::string left = (option.name.size() == 1 ? "  -" : "  --") + option.name;
     if (option.kind != Kind::kFlag) left += " VALUE";
     out << left;
     out << std::string(left.size() < 36 ? 36 - left.size() : 1, ' ');
