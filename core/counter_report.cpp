@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "core/error_text.hpp"
 #include "core/json_text.hpp"
 
 namespace xenon {
@@ -27,7 +28,7 @@ void write_whole_file(const std::string& path, const std::string& text) {
   const std::string temporary = path + ".tmp." + std::to_string(getpid());
   const auto fail = [&](int error) {
     std::remove(temporary.c_str());
-    throw std::runtime_error("cannot write counters to '" + path + "': " + std::strerror(error));
+    throw std::runtime_error("cannot write counters to '" + path + "': " + error_text(error));
   };
   std::FILE* file = std::fopen(temporary.c_str(), "w");
   if (file == nullptr) fail(errno);
@@ -116,7 +117,7 @@ std::string CounterReport::destination_problem(const std::string& path) {
     return "'" + path + "' is a directory";
   }
   if (access(folder.c_str(), W_OK) != 0) {
-    return "cannot write in '" + folder + "': " + std::strerror(errno);
+    return "cannot write in '" + folder + "': " + error_text(errno);
   }
   return {};
 }

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "core/error_text.hpp"
+
 namespace xenon::genomics {
 
 AtomicOutputFile::AtomicOutputFile(std::string path)
@@ -22,7 +24,7 @@ AtomicOutputFile::~AtomicOutputFile() {
 }
 
 void AtomicOutputFile::fail(const std::string& what) const {
-  throw std::runtime_error(path_ + ": " + what + ": " + std::strerror(errno));
+  throw std::runtime_error(path_ + ": " + what + ": " + error_text(errno));
 }
 
 void AtomicOutputFile::write(std::string_view bytes) {

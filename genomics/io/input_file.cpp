@@ -8,6 +8,7 @@
 #include <climits>
 #include <cstring>
 
+#include "core/error_text.hpp"
 #include "genomics/io/input_error.hpp"
 
 namespace xenon::genomics {
@@ -24,11 +25,11 @@ void InputFile::check_readable(const std::string& path) {
   // stat and access, not a trial read: a pipe (<(zcat ...), /dev/stdin) must keep its bytes.
   struct stat status {};
   if (stat(path.c_str(), &status) != 0) {
-    throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
+    throw InputError(path, "cannot open: " + error_text(errno));
   }
   if (S_ISDIR(status.st_mode)) throw InputError(path, "cannot read: a directory");
   if (access(path.c_str(), R_OK) != 0) {
-    throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
+    throw InputError(path, "cannot open: " + error_text(errno));
   }
 }
 
@@ -38,7 +39,7 @@ InputFile::InputFile(std::string path) : path_(std::move(path)) {
   gzFile file = gzopen(path_.c_str(), "rb");
   if (file == nullptr) {
     throw InputError(path_, std::string("cannot open: ") +
-                                (errno != 0 ? std::strerror(errno) : "out of memory"));
+                                (errno != 0 ? error_text(errno) : std::string("out of memory")));
   }
   gzbuffer(file, kZlibBufferBytes);
   handle_ = file;
@@ -58,7 +59,7 @@ std::size_t InputFile::read(char* out, std::size_t capacity) {
   if (got < 0 || (error != Z_OK && error != Z_STREAM_END)) {
     // Z_BUF_ERROR at the end means the compressed stream stopped in the middle.
     if (error == Z_BUF_ERROR) throw InputError(path_, "compressed data is truncated");
-    if (error == Z_ERRNO) throw InputError(path_, std::string("read error: ") + std::strerror(errno));
+    if (error == Z_ERRNO) throw InputError(path_, "read error: " + error_text(errno));
     throw InputError(path_, std::string("corrupt compressed data: ") + message);
   }
   return static_cast<std::size_t>(got);
