@@ -95,4 +95,5 @@ if [ -n "$PROCESSES" ] && command -v mpiexec > /dev/null; then
     fi
   done
 fi
+if [ "$same" = yes ]; then echo "1 passed, 0 failed"; else echo "0 passed, 1 failed"; fi
 [ "$same" = yes ]

@@ -1,0 +1,7 @@
+# Issue 6 at bacterial scale: performance/kmer_bench/kmer_bench.sh simulates 40x E. coli reads
+# with ART (about a minute), then counts them with kmer_counter, Jellyfish and KMC and across
+# 2 and 4 MPI processes; it fails unless every histogram is identical to Jellyfish's and KMC's
+# and the multi-process outputs are byte-identical to the single-process one (13.7 M distinct
+# k-mers: table growth in every part, thousands of blocks). Its times, on a CI machine
+# running nothing else, are printed but not judged.
+run_stage kmer-bench-ecoli performance/kmer_bench/kmer_bench.sh
