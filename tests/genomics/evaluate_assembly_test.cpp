@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "tests/support/run_binary.hpp"
+#include "tests/support/temporary_directory.hpp"
 
 namespace {
 
@@ -77,22 +78,9 @@ std::string reverse_complement(const std::string& sequence) {
   return result;
 }
 
-class WorkDirectory {
+class WorkDirectory : public xenon::testing::TemporaryDirectory {
  public:
-  WorkDirectory() {
-    char pattern[] = "/tmp/xenon-evaluate-assembly-XXXXXX";
-    path_ = mkdtemp(pattern);
-  }
-  ~WorkDirectory() { std::filesystem::remove_all(path_); }
-  WorkDirectory(const WorkDirectory&) = delete;
-  WorkDirectory& operator=(const WorkDirectory&) = delete;
-
-  // Writes a file and returns its path.
-  std::string write(const std::string& name, const std::string& contents) const {
-    const std::string path = path_ + "/" + name;
-    std::ofstream(path, std::ios::binary) << contents;
-    return path;
-  }
+  WorkDirectory() : xenon::testing::TemporaryDirectory("xenon-evaluate-assembly") {}
   std::string write_fasta(const std::string& name, const std::vector<Record>& records) const {
     std::string text;
     for (const Record& record : records) {
@@ -102,9 +90,6 @@ class WorkDirectory {
     }
     return write(name, text);
   }
-
- private:
-  std::string path_;
 };
 
 // "ASSEMBLY_METRIC name = value" lines as {name: value}.

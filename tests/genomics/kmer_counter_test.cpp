@@ -15,6 +15,7 @@
 
 #include "tests/support/mpi_run.hpp"
 #include "tests/support/run_binary.hpp"
+#include "tests/support/temporary_directory.hpp"
 
 namespace {
 
@@ -68,24 +69,11 @@ std::string input_arguments(const Dataset& set) {
   return arguments;
 }
 
-class OutputDirectory {
+// Where a run writes, read back by file name.
+class OutputDirectory : public xenon::testing::TemporaryDirectory {
  public:
-  OutputDirectory() {
-    char pattern[] = "/tmp/xenon-kmer-counter-XXXXXX";
-    path_ = mkdtemp(pattern);
-  }
-  ~OutputDirectory() { std::filesystem::remove_all(path_); }
-  const std::string& path() const { return path_; }
-  std::string file(const std::string& name) const { return read_file(path_ + "/" + name); }
-  std::vector<std::string> entries() const {
-    std::vector<std::string> names;
-    for (const auto& entry : std::filesystem::directory_iterator(path_)) names.push_back(entry.path().filename());
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-
- private:
-  std::string path_;
+  OutputDirectory() : xenon::testing::TemporaryDirectory("xenon-kmer-counter") {}
+  std::string file(const std::string& name) const { return read(name); }
 };
 
 // Jellyfish's `stats` lines as numbers: Unique, Distinct, Total, Max_count.

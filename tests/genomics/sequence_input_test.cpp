@@ -14,34 +14,26 @@
 #include "genomics/io/input_file.hpp"
 #include "genomics/io/sequence_parser.hpp"
 #include "genomics/kmer/kmer.hpp"
+#include "tests/support/temporary_directory.hpp"
 
 namespace {
 
 using namespace xenon::genomics;
 
-class TemporaryDirectory {
+// Test inputs, plain or gzip-compressed.
+class TemporaryDirectory : public xenon::testing::TemporaryDirectory {
  public:
-  TemporaryDirectory() {
-    char pattern[] = "/tmp/xenon-input-test-XXXXXX";
-    path_ = mkdtemp(pattern);
-  }
-  ~TemporaryDirectory() { std::filesystem::remove_all(path_); }
+  TemporaryDirectory() : xenon::testing::TemporaryDirectory("xenon-input-test") {}
   std::string file(const std::string& name, const std::string& contents) const {
-    const std::string path = path_ + "/" + name;
-    std::ofstream(path, std::ios::binary) << contents;
-    return path;
+    return write(name, contents);
   }
   std::string gzip_file(const std::string& name, const std::string& contents) const {
-    const std::string path = path_ + "/" + name;
-    gzFile out = gzopen(path.c_str(), "wb");
+    const std::string file = path() + "/" + name;
+    gzFile out = gzopen(file.c_str(), "wb");
     gzwrite(out, contents.data(), static_cast<unsigned>(contents.size()));
     gzclose(out);
-    return path;
+    return file;
   }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
 };
 
 std::string fastq_records(int count, int first = 1) {
