@@ -44,6 +44,58 @@ class CounterCoordinator : public Actor {
     }
   }
 
+ protected:
+  // Hooks for a coordinator that goes on after counting (the assembler's).
+  // Actions this class does not know.
+  virtual void receive_other(const Message& message) {
+    throw std::runtime_error("counter coordinator: unexpected action " +
+                             std::to_string(message.action().code()));
+  }
+  // The stores: registered type name and local spawn.
+  virtual std::string_view store_type() const { return Words == 1 ? kStoreType1 : kStoreType2; }
+  virtual ActorName spawn_store(int worker) { return this->template spawn_on<KmerStore<Words>>(worker); }
+  // How parsers route k-mers to stores: 0 by hash, else by minimizers of this length.
+  virtual std::uint32_t minimizer_length() const { return 0; }
+  // Every k-mer is counted (the histogram is in the outcome and checked): write the counter's
+  // output.
+  virtual void counted() {
+    if (!settings_.dump) {
+      finish();
+      return;
+    }
+    dump_file_ = std::make_unique<AtomicOutputFile>(output_path(kDumpFile));
+    for (const ActorName store : stores_) {
+      send_value(store, ACTION_DUMP_PREPARE, settings_.minimum_count);
+    }
+    merger_ = std::make_unique<DumpMerger<Words>>(
+        stores_.size(), settings_.k, *dump_file_,
+        [this](std::size_t store) { send(stores_[store], ACTION_DUMP_CHUNK_REQUEST); });
+    merger_->start();
+  }
+
+  const CounterSettings& settings() const { return settings_; }
+  const std::vector<ActorName>& stores() const { return stores_; }
+  const KmerHistogram& histogram() const { return outcome_.histogram; }
+  const InputTally& tally() const { return outcome_.tally; }
+
+  // Ends the run: the reason goes into the outcome, every child is stopped.
+  void fail(const std::string& reason) {
+    if (outcome_.error.empty()) outcome_.error = reason;
+    outcome_.succeeded = false;
+    dump_file_.reset();  // removes the partial dump
+    shut_down();
+  }
+  // Ends the run after success: files (published already) go into the outcome.
+  void succeed(const std::vector<std::string>& files) {
+    outcome_.files_written.insert(outcome_.files_written.end(), files.begin(), files.end());
+    outcome_.succeeded = true;
+    shut_down();
+  }
+
+  std::string output_path(const char* name) const {
+    return (std::filesystem::path(settings_.output_directory) / name).string();
+  }
+
  private:
   enum class Role { kStore, kParser };
 
@@ -66,8 +118,7 @@ class CounterCoordinator : public Actor {
     } else if (action == ACTION_CHILD_STOPPED) {
       child_stopped(message);
     } else {
-      throw std::runtime_error("counter coordinator: unexpected action " +
-                               std::to_string(action.code()));
+      receive_other(message);
     }
   }
 
@@ -89,9 +140,9 @@ class CounterCoordinator : public Actor {
   // One actor per worker of every node, in the order node by node, worker by worker.
   void spawn_all(Role role) {
     const Payload arguments =
-        role == Role::kStore ? Payload{} : ParserArguments{static_cast<std::uint32_t>(settings_.k), stores_}.encode();
+        role == Role::kStore ? Payload{} : ParserArguments{static_cast<std::uint32_t>(settings_.k), stores_, minimizer_length()}.encode();
     std::vector<ActorName>& names = role == Role::kStore ? stores_ : parsers_;
-    const std::string_view type = role == Role::kStore ? (Words == 1 ? kStoreType1 : kStoreType2)
+    const std::string_view type = role == Role::kStore ? store_type()
                                                        : (Words == 1 ? kParserType1 : kParserType2);
     awaited_ = names.size();
     for (int node = 0; node < node_count(); ++node) {
@@ -99,9 +150,8 @@ class CounterCoordinator : public Actor {
         const auto index = static_cast<std::size_t>(node * worker_count() + worker);
         ++children_;
         if (node == node_index()) {
-          names[index] = role == Role::kStore
-                             ? spawn_on<KmerStore<Words>>(worker, arguments.bytes())
-                             : spawn_on<KmerParser<Words>>(worker, arguments.bytes());
+          names[index] = role == Role::kStore ? spawn_store(worker)
+                                              : spawn_on<KmerParser<Words>>(worker, arguments.bytes());
           --awaited_;
         } else {
           spawn_requests_[request_spawn(node, worker, type, arguments.share())] = {role, index};
@@ -163,18 +213,7 @@ class CounterCoordinator : public Actor {
                                " parsed, " + std::to_string(kmers_stored_) + " received by stores, " +
                                std::to_string(outcome_.histogram.total_kmers()) + " counted");
     }
-    if (!settings_.dump) {
-      finish();
-      return;
-    }
-    dump_file_ = std::make_unique<AtomicOutputFile>(output_path(kDumpFile));
-    for (const ActorName store : stores_) {
-      send_value(store, ACTION_DUMP_PREPARE, settings_.minimum_count);
-    }
-    merger_ = std::make_unique<DumpMerger<Words>>(
-        stores_.size(), settings_.k, *dump_file_,
-        [this](std::size_t store) { send(stores_[store], ACTION_DUMP_CHUNK_REQUEST); });
-    merger_->start();
+    counted();
   }
 
   // Writes the histogram and the summary, and publishes them with the dump as one: every
@@ -191,17 +230,7 @@ class CounterCoordinator : public Actor {
     } else {
       publish_together({&histogram, &summary});
     }
-    outcome_.files_written.push_back(histogram.path());
-    outcome_.files_written.push_back(summary.path());
-    outcome_.succeeded = true;
-    shut_down();
-  }
-
-  void fail(const std::string& reason) {
-    if (outcome_.error.empty()) outcome_.error = reason;
-    outcome_.succeeded = false;
-    dump_file_.reset();  // removes the partial dump
-    shut_down();
+    succeed({histogram.path(), summary.path()});
   }
 
   // Stops every child; this actor stops when the last one has.
@@ -235,10 +264,6 @@ class CounterCoordinator : public Actor {
     const auto found = store_indexes_.find(store);
     if (found == store_indexes_.end()) throw std::logic_error("message from an unknown store");
     return found->second;
-  }
-
-  std::string output_path(const char* name) const {
-    return (std::filesystem::path(settings_.output_directory) / name).string();
   }
 
   struct SpawnRequestInfo {

@@ -87,11 +87,12 @@ InputFailure InputFailure::decode(std::span<const std::byte> bytes) {
 }
 
 Payload ParserArguments::encode() const {
-  Payload payload = Payload::for_overwrite(8 + 8 * stores.size());
+  Payload payload = Payload::for_overwrite(12 + 8 * stores.size());
   std::byte* out = payload.writable_bytes().data();
   store_le32(out, k);
   store_le32(out + 4, static_cast<std::uint32_t>(stores.size()));
   for (std::size_t i = 0; i < stores.size(); ++i) store_le64(out + 8 + 8 * i, stores[i].value());
+  store_le32(out + 8 + 8 * stores.size(), minimizer_length);
   return payload;
 }
 
@@ -100,9 +101,16 @@ ParserArguments ParserArguments::decode(std::span<const std::byte> bytes) {
   ParserArguments arguments;
   arguments.k = load_le32(bytes.data());
   const std::uint32_t stores = load_le32(bytes.data() + 4);
-  require_size(bytes, 8 + 8 * static_cast<std::size_t>(stores), "parser arguments");
+  const std::size_t size = 12 + 8 * static_cast<std::size_t>(stores);
+  require_size(bytes, size, "parser arguments");
   for (std::uint32_t i = 0; i < stores; ++i) {
     arguments.stores.push_back(ActorName::from_value(load_le64(bytes.data() + 8 + 8 * i)));
+  }
+  arguments.minimizer_length = load_le32(bytes.data() + size - 4);
+  if (arguments.minimizer_length > 32 || arguments.minimizer_length > arguments.k) {
+    throw std::invalid_argument("parser arguments: minimizer length " +
+                                std::to_string(arguments.minimizer_length) + " with k " +
+                                std::to_string(arguments.k));
   }
   return arguments;
 }

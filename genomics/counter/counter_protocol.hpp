@@ -87,10 +87,12 @@ struct InputFailure {
   static InputFailure decode(std::span<const std::byte> bytes);
 };
 
-// Arguments of a parser: k and the stores, in store order.
+// Arguments of a parser: k, the stores in store order, and how k-mers are routed to them: by
+// their hash (minimizer_length 0), or by the minimizer of that length (the assembler's stores).
 struct ParserArguments {
   std::uint32_t k = 0;
   std::vector<ActorName> stores;
+  std::uint32_t minimizer_length = 0;
 
   Payload encode() const;
   static ParserArguments decode(std::span<const std::byte> bytes);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -17,11 +18,12 @@
 #include "genomics/counter/counter_protocol.hpp"
 #include "genomics/io/sequence_parser.hpp"
 #include "genomics/kmer/kmer_hash.hpp"
+#include "genomics/kmer/minimizer.hpp"
 
 namespace xenon::genomics {
 
 // Parses blocks of records, hashes the canonical form of every k-mer, and sends each hashed
-// k-mer to the store that owns it, batched per store. A block is done when every store has
+// k-mer to the store that owns it (by its hash, or by its minimizer), batched per store. A block is done when every store has
 // counted its batches; only then does the reader hear of it, so the k-mers in flight are
 // bounded by the blocks the reader lets out. One parser per worker of every node.
 template <int Words>
@@ -39,6 +41,9 @@ class KmerParser : public Actor {
         scanner_(static_cast<int>(arguments_.k)),
         batches_(arguments_.stores.size()),
         batch_keys_(batch_keys_for(arguments_.stores.size())) {
+    if (arguments_.minimizer_length != 0) {
+      window_.emplace(static_cast<int>(arguments_.k), static_cast<int>(arguments_.minimizer_length));
+    }
     if (arguments_.k == 0 || kmer_words(static_cast<int>(arguments_.k)) != Words ||
         arguments_.stores.empty()) {
       throw std::invalid_argument("k-mer parser: bad arguments (k " +
@@ -76,18 +81,33 @@ class KmerParser : public Actor {
     void begin_record() {
       ++tally.records;
       parser.scanner_.reset();
+      if (parser.window_) parser.window_->reset();
     }
     // The bases before a cut inside a long record were counted with the previous block:
     // they only prime the scanner for the k-mers that span the cut.
     void resume_record(std::string_view carried) {
       parser.scanner_.reset();
-      parser.scanner_.feed(carried, [](const PackedKmer<Words>&) {});
+      if (parser.window_) {
+        parser.window_->reset();
+        parser.scanner_.feed(carried, [](const PackedKmer<Words>&) {}, *parser.window_);
+      } else {
+        parser.scanner_.feed(carried, [](const PackedKmer<Words>&) {});
+      }
     }
     void bases(std::string_view line) {
       tally.bases += line.size();
+      if (parser.window_) {
+        const std::uint32_t stores = static_cast<std::uint32_t>(parser.batches_.size());
+        parser.scanner_.feed(line, [this, stores](const PackedKmer<Words>& kmer) {
+          ++tally.kmers;
+          parser.route(key_of<Words>(kmer), store_of_minimizer(parser.window_->minimum(), stores));
+        }, *parser.window_);
+        return;
+      }
       parser.scanner_.feed(line, [this](const PackedKmer<Words>& kmer) {
         ++tally.kmers;
-        parser.route(key_of<Words>(kmer));
+        const Key key = key_of<Words>(kmer);
+        parser.route(key, store_of<Words>(key, static_cast<std::uint32_t>(parser.batches_.size())));
       });
     }
   };
@@ -113,8 +133,7 @@ class KmerParser : public Actor {
     finish_if_counted(block.block_number);
   }
 
-  void route(const Key& key) {
-    const std::uint32_t store = store_of<Words>(key, static_cast<std::uint32_t>(batches_.size()));
+  void route(const Key& key, std::uint32_t store) {
     std::vector<Key>& batch = batches_[store];
     batch.push_back(key);
     if (batch.size() == batch_keys_) flush(store);
@@ -164,6 +183,7 @@ class KmerParser : public Actor {
 
   ParserArguments arguments_;
   KmerScanner<Words> scanner_;
+  std::optional<MinimizerWindow> window_;  // with minimizer routing
   std::vector<std::vector<Key>> batches_;  // one per store, filled as k-mers come
   std::size_t batch_keys_;
   std::uint64_t current_block_ = 0;

@@ -44,9 +44,17 @@ class KmerStore : public Actor {
     } else if (action == ACTION_COUNTER_STOP) {
       stop();
     } else {
-      throw std::runtime_error("k-mer store: unexpected action " + std::to_string(action.code()));
+      receive_other(message);
     }
   }
+
+ protected:
+  // Actions of a store that does more than count (the assembler's graph store).
+  virtual void receive_other(const Message& message) {
+    throw std::runtime_error("k-mer store: unexpected action " + std::to_string(message.action().code()));
+  }
+
+  KmerCountTable<Words> table_;
 
  private:
   // Payload: u64 block number, then keys of Words words each.
@@ -112,7 +120,6 @@ class KmerStore : public Actor {
     }
   }
 
-  KmerCountTable<Words> table_;
   std::vector<Key> keys_;  // decoded batch, reused
   std::uint64_t kmers_received_ = 0;
   std::vector<std::pair<PackedKmer<Words>, std::uint64_t>> dump_;

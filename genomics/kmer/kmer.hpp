@@ -51,6 +51,11 @@ inline constexpr std::array<std::int8_t, 256> kBaseCodes = [] {
   return codes;
 }();
 
+struct NoBaseObserver {
+  void reset() {}
+  void push(int /*code*/) {}
+};
+
 // Reads bases and hands over the canonical form (the smaller of a k-mer and its reverse
 // complement) of every k-mer of ACGT bases. Sequences may arrive in pieces (lines of a FASTA
 // record): k-mers span pieces until reset() starts a new sequence.
@@ -70,13 +75,22 @@ class KmerScanner {
   // Calls sink(const PackedKmer<Words>& canonical) for each k-mer completed by `bases`.
   template <class Sink>
   void feed(std::string_view bases, Sink&& sink) {
+    NoBaseObserver none;
+    feed(bases, sink, none);
+  }
+  // The same, telling `observer` of each base (push(code)) and of each break (reset()) before
+  // the k-mer it completes reaches the sink, so that it can track something alongside.
+  template <class Sink, class Observer>
+  void feed(std::string_view bases, Sink&& sink, Observer& observer) {
     for (const char base : bases) {
       const int code = kBaseCodes[static_cast<unsigned char>(base)];
       if (code < 0) {
         valid_ = 0;
+        observer.reset();
         continue;
       }
       push(static_cast<std::uint64_t>(code));
+      observer.push(code);
       if (++valid_ >= k_) {
         valid_ = k_;
         sink(words_less<Words>(forward_, reverse_) ? forward_ : reverse_);

@@ -77,6 +77,13 @@ class KmerCountTable {
     for (const auto& [key, count] : unslotted_) visit(key, count);
   }
 
+  // Frees every key.
+  void clear() {
+    parts_ = {};
+    unslotted_.clear();
+    saturated_extra_.clear();
+  }
+
   // Bytes held by the buckets (for reports).
   std::size_t memory_bytes() const {
     std::size_t bytes = 0;
