@@ -1,0 +1,223 @@
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/byte_order.hpp"
+#include "core/clock.hpp"
+#include "engine/xenon.hpp"
+#include "genomics/assembler/assembler_settings.hpp"
+#include "genomics/assembler/graph_protocol.hpp"
+#include "genomics/assembler/graph_store.hpp"
+#include "genomics/assembler/unitig_graph.hpp"
+#include "genomics/assembler/vertex_table.hpp"
+#include "genomics/counter/counter_coordinator.hpp"
+#include "genomics/io/atomic_output_file.hpp"
+#include "genomics/kmer/kmer_ops.hpp"
+
+namespace xenon::genomics {
+
+// Runs one assembly, on node 0. Counting is the k-mer counter's (graph stores count as k-mer
+// stores do); then, one step at a time on every store: keep the solid k-mers, find their
+// edges, walk the unitigs. The coordinator gathers the unitigs (and the vertices no walk
+// reached, which lie on cycles), checks that every solid k-mer is in exactly one of them,
+// cleans the compacted graph, and writes the contigs.
+template <int Words>
+class AssemblerCoordinator : public CounterCoordinator<Words> {
+  using Base = CounterCoordinator<Words>;
+  using Kmer = PackedKmer<Words>;
+
+ public:
+  AssemblerCoordinator(AssemblerSettings settings, CounterOutcome& counted, AssemblyOutcome& outcome)
+      : Base(settings.counting, counted), settings_(std::move(settings)), outcome_(outcome),
+        shape_(settings_.counting.k) {}
+
+ protected:
+  std::string_view store_type() const override { return Words == 1 ? kGraphStoreType1 : kGraphStoreType2; }
+  ActorName spawn_store(int worker) override { return this->template spawn_on<GraphStore<Words>>(worker); }
+
+  // K-mers go to the store of their minimizer, so a walk mostly stays in one store.
+  std::uint32_t minimizer_length() const override {
+    return static_cast<std::uint32_t>(minimizer_length_for(settings_.counting.k));
+  }
+
+  void counted() override {
+    report("counted");
+    outcome_.coverage_threshold = settings_.coverage_threshold != 0 ? settings_.coverage_threshold
+                                                                    : coverage_threshold_from(this->histogram());
+    GraphSetup setup;
+    setup.k = static_cast<std::uint32_t>(settings_.counting.k);
+    setup.threshold = outcome_.coverage_threshold;
+    setup.stores = this->stores();
+    setup.minimizer_length = minimizer_length();
+    to_every_store(ACTION_GRAPH_SOLIDIFY, [&] { return setup.encode(); });
+  }
+
+  void receive_other(const Message& message) override {
+    const Action action = message.action();
+    if (action == ACTION_GRAPH_SOLID) {
+      outcome_.solid_kmers += message.payload_as<std::uint64_t>();
+      if (--awaited_ != 0) return;
+      report("%llu solid k-mers (counted %llu times or more)", outcome_.solid_kmers, outcome_.coverage_threshold);
+      to_every_store(ACTION_GRAPH_EDGES, [] { return Payload{}; });
+    } else if (action == ACTION_GRAPH_EDGES_DONE) {
+      outcome_.edges += message.payload_as<std::uint64_t>();
+      if (--awaited_ != 0) return;
+      report("%llu edges", outcome_.edges);
+      to_every_store(ACTION_GRAPH_WALK, [] { return Payload{}; });
+    } else if (action == ACTION_UNITIGS) {
+      for (UnitigRecord& record : decode_unitigs(message.payload())) {
+        if (record.bases.size() < static_cast<std::size_t>(settings_.counting.k)) {
+          throw std::invalid_argument("a unitig shorter than k");
+        }
+        unitig_kmers_ += record.bases.size() - static_cast<std::size_t>(settings_.counting.k) + 1;
+        unitigs_.push_back(std::move(record));
+      }
+      walks_maybe_done();
+    } else if (action == ACTION_GRAPH_WALK_DONE) {
+      const std::span<const std::byte> totals = message.payload();
+      if (totals.size() != 16) throw std::invalid_argument("walk report of the wrong size");
+      unitigs_promised_ += load_le64(totals.data());
+      kmers_promised_ += load_le64(totals.data() + 8);
+      --awaited_;
+      walks_maybe_done();
+    } else if (action == ACTION_UNVISITED) {
+      add_unvisited(message.payload());
+      if (--awaited_ == 0) assemble();
+    } else {
+      Base::receive_other(message);
+    }
+  }
+
+ private:
+  template <class MakePayload>
+  void to_every_store(Action action, MakePayload&& make_payload) {
+    awaited_ = this->stores().size();
+    for (const ActorName store : this->stores()) this->send(store, action, make_payload());
+  }
+
+  // Unitig messages and the stores' reports travel separately: the step is over when every
+  // store has reported and every unitig it reported has arrived.
+  void walks_maybe_done() {
+    if (awaited_ != 0 || unitigs_.size() != unitigs_promised_) return;
+    if (unitig_kmers_ != kmers_promised_) throw std::runtime_error("unitig k-mers differ from the stores' reports");
+    outcome_.unitigs = unitigs_.size();
+    report("%llu unitigs", static_cast<unsigned long long>(outcome_.unitigs));
+    unitigs_promised_ = ~std::uint64_t{0};  // no second time
+    to_every_store(ACTION_UNVISITED_REQUEST, [] { return Payload{}; });
+  }
+
+  void add_unvisited(std::span<const std::byte> records) {
+    constexpr std::size_t kRecord = 8 * Words + 8;
+    if (records.size() % kRecord != 0) throw std::invalid_argument("unvisited vertices: not whole records");
+    for (std::size_t at = 0; at < records.size(); at += kRecord) {
+      Kmer kmer;
+      for (int word = 0; word < Words; ++word) kmer[static_cast<std::size_t>(word)] = load_le64(records.data() + at + 8 * word);
+      unvisited_[kmer] = {load_le32(records.data() + at + 8 * Words),
+                          static_cast<std::uint8_t>(load_le32(records.data() + at + 8 * Words + 4)), false};
+    }
+  }
+
+  // Vertices no walk reached: every one has a single vertex before and after it, so they form
+  // cycles. Each cycle is read from its smallest k-mer, forward.
+  void walk_cycles(UnitigGraph& graph) {
+    for (auto& [first, vertex] : unvisited_) {
+      if (vertex.taken) continue;
+      vertex.taken = true;
+      std::string bases = kmer_to_string<Words>(first, settings_.counting.k);
+      std::uint64_t coverage = vertex.count;
+      Kmer current = first;
+      std::uint8_t edges = vertex.edges;
+      bool reversed = false;
+      bool closed = false;
+      while (true) {
+        const std::uint8_t after = VertexEdges::after(edges, reversed);
+        if (VertexEdges::degree(after) != 1) break;
+        const Kmer next = shape_.successor(current, std::countr_zero(after));
+        const Kmer canonical = shape_.canonical(next);
+        if (same_words<Words>(canonical, first)) {
+          closed = true;
+          break;
+        }
+        const auto found = unvisited_.find(canonical);
+        if (found == unvisited_.end() || found->second.taken) break;
+        found->second.taken = true;
+        bases.push_back("ACGT"[KmerShape<Words>::last_base(next)]);
+        coverage += found->second.count;
+        current = next;
+        edges = found->second.edges;
+        reversed = !same_words<Words>(canonical, next);
+      }
+      cycle_kmers_ += bases.size() - static_cast<std::size_t>(settings_.counting.k) + 1;
+      ++outcome_.cycles;
+      graph.add(std::move(bases), coverage, closed);
+    }
+  }
+
+  void assemble() {
+    UnitigGraph graph(settings_.counting.k);
+    for (UnitigRecord& record : unitigs_) graph.add(std::move(record.bases), record.coverage_sum, false);
+    unitigs_.clear();
+    walk_cycles(graph);
+    // Every solid k-mer is in exactly one unitig or cycle.
+    if (unitig_kmers_ + cycle_kmers_ != outcome_.solid_kmers) {
+      throw std::runtime_error("k-mers lost or repeated in the graph: " + std::to_string(outcome_.solid_kmers) +
+                               " solid, " + std::to_string(unitig_kmers_) + " in unitigs, " +
+                               std::to_string(cycle_kmers_) + " in cycles");
+    }
+    outcome_.cleaning = graph.clean(settings_.cleaning);
+    report("cleaning: %llu tips removed, %llu bubbles popped, %llu unitigs left",
+           outcome_.cleaning.tips_removed, outcome_.cleaning.bubbles_popped,
+           static_cast<unsigned long long>(graph.unitigs().size()));
+    const std::vector<Unitig> contigs = graph.contigs(settings_.minimum_contig);
+    outcome_.contigs = contigs.size();
+    for (const Unitig& contig : contigs) {
+      outcome_.total_length += contig.bases.size();
+      outcome_.largest_contig = std::max<std::uint64_t>(outcome_.largest_contig, contig.bases.size());
+    }
+    outcome_.n50 = n50(contigs);
+    AtomicOutputFile contigs_file(this->output_path(kContigsFile));
+    contigs_file.write(contigs_fasta(contigs));
+    AtomicOutputFile summary(this->output_path(kAssemblySummaryFile));
+    summary.write(assembly_json(settings_, outcome_));
+    AtomicOutputFile histogram(this->output_path(kHistogramFile));
+    histogram.write(this->histogram().jellyfish_text());
+    publish_together({&contigs_file, &summary, &histogram});
+    this->succeed({contigs_file.path(), summary.path(), histogram.path()});
+  }
+
+  template <class... Values>
+  void report(const char* format, Values... values) {
+    if (!settings_.counting.show_progress) return;
+    std::fprintf(stderr, "assembler: %6.2f s: ", seconds_between(started_, MonotonicClock::now()));
+    std::fprintf(stderr, format, static_cast<unsigned long long>(values)...);
+    std::fprintf(stderr, "\n");
+  }
+
+  struct UnvisitedVertex {
+    std::uint32_t count;
+    std::uint8_t edges;
+    bool taken;
+  };
+  struct KmerLess {
+    bool operator()(const Kmer& a, const Kmer& b) const { return words_less<Words>(a, b); }
+  };
+
+  AssemblerSettings settings_;
+  AssemblyOutcome& outcome_;
+  MonotonicClock::time_point started_ = MonotonicClock::now();
+  KmerShape<Words> shape_;
+  std::size_t awaited_ = 0;
+  std::vector<UnitigRecord> unitigs_;
+  std::uint64_t unitig_kmers_ = 0;
+  std::uint64_t unitigs_promised_ = 0;
+  std::uint64_t kmers_promised_ = 0;
+  std::map<Kmer, UnvisitedVertex, KmerLess> unvisited_;
+  std::uint64_t cycle_kmers_ = 0;
+};
+
+}  // namespace xenon::genomics

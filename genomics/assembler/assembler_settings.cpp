@@ -1,0 +1,59 @@
+#include "genomics/assembler/assembler_settings.hpp"
+
+#include <cstdio>
+#include <map>
+
+namespace xenon::genomics {
+
+std::uint64_t coverage_threshold_from(const KmerHistogram& histogram) {
+  std::map<std::uint64_t, std::uint64_t> kmers_by_count;
+  histogram.for_each([&](std::uint64_t count, std::uint64_t kmers) { kmers_by_count[count] = kmers; });
+  const auto kmers_at = [&](std::uint64_t count) {
+    const auto found = kmers_by_count.find(count);
+    return found == kmers_by_count.end() ? std::uint64_t{0} : found->second;
+  };
+  constexpr std::uint64_t kLargestThreshold = 1000;
+  for (std::uint64_t count = 2; count < kLargestThreshold; ++count) {
+    if (kmers_at(count + 1) != 0 && kmers_at(count) <= kmers_at(count + 1)) return count;
+  }
+  return 2;
+}
+
+std::string contigs_fasta(const std::vector<Unitig>& contigs) {
+  std::string text;
+  char header[160];
+  for (std::size_t i = 0; i < contigs.size(); ++i) {
+    const Unitig& contig = contigs[i];
+    std::snprintf(header, sizeof header, ">contig_%zu length=%zu coverage=%.2f%s\n", i + 1,
+                  contig.bases.size(), contig.coverage, contig.circular ? " circular" : "");
+    text += header;
+    for (std::size_t at = 0; at < contig.bases.size(); at += 80) {
+      text.append(contig.bases, at, 80);
+      text += '\n';
+    }
+  }
+  return text;
+}
+
+std::string assembly_json(const AssemblerSettings& settings, const AssemblyOutcome& outcome) {
+  std::string json = "{\n";
+  const auto field = [&](const char* name, std::uint64_t value, bool last = false) {
+    json += "  \"" + std::string(name) + "\": " + std::to_string(value) + (last ? "\n" : ",\n");
+  };
+  field("k", static_cast<std::uint64_t>(settings.counting.k));
+  field("coverage_threshold", outcome.coverage_threshold);
+  field("solid_kmers", outcome.solid_kmers);
+  field("edges", outcome.edges);
+  field("unitigs", outcome.unitigs);
+  field("cycles", outcome.cycles);
+  field("tips_removed", outcome.cleaning.tips_removed);
+  field("bubbles_popped", outcome.cleaning.bubbles_popped);
+  field("minimum_contig_length", settings.minimum_contig);
+  field("contigs", outcome.contigs);
+  field("total_length", outcome.total_length);
+  field("largest_contig", outcome.largest_contig);
+  field("n50", outcome.n50, true);
+  return json + "}\n";
+}
+
+}  // namespace xenon::genomics

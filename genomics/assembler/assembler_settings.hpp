@@ -1,0 +1,50 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "genomics/assembler/unitig_graph.hpp"
+#include "genomics/counter/counter_settings.hpp"
+#include "genomics/kmer/kmer_histogram.hpp"
+
+namespace xenon::genomics {
+
+// What the assembler was asked to do.
+struct AssemblerSettings {
+  CounterSettings counting;          // k, inputs, output directory, blocks, progress
+  std::uint64_t coverage_threshold = 0;  // keep k-mers counted at least this often; 0: from the histogram
+  std::size_t minimum_contig = 200;  // shorter contigs are not written
+  CleaningSettings cleaning;
+};
+
+// What it did (filled in on node 0, read after the engine has stopped).
+struct AssemblyOutcome {
+  std::uint64_t coverage_threshold = 0;
+  std::uint64_t solid_kmers = 0;
+  std::uint64_t edges = 0;
+  std::uint64_t unitigs = 0;
+  std::uint64_t cycles = 0;
+  CleaningReport cleaning;
+  std::uint64_t contigs = 0;
+  std::uint64_t total_length = 0;
+  std::uint64_t largest_contig = 0;
+  std::uint64_t n50 = 0;
+};
+
+inline constexpr const char* kContigsFile = "contigs.fasta";
+inline constexpr const char* kAssemblySummaryFile = "assembly.json";
+
+// The solidity threshold from a k-mer histogram: the count at its first minimum (between the
+// error k-mers seen once or twice and the genome's peak: the first count with no fewer k-mers
+// at the next count, where some are), at least 2; 2 when there is none.
+std::uint64_t coverage_threshold_from(const KmerHistogram& histogram);
+
+// Contigs as FASTA, 80 bases a line: ">contig_N length=L coverage=C [circular]".
+std::string contigs_fasta(const std::vector<Unitig>& contigs);
+
+// The assembly summary file; nothing in it depends on threads, processes or time.
+std::string assembly_json(const AssemblerSettings& settings, const AssemblyOutcome& outcome);
+
+}  // namespace xenon::genomics

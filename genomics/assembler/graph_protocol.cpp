@@ -1,0 +1,68 @@
+#include "genomics/assembler/graph_protocol.hpp"
+
+#include <stdexcept>
+
+#include "core/byte_order.hpp"
+#include "genomics/counter/counter_protocol.hpp"
+#include "genomics/kmer/kmer.hpp"
+
+namespace xenon::genomics {
+
+Payload GraphSetup::encode() const {
+  const Payload stores_part = ParserArguments{k, stores, minimizer_length}.encode();
+  Payload payload = Payload::for_overwrite(8 + stores_part.size());
+  store_le64(payload.writable_bytes().data(), threshold);
+  std::copy(stores_part.bytes().begin(), stores_part.bytes().end(), payload.writable_bytes().data() + 8);
+  return payload;
+}
+
+GraphSetup GraphSetup::decode(std::span<const std::byte> bytes) {
+  if (bytes.size() < 8) throw std::invalid_argument("graph setup message too short");
+  const ParserArguments arguments = ParserArguments::decode(bytes.subspan(8));
+  GraphSetup setup;
+  setup.threshold = load_le64(bytes.data());
+  setup.k = arguments.k;
+  setup.stores = arguments.stores;
+  setup.minimizer_length = arguments.minimizer_length;
+  if (setup.k == 0 || setup.k > static_cast<std::uint32_t>(kMaxKmerLength) || setup.stores.empty() ||
+      setup.minimizer_length == 0) {
+    throw std::invalid_argument("graph setup with k = " + std::to_string(setup.k) + " and " +
+                                std::to_string(setup.stores.size()) + " stores");
+  }
+  return setup;
+}
+
+void append_unitig(std::vector<std::byte>& message, std::string_view bases, std::uint64_t coverage_sum) {
+  const std::size_t at = message.size();
+  message.resize(at + 12 + bases.size());
+  store_le64(message.data() + at, coverage_sum);
+  store_le32(message.data() + at + 8, static_cast<std::uint32_t>(bases.size()));
+  std::copy(bases.begin(), bases.end(), reinterpret_cast<char*>(message.data() + at + 12));
+}
+
+std::vector<UnitigRecord> decode_unitigs(std::span<const std::byte> bytes) {
+  std::vector<UnitigRecord> unitigs;
+  std::size_t at = 0;
+  while (at < bytes.size()) {
+    if (bytes.size() - at < 12) throw std::invalid_argument("truncated unitig record header");
+    UnitigRecord record;
+    record.coverage_sum = load_le64(bytes.data() + at);
+    const std::uint32_t length = load_le32(bytes.data() + at + 8);
+    at += 12;
+    if (length == 0 || bytes.size() - at < length) {
+      throw std::invalid_argument("unitig record of " + std::to_string(length) + " bases with " +
+                                  std::to_string(bytes.size() - at) + " bytes left");
+    }
+    record.bases.assign(reinterpret_cast<const char*>(bytes.data() + at), length);
+    for (const char base : record.bases) {
+      if (base != 'A' && base != 'C' && base != 'G' && base != 'T') {
+        throw std::invalid_argument("unitig record holds a letter other than ACGT");
+      }
+    }
+    at += length;
+    unitigs.push_back(std::move(record));
+  }
+  return unitigs;
+}
+
+}  // namespace xenon::genomics

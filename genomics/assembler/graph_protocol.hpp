@@ -1,0 +1,64 @@
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/xenon.hpp"
+
+// The messages of the assembler, after the k-mers are counted (see counter_protocol.hpp).
+// Each step ends everywhere before the coordinator starts the next:
+//   coordinator -> store  ACTION_GRAPH_SOLIDIFY  keep k-mers counted at least `threshold` times
+//   store -> coordinator  ACTION_GRAPH_SOLID     u64 vertices kept
+//   coordinator -> store  ACTION_GRAPH_EDGES     find each vertex's neighbours
+//   store -> coordinator  ACTION_GRAPH_EDGES_DONE  u64 edges
+//   coordinator -> store  ACTION_GRAPH_WALK      walk the unitigs that start at its vertices
+//   store -> coordinator  ACTION_UNITIGS         unitigs (UnitigRecords), then
+//                         ACTION_GRAPH_WALK_DONE  u64 unitigs sent, u64 k-mers in them
+//   coordinator -> store  ACTION_UNVISITED_REQUEST  vertices no walk reached (cycles)
+//   store -> coordinator  ACTION_UNVISITED       VertexRecords
+//   store <-> store       ACTION_LOOKUP, ACTION_LOOKUP_REPLY  (LookupBatcher)
+// Every payload is little-endian.
+namespace xenon::genomics {
+
+inline constexpr Action ACTION_GRAPH_SOLIDIFY{"genomics.graph.solidify"};
+inline constexpr Action ACTION_GRAPH_SOLID{"genomics.graph.solid"};
+inline constexpr Action ACTION_GRAPH_EDGES{"genomics.graph.edges"};
+inline constexpr Action ACTION_GRAPH_EDGES_DONE{"genomics.graph.edges-done"};
+inline constexpr Action ACTION_GRAPH_WALK{"genomics.graph.walk"};
+inline constexpr Action ACTION_UNITIGS{"genomics.graph.unitigs"};
+inline constexpr Action ACTION_GRAPH_WALK_DONE{"genomics.graph.walk-done"};
+inline constexpr Action ACTION_UNVISITED_REQUEST{"genomics.graph.unvisited-request"};
+inline constexpr Action ACTION_UNVISITED{"genomics.graph.unvisited"};
+inline constexpr Action ACTION_LOOKUP{"genomics.graph.lookup"};
+inline constexpr Action ACTION_LOOKUP_REPLY{"genomics.graph.lookup-reply"};
+
+inline constexpr std::string_view kGraphStoreType1 = "genomics.graph-store.1";
+inline constexpr std::string_view kGraphStoreType2 = "genomics.graph-store.2";
+
+// What every store needs for the graph: k, the solidity threshold, all stores in order and
+// how k-mers are routed to them.
+struct GraphSetup {
+  std::uint32_t k = 0;
+  std::uint64_t threshold = 1;
+  std::vector<ActorName> stores;
+  std::uint32_t minimizer_length = 0;  // k-mers are in the store of their minimizer
+
+  Payload encode() const;
+  static GraphSetup decode(std::span<const std::byte> bytes);
+};
+
+// A unitig as a store found it: its bases and the sum of its k-mers' counts.
+struct UnitigRecord {
+  std::string bases;
+  std::uint64_t coverage_sum = 0;
+};
+
+// Appends one record (u64 coverage sum, u32 length, bases) to a message being built.
+void append_unitig(std::vector<std::byte>& message, std::string_view bases, std::uint64_t coverage_sum);
+// Throws std::invalid_argument on a truncated record or a letter other than ACGT.
+std::vector<UnitigRecord> decode_unitigs(std::span<const std::byte> bytes);
+
+}  // namespace xenon::genomics

@@ -1,0 +1,396 @@
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/byte_order.hpp"
+#include "engine/xenon.hpp"
+#include "genomics/assembler/graph_protocol.hpp"
+#include "genomics/assembler/lookup_batcher.hpp"
+#include "genomics/assembler/vertex_table.hpp"
+#include "genomics/counter/kmer_store.hpp"
+#include "genomics/kmer/kmer_ops.hpp"
+#include "genomics/kmer/minimizer.hpp"
+
+namespace xenon::genomics {
+
+// A k-mer store that goes on to hold its part of the de Bruijn graph. After counting, it keeps
+// its solid k-mers as vertices, learns each vertex's edges by asking the stores that own the
+// eight possible neighbours, then walks the unitigs (maximal paths without branches) that
+// start at its vertices, asking other stores for the next vertex a batch of walks at a time,
+// and sends each unitig to the coordinator once: of its two walks, one from each end, only the
+// one that starts with the smaller k-mer is kept. Vertices on no walk lie on cycles of
+// unbranched vertices; the coordinator asks for those last.
+template <int Words>
+class GraphStore : public KmerStore<Words> {
+ public:
+  using Key = KmerKey<Words>;
+  using Kmer = PackedKmer<Words>;
+
+  explicit GraphStore(std::span<const std::byte> arguments = {}) : KmerStore<Words>(arguments) {}
+
+ protected:
+  void receive_other(const Message& message) override {
+    const Action action = message.action();
+    if (action == ACTION_LOOKUP) {
+      this->reply(message, ACTION_LOOKUP_REPLY,
+                  LookupBatcher<Words>::answer_all(
+                      message.payload(), [this](const Key& key, std::uint8_t flags) { return answer(key, flags); },
+                      [this](const Key& key) { __builtin_prefetch(vertices_.home_address(key)); }));
+      return;
+    }
+    if (action == ACTION_LOOKUP_REPLY) {
+      batcher_->answered(message.payload(), [this](std::uint64_t tag, LookupAnswer found) { answered(tag, found); });
+    } else if (action == ACTION_GRAPH_SOLIDIFY) {
+      solidify(message);
+      return;
+    } else if (action == ACTION_GRAPH_EDGES) {
+      phase_ = Phase::kEdges;
+    } else if (action == ACTION_GRAPH_WALK) {
+      phase_ = Phase::kWalks;
+    } else if (action == ACTION_UNVISITED_REQUEST) {
+      send_unvisited(message);
+      return;
+    } else {
+      throw std::runtime_error("graph store: unexpected action " + std::to_string(action.code()));
+    }
+    pump();
+  }
+
+ private:
+  enum class Phase { kIdle, kEdges, kWalks, kDone };
+  // Lookup flags: the asker reads the k-mer reversed; mark it visited if it has one vertex
+  // before it in that reading (a walk goes on through it); set its edge bit (bits 3-5) back to
+  // the asker, found (each edge is looked up once, from its smaller end).
+  static constexpr std::uint8_t kReversed = 1;
+  static constexpr std::uint8_t kMarkIfThrough = 2;
+  static constexpr std::uint8_t kSetEdge = 4;
+  static constexpr int kEdgeBitShift = 3;
+  static constexpr std::size_t kBatchEntries = 4096;
+  static constexpr std::size_t kEdgeWindow = 1 << 16;  // edge lookups in flight
+  static constexpr std::size_t kWalkWindow = 1 << 14;  // walks in progress
+  static constexpr std::size_t kUnitigMessageBytes = 1 << 20;
+
+  struct Start {
+    Kmer kmer;        // as read
+    bool known;       // a vertex of this store with no single vertex before it
+    std::size_t slot; // when known
+  };
+  struct Walk {
+    Kmer start;
+    Kmer start_canonical;
+    Kmer current;
+    std::uint8_t after = 0;  // bases that can follow `current`
+    Kmer next;
+    Kmer next_canonical;
+    bool next_reversed = false;
+    bool candidate = false;  // `next` starts the walk if it has a single vertex before it
+    std::string bases;
+    std::uint64_t coverage = 0;
+    std::optional<MinimizerWindow> window;  // over `bases`, for the next k-mer's store
+  };
+  struct LocalLookup {
+    Key key;
+    std::uint8_t flags;
+    std::uint64_t tag;
+  };
+
+  void solidify(const Message& message) {
+    const GraphSetup setup = GraphSetup::decode(message.payload());
+    coordinator_ = message.source();
+    stores_ = setup.stores;
+    const auto self_at = std::find(stores_.begin(), stores_.end(), this->self());
+    if (self_at == stores_.end()) throw std::invalid_argument("graph setup without this store");
+    self_index_ = static_cast<std::size_t>(self_at - stores_.begin());
+    shape_.emplace(static_cast<int>(setup.k));
+    minimizer_length_ = static_cast<int>(setup.minimizer_length);
+    minimizers_.emplace(static_cast<int>(setup.k), minimizer_length_);
+    k_ = static_cast<int>(setup.k);
+    std::size_t solid = 0;
+    this->table_.for_each([&](const Key&, std::uint64_t count) { solid += count >= setup.threshold; });
+    vertices_ = VertexTable<Words>(solid);
+    this->table_.for_each([&](const Key& key, std::uint64_t count) {
+      if (count >= setup.threshold) vertices_.insert(key, count);
+    });
+    this->table_.clear();
+    batcher_ = std::make_unique<LookupBatcher<Words>>(stores_.size(), kBatchEntries);
+    this->send_value(coordinator_, ACTION_GRAPH_SOLID, static_cast<std::uint64_t>(solid));
+  }
+
+  LookupAnswer answer(const Key& key, std::uint8_t flags) {
+    const std::uint32_t slot = vertices_.find(key);
+    if (slot == VertexTable<Words>::kAbsent) return {};
+    if ((flags & kSetEdge) != 0) vertices_.add_edge(slot, flags >> kEdgeBitShift);
+    const std::uint8_t edges = vertices_.edges(slot);
+    if ((flags & kMarkIfThrough) != 0 && VertexEdges::degree(VertexEdges::before(edges, (flags & kReversed) != 0)) == 1) {
+      vertices_.mark_visited(slot);
+    }
+    return {vertices_.count(slot), edges};
+  }
+
+  // Asks the store of `minimizer` about a k-mer; local answers wait in local_ for pump().
+  void lookup(const Kmer& canonical, std::uint64_t minimizer, std::uint8_t flags, std::uint64_t tag) {
+    const Key key = key_of<Words>(canonical);
+    const std::size_t store = store_of_minimizer(minimizer, static_cast<std::uint32_t>(stores_.size()));
+    if (store == self_index_) {
+      local_.push_back({key, flags, tag});
+    } else if (batcher_->add(store, key, flags, tag)) {
+      batcher_->flush(store, sender());
+    }
+  }
+
+  auto sender() {
+    return [this](std::size_t store, Payload payload) { this->send(stores_[store], ACTION_LOOKUP, std::move(payload)); };
+  }
+
+  void answered(std::uint64_t tag, LookupAnswer found) {
+    if (phase_ == Phase::kEdges) {
+      if (found.count != 0) {
+        vertices_.add_edge(tag >> 3, static_cast<int>(tag & 7));
+        ++edges_;
+      }
+    } else if (phase_ == Phase::kWalks) {
+      walk_answered(static_cast<std::size_t>(tag), found);
+    } else {
+      throw std::logic_error("graph store: lookup answered outside the edge and walk steps");
+    }
+  }
+
+  // Does what can be done now: answers of this store's own lookups, new lookups up to the
+  // window, then sends the batches and reports the step done when nothing is left.
+  void pump() {
+    constexpr std::size_t kAhead = 8;
+    do {
+      std::vector<LocalLookup> lookups;
+      lookups.swap(local_);
+      for (std::size_t i = 0; i < lookups.size(); ++i) {
+        if (i + kAhead < lookups.size()) __builtin_prefetch(vertices_.home_address(lookups[i + kAhead].key));
+        answered(lookups[i].tag, answer(lookups[i].key, lookups[i].flags));
+      }
+      if (phase_ == Phase::kEdges) {
+        ask_edges();
+      } else if (phase_ == Phase::kWalks) {
+        start_walks();
+      }
+    } while (!local_.empty());
+    batcher_->flush_all(sender());
+    if (phase_ == Phase::kEdges && edge_cursor_ == vertices_.slots() && batcher_->outstanding() == 0) {
+      phase_ = Phase::kIdle;
+      this->send_value(coordinator_, ACTION_GRAPH_EDGES_DONE, edges_);
+    } else if (phase_ == Phase::kWalks && start_cursor_ == vertices_.slots() && starts_.empty() &&
+               active_walks_ == 0 && batcher_->outstanding() == 0) {
+      phase_ = Phase::kDone;
+      flush_unitigs();
+      Payload totals = Payload::for_overwrite(16);
+      store_le64(totals.writable_bytes().data(), unitigs_sent_);
+      store_le64(totals.writable_bytes().data() + 8, kmers_sent_);
+      this->send(coordinator_, ACTION_GRAPH_WALK_DONE, std::move(totals));
+    }
+  }
+
+  void ask_edges() {
+    while (edge_cursor_ < vertices_.slots() && batcher_->outstanding() + local_.size() < kEdgeWindow) {
+      const std::size_t slot = edge_cursor_++;
+      if (!vertices_.occupied(slot)) continue;
+      const Kmer kmer = kmer_of<Words>(vertices_.key(slot));
+      std::uint64_t after[4];
+      std::uint64_t before[4];
+      minimizers_->of_neighbours(kmer, after, before);
+      const int first = shape_->first_base(kmer);
+      const int last = KmerShape<Words>::last_base(kmer);
+      for (int base = 0; base < 4; ++base) {
+        // The neighbour's bit for this vertex: it follows this one's first base, or precedes
+        // its last, read the neighbour's canonical way.
+        const Kmer next = shape_->successor(kmer, base);
+        const Kmer next_canonical = shape_->canonical(next);
+        const int next_back = same_words<Words>(next, next_canonical) ? 4 + first : 3 - first;
+        ask_edge(kmer, next_canonical, after[base], slot * 8 + static_cast<std::size_t>(base), next_back);
+        const Kmer previous = shape_->predecessor(kmer, base);
+        const Kmer previous_canonical = shape_->canonical(previous);
+        const int previous_back = same_words<Words>(previous, previous_canonical) ? last : 4 + 3 - last;
+        ask_edge(kmer, previous_canonical, before[base], slot * 8 + 4 + static_cast<std::size_t>(base), previous_back);
+      }
+    }
+  }
+
+  void ask_edge(const Kmer& vertex, const Kmer& neighbour, std::uint64_t minimizer, std::size_t tag, int back) {
+    if (words_less<Words>(neighbour, vertex)) return;  // the neighbour asks, and sets this bit
+    lookup(neighbour, minimizer, static_cast<std::uint8_t>(kSetEdge | (back << kEdgeBitShift)), tag);
+  }
+
+  // A unitig starts at a vertex, read one way, that does not have exactly one vertex before
+  // it, and at each vertex after a vertex with two or more after it (if it has only that one
+  // before it: the walk's first lookup tells).
+  void list_starts(std::size_t slot) {
+    if (!vertices_.occupied(slot)) return;
+    const Kmer kmer = kmer_of<Words>(vertices_.key(slot));
+    const std::uint8_t edges = vertices_.edges(slot);
+    for (const bool reversed : {false, true}) {
+      const Kmer read = reversed ? shape_->reverse_complement(kmer) : kmer;
+      if (VertexEdges::degree(VertexEdges::before(edges, reversed)) != 1) starts_.push_back({read, true, slot});
+      const std::uint8_t after = VertexEdges::after(edges, reversed);
+      if (VertexEdges::degree(after) < 2) continue;
+      for (int base = 0; base < 4; ++base) {
+        if ((after >> base) & 1) starts_.push_back({shape_->successor(read, base), false, 0});
+      }
+    }
+  }
+
+  void start_walks() {
+    while (active_walks_ < kWalkWindow) {
+      if (starts_.empty()) {
+        if (start_cursor_ == vertices_.slots()) return;
+        list_starts(start_cursor_++);
+        continue;
+      }
+      const Start start = starts_.back();
+      starts_.pop_back();
+      std::size_t id;
+      if (free_walks_.empty()) {
+        id = walks_.size();
+        walks_.emplace_back();
+      } else {
+        id = free_walks_.back();
+        free_walks_.pop_back();
+      }
+      ++active_walks_;
+      Walk& walk = walks_[id];
+      if (start.known) {
+        vertices_.mark_visited(start.slot);
+        const bool reversed = !same_words<Words>(start.kmer, kmer_of<Words>(vertices_.key(start.slot)));
+        begin(walk, start.kmer, vertices_.count(start.slot), vertices_.edges(start.slot), reversed);
+        advance(id);
+      } else {
+        walk.candidate = true;
+        ask_next(id, start.kmer, minimizers_->of(start.kmer));
+      }
+    }
+  }
+
+  void begin(Walk& walk, const Kmer& kmer, std::uint32_t count, std::uint8_t edges, bool reversed) {
+    walk.candidate = false;
+    walk.start = walk.current = kmer;
+    walk.start_canonical = shape_->canonical(kmer);
+    walk.after = VertexEdges::after(edges, reversed);
+    walk.bases = kmer_to_string<Words>(kmer, k_);
+    walk.coverage = count;
+    if (!walk.window) walk.window.emplace(k_, minimizer_length_);
+    walk.window->reset();
+    for (const char base : walk.bases) walk.window->push(kBaseCodes[static_cast<unsigned char>(base)]);
+  }
+
+  void ask_next(std::size_t id, const Kmer& next, std::uint64_t minimizer) {
+    Walk& walk = walks_[id];
+    walk.next = next;
+    walk.next_canonical = shape_->canonical(next);
+    walk.next_reversed = !same_words<Words>(walk.next_canonical, next);
+    lookup(walk.next_canonical, minimizer, static_cast<std::uint8_t>(kMarkIfThrough | (walk.next_reversed ? kReversed : 0)), id);
+  }
+
+  void advance(std::size_t id) {
+    Walk& walk = walks_[id];
+    if (VertexEdges::degree(walk.after) != 1) {
+      finish(id);
+      return;
+    }
+    // The window moves on to the next k-mer now (if the walk stops there, it is not used again).
+    const int base = std::countr_zero(walk.after);
+    walk.window->push(base);
+    ask_next(id, shape_->successor(walk.current, base), walk.window->minimum());
+  }
+
+  void walk_answered(std::size_t id, LookupAnswer found) {
+    Walk& walk = walks_[id];
+    if (found.count == 0) throw std::logic_error("an edge leads to a k-mer that is not a vertex");
+    const bool through = VertexEdges::degree(VertexEdges::before(found.edges, walk.next_reversed)) == 1;
+    if (walk.candidate) {
+      if (!through) {
+        release(id);  // a unitig starts there, listed by its own store
+        return;
+      }
+      begin(walk, walk.next, found.count, found.edges, walk.next_reversed);
+      advance(id);
+      return;
+    }
+    if (!through || same_words<Words>(walk.next_canonical, walk.start_canonical)) {
+      finish(id);
+      return;
+    }
+    walk.bases.push_back("ACGT"[KmerShape<Words>::last_base(walk.next)]);
+    walk.coverage += found.count;
+    walk.current = walk.next;
+    walk.after = VertexEdges::after(found.edges, walk.next_reversed);
+    advance(id);
+  }
+
+  // Of the two walks of a unitig, the one from the smaller end k-mer sends it.
+  void finish(std::size_t id) {
+    const Walk& walk = walks_[id];
+    if (!words_less<Words>(shape_->reverse_complement(walk.current), walk.start)) {
+      append_unitig(unitigs_, walk.bases, walk.coverage);
+      ++unitigs_sent_;
+      kmers_sent_ += walk.bases.size() - static_cast<std::size_t>(k_) + 1;
+      if (unitigs_.size() >= kUnitigMessageBytes) flush_unitigs();
+    }
+    release(id);
+  }
+
+  void release(std::size_t id) {
+    walks_[id].bases.clear();
+    free_walks_.push_back(id);
+    --active_walks_;
+  }
+
+  void flush_unitigs() {
+    if (unitigs_.empty()) return;
+    this->send(coordinator_, ACTION_UNITIGS, std::span<const std::byte>(unitigs_));
+    unitigs_.clear();
+  }
+
+  // Reply: per vertex no walk reached, its k-mer's words, u32 count, u32 edges.
+  void send_unvisited(const Message& request) {
+    std::vector<std::byte> records;
+    for (std::size_t slot = 0; slot < vertices_.slots(); ++slot) {
+      if (!vertices_.occupied(slot) || vertices_.visited(slot)) continue;
+      const Kmer kmer = kmer_of<Words>(vertices_.key(slot));
+      const std::size_t at = records.size();
+      records.resize(at + 8 * Words + 8);
+      for (int word = 0; word < Words; ++word) store_le64(records.data() + at + 8 * word, kmer[static_cast<std::size_t>(word)]);
+      store_le32(records.data() + at + 8 * Words, vertices_.count(slot));
+      store_le32(records.data() + at + 8 * Words + 4, vertices_.edges(slot));
+    }
+    this->reply(request, ACTION_UNVISITED, Payload::copy_of(records));
+  }
+
+  ActorName coordinator_;
+  std::vector<ActorName> stores_;
+  std::size_t self_index_ = 0;
+  std::optional<KmerShape<Words>> shape_;
+  std::optional<KmerMinimizers<Words>> minimizers_;
+  int minimizer_length_ = 0;
+  int k_ = 0;
+  VertexTable<Words> vertices_;
+  std::unique_ptr<LookupBatcher<Words>> batcher_;
+  std::vector<LocalLookup> local_;  // lookups of this store's own vertices
+  Phase phase_ = Phase::kIdle;
+  std::size_t edge_cursor_ = 0;
+  std::uint64_t edges_ = 0;
+  std::size_t start_cursor_ = 0;
+  std::vector<Start> starts_;
+  std::vector<Walk> walks_;
+  std::vector<std::size_t> free_walks_;
+  std::size_t active_walks_ = 0;
+  std::vector<std::byte> unitigs_;
+  std::uint64_t unitigs_sent_ = 0;
+  std::uint64_t kmers_sent_ = 0;
+};
+
+}  // namespace xenon::genomics

@@ -1,0 +1,312 @@
+#include "genomics/assembler/unitig_graph.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <utility>
+
+#include "genomics/kmer/kmer_ops.hpp"
+
+namespace xenon::genomics {
+
+void UnitigGraph::add(std::string bases, std::uint64_t coverage_sum, bool circular) {
+  if (bases.size() < static_cast<std::size_t>(k_)) {
+    throw std::invalid_argument("a unitig of " + std::to_string(bases.size()) + " bases is shorter than k");
+  }
+  Unitig unitig;
+  unitig.coverage = static_cast<double>(coverage_sum) / static_cast<double>(bases.size() - static_cast<std::size_t>(k_) + 1);
+  unitig.bases = std::move(bases);
+  unitig.circular = circular;
+  unitigs_.push_back(std::move(unitig));
+}
+
+std::string UnitigGraph::oriented_bases(Oriented oriented) const {
+  const std::string& bases = unitigs_[oriented / 2].bases;
+  return oriented % 2 == 0 ? bases : reverse_complement(bases);
+}
+
+std::string UnitigGraph::first_junction(Oriented oriented) const {
+  const std::string& bases = unitigs_[oriented / 2].bases;
+  const std::size_t length = static_cast<std::size_t>(k_) - 1;
+  return oriented % 2 == 0 ? bases.substr(0, length)
+                           : reverse_complement(std::string_view(bases).substr(bases.size() - length));
+}
+
+std::string UnitigGraph::last_junction(Oriented oriented) const {
+  const std::string& bases = unitigs_[oriented / 2].bases;
+  const std::size_t length = static_cast<std::size_t>(k_) - 1;
+  return oriented % 2 == 0 ? bases.substr(bases.size() - length)
+                           : reverse_complement(std::string_view(bases).substr(0, length));
+}
+
+UnitigGraph::Junctions UnitigGraph::junctions() const {
+  Junctions junctions;
+  for (std::size_t index = 0; index < unitigs_.size(); ++index) {
+    if (unitigs_[index].circular) continue;
+    for (const Oriented oriented : {2 * index, 2 * index + 1}) {
+      junctions.beginning[first_junction(oriented)].push_back(oriented);
+      junctions.ending[last_junction(oriented)].push_back(oriented);
+    }
+  }
+  return junctions;
+}
+
+const std::vector<UnitigGraph::Oriented>& UnitigGraph::after(const Junctions& junctions, Oriented oriented) const {
+  static const std::vector<Oriented> kNone;
+  const auto found = junctions.beginning.find(last_junction(oriented));
+  return found == junctions.beginning.end() ? kNone : found->second;
+}
+
+const std::vector<UnitigGraph::Oriented>& UnitigGraph::before(const Junctions& junctions, Oriented oriented) const {
+  static const std::vector<Oriented> kNone;
+  const auto found = junctions.ending.find(first_junction(oriented));
+  return found == junctions.ending.end() ? kNone : found->second;
+}
+
+// Higher coverage wins; on a tie, the unitig first in sequence order (indexes follow it).
+bool UnitigGraph::better(std::size_t a, std::size_t b) const {
+  if (unitigs_[a].coverage != unitigs_[b].coverage) return unitigs_[a].coverage > unitigs_[b].coverage;
+  return a < b;
+}
+
+// A tip has nothing before it (read one way) and ends at a junction where another, better
+// covered unitig ends too.
+std::uint64_t UnitigGraph::remove_tips(std::size_t tip_length) {
+  const Junctions joined = junctions();
+  std::vector<bool> removed(unitigs_.size(), false);
+  std::uint64_t tips = 0;
+  for (std::size_t index = 0; index < unitigs_.size(); ++index) {
+    if (unitigs_[index].circular || unitigs_[index].bases.size() >= tip_length) continue;
+    for (const Oriented oriented : {2 * index, 2 * index + 1}) {
+      if (!before(joined, oriented).empty() || after(joined, oriented).empty()) continue;
+      const std::vector<Oriented>& rivals = joined.ending.at(last_junction(oriented));
+      const bool beaten = std::any_of(rivals.begin(), rivals.end(), [&](Oriented rival) {
+        return rival / 2 != index && better(rival / 2, index);
+      });
+      if (beaten && !removed[index]) {
+        removed[index] = true;
+        ++tips;
+      }
+    }
+  }
+  if (tips != 0) remove(removed);
+  return tips;
+}
+
+// Branches between the same two junctions, read the same way, of lengths within 5% (or 2
+// bases): all but the best covered one go.
+std::uint64_t UnitigGraph::pop_bubbles(std::size_t bubble_length) {
+  std::map<std::pair<std::string, std::string>, std::vector<Oriented>> branches;
+  for (std::size_t index = 0; index < unitigs_.size(); ++index) {
+    if (unitigs_[index].circular || unitigs_[index].bases.size() > bubble_length) continue;
+    for (const Oriented oriented : {2 * index, 2 * index + 1}) {
+      branches[{first_junction(oriented), last_junction(oriented)}].push_back(oriented);
+    }
+  }
+  std::vector<bool> removed(unitigs_.size(), false);
+  std::uint64_t popped = 0;
+  for (const auto& [ends, members] : branches) {
+    if (members.size() < 2) continue;
+    std::size_t best = members.front() / 2;
+    for (const Oriented member : members) {
+      if (better(member / 2, best)) best = member / 2;
+    }
+    const std::size_t best_length = unitigs_[best].bases.size();
+    for (const Oriented member : members) {
+      const std::size_t index = member / 2;
+      if (index == best || removed[index]) continue;
+      const std::size_t length = unitigs_[index].bases.size();
+      const std::size_t difference = length > best_length ? length - best_length : best_length - length;
+      if (difference > std::max<std::size_t>(2, best_length / 20)) continue;
+      removed[index] = true;
+      ++popped;
+    }
+  }
+  if (popped != 0) remove(removed);
+  return popped;
+}
+
+void UnitigGraph::remove(const std::vector<bool>& removed) {
+  std::vector<Unitig> kept;
+  kept.reserve(unitigs_.size());
+  for (std::size_t index = 0; index < unitigs_.size(); ++index) {
+    if (!removed[index]) kept.push_back(std::move(unitigs_[index]));
+  }
+  unitigs_ = std::move(kept);
+}
+
+void UnitigGraph::compact() {
+  sort_canonically();
+  const Junctions joined = junctions();
+  // The one unitig after `oriented` when the junction between them has one way in and one out.
+  const auto next = [&](Oriented oriented) -> std::optional<Oriented> {
+    const std::vector<Oriented>& following = after(joined, oriented);
+    if (following.size() != 1 || following[0] / 2 == oriented / 2) return std::nullopt;
+    if (before(joined, following[0]).size() != 1) return std::nullopt;
+    return following[0];
+  };
+  std::vector<bool> used(unitigs_.size(), false);
+  std::vector<Unitig> joined_unitigs;
+  for (std::size_t index = 0; index < unitigs_.size(); ++index) {
+    if (used[index]) continue;
+    if (unitigs_[index].circular) {
+      used[index] = true;
+      joined_unitigs.push_back(unitigs_[index]);
+      continue;
+    }
+    // Back to the chain's first unitig, or around a cycle to this one.
+    Oriented first = 2 * index;
+    bool circular = false;
+    for (std::size_t steps = 0; steps <= unitigs_.size(); ++steps) {
+      const std::optional<Oriented> previous = next(first ^ 1);
+      if (!previous) break;
+      if (*previous / 2 == index) {
+        circular = true;
+        first = 2 * index;
+        break;
+      }
+      first = *previous ^ 1;
+    }
+    std::vector<Oriented> chain{first};
+    used[first / 2] = true;
+    for (std::optional<Oriented> following = next(first); following && !used[*following / 2];
+         following = next(*following)) {
+      chain.push_back(*following);
+      used[*following / 2] = true;
+    }
+    if (chain.size() == 1) {  // a unitig that ends where it begins and meets nothing else
+      const std::vector<Oriented>& following = after(joined, first);
+      circular = following.size() == 1 && following[0] == first && before(joined, first).size() == 1;
+    }
+    Unitig merged;
+    merged.circular = circular;
+    double coverage_sum = 0;
+    for (const Oriented oriented : chain) {
+      const std::string bases = oriented_bases(oriented);
+      merged.bases += merged.bases.empty() ? bases : bases.substr(static_cast<std::size_t>(k_) - 1);
+      coverage_sum += unitigs_[oriented / 2].coverage * static_cast<double>(kmers(oriented / 2));
+    }
+    merged.coverage = coverage_sum / static_cast<double>(merged.bases.size() - static_cast<std::size_t>(k_) + 1);
+    joined_unitigs.push_back(std::move(merged));
+  }
+  unitigs_ = std::move(joined_unitigs);
+  sort_canonically();
+}
+
+void UnitigGraph::sort_canonically() {
+  for (Unitig& unitig : unitigs_) {
+    std::string reverse = reverse_complement(unitig.bases);
+    if (reverse < unitig.bases) unitig.bases = std::move(reverse);
+  }
+  std::sort(unitigs_.begin(), unitigs_.end(), [](const Unitig& a, const Unitig& b) { return a.bases < b.bases; });
+}
+
+CleaningReport UnitigGraph::clean(const CleaningSettings& settings) {
+  const std::size_t k = static_cast<std::size_t>(k_);
+  const std::size_t tip_length = settings.tip_length != 0 ? settings.tip_length : k * 5 / 2;
+  const std::size_t bubble_length = settings.bubble_length != 0 ? settings.bubble_length : k * 5;
+  CleaningReport report;
+  compact();
+  for (report.rounds = 0; report.rounds < settings.rounds;) {
+    ++report.rounds;
+    const std::uint64_t tips = remove_tips(tip_length);
+    if (tips != 0) compact();
+    const std::uint64_t bubbles = pop_bubbles(bubble_length);
+    if (bubbles != 0) compact();
+    report.tips_removed += tips;
+    report.bubbles_popped += bubbles;
+    if (tips == 0 && bubbles == 0) break;
+  }
+  return report;
+}
+
+// The unitig read `oriented`, with what follows it while one way leads on, and what comes
+// before it while one way leads back (at most kExtensionSteps unitigs each way): every occurrence
+// of a unitig in the genome goes on that way, so the extension is as true as the unitig. `members`
+// gets the unitigs it holds.
+std::string UnitigGraph::extended(const Junctions& joined, std::size_t index, std::vector<std::size_t>& members) const {
+  constexpr int kExtensionSteps = 16;
+  const std::size_t overlap = static_cast<std::size_t>(k_) - 1;
+  members.assign(1, index);
+  const auto taken = [&](Oriented oriented) {
+    return std::find(members.begin(), members.end(), oriented / 2) != members.end();
+  };
+  std::string bases = unitigs_[index].bases;
+  Oriented last = 2 * index;
+  for (int step = 0; step < kExtensionSteps; ++step) {
+    const std::vector<Oriented>& following = after(joined, last);
+    if (following.size() != 1 || taken(following[0])) break;
+    last = following[0];
+    members.push_back(last / 2);
+    bases += oriented_bases(last).substr(overlap);
+  }
+  Oriented first = 2 * index;
+  for (int step = 0; step < kExtensionSteps; ++step) {
+    const std::vector<Oriented>& preceding = before(joined, first);
+    if (preceding.size() != 1 || taken(preceding[0])) break;
+    first = preceding[0];
+    members.push_back(first / 2);
+    const std::string previous = oriented_bases(first);
+    bases.insert(0, previous, 0, previous.size() - overlap);
+  }
+  return bases;
+}
+
+std::vector<Unitig> UnitigGraph::contigs(std::size_t minimum_length, bool extend) const {
+  std::vector<Unitig> candidates;
+  std::vector<std::vector<std::size_t>> members(unitigs_.size());
+  const Junctions joined = extend ? junctions() : Junctions{};
+  for (std::size_t index = 0; index < unitigs_.size(); ++index) {
+    Unitig contig = unitigs_[index];
+    if (contig.circular) {
+      contig.bases.resize(contig.bases.size() - static_cast<std::size_t>(k_) + 1);
+      members[index].assign(1, index);
+    } else if (extend) {
+      contig.bases = extended(joined, index, members[index]);
+    } else {
+      members[index].assign(1, index);
+    }
+    candidates.push_back(std::move(contig));
+  }
+  // Longest first; a unitig already inside a longer contig's extension is not written again.
+  std::vector<std::size_t> order(unitigs_.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return candidates[a].bases.size() != candidates[b].bases.size() ? candidates[a].bases.size() > candidates[b].bases.size()
+                                                                    : a < b;
+  });
+  std::vector<bool> covered(unitigs_.size(), false);
+  std::vector<Unitig> contigs;
+  for (const std::size_t index : order) {
+    if (covered[index]) continue;
+    for (const std::size_t member : members[index]) covered[member] = true;
+    Unitig& contig = candidates[index];
+    if (contig.bases.size() < minimum_length) continue;
+    std::string reverse = reverse_complement(contig.bases);
+    if (reverse < contig.bases) contig.bases = std::move(reverse);
+    contigs.push_back(std::move(contig));
+  }
+  std::sort(contigs.begin(), contigs.end(), [](const Unitig& a, const Unitig& b) {
+    return a.bases.size() != b.bases.size() ? a.bases.size() > b.bases.size() : a.bases < b.bases;
+  });
+  return contigs;
+}
+
+std::size_t n50(const std::vector<Unitig>& contigs) {
+  std::vector<std::size_t> lengths;
+  std::size_t total = 0;
+  for (const Unitig& contig : contigs) {
+    lengths.push_back(contig.bases.size());
+    total += contig.bases.size();
+  }
+  std::sort(lengths.rbegin(), lengths.rend());
+  std::size_t running = 0;
+  for (const std::size_t length : lengths) {
+    running += length;
+    if (2 * running >= total) return length;
+  }
+  return 0;
+}
+
+}  // namespace xenon::genomics

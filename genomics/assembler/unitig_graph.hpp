@@ -1,0 +1,93 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace xenon::genomics {
+
+// A stretch of assembled sequence: its bases (ACGT), its mean k-mer count, and whether it is a
+// cycle (then its last k-1 bases repeat its first ones).
+struct Unitig {
+  std::string bases;
+  double coverage = 0;
+  bool circular = false;
+};
+
+struct CleaningSettings {
+  std::size_t tip_length = 0;      // tips shorter than this (bases) are removed; 0: 2.5 k
+  std::size_t bubble_length = 0;   // bubbles with branches up to this long are popped; 0: 5 k
+  int rounds = 10;                 // at most, each one tips, then bubbles
+};
+
+struct CleaningReport {
+  std::uint64_t tips_removed = 0;
+  std::uint64_t bubbles_popped = 0;
+  int rounds = 0;
+};
+
+// The compacted de Bruijn graph: unitigs joined where the last k-1 bases of one are the first
+// k-1 bases of another (either read forward or reverse complemented). Cleaning removes tips
+// (short dead ends beside a better-covered branch: sequencing errors near a read's end) and
+// pops bubbles (two branches between the same two junctions, of about the same length: an
+// error inside reads), then joins the unitigs that meet at junctions left with one way in and
+// one way out. Everything is ordered by sequence, so the result does not depend on the order in
+// which unitigs were added.
+class UnitigGraph {
+ public:
+  explicit UnitigGraph(int k) : k_(k) {}
+
+  // A unitig of at least k bases and its k-mers' summed counts.
+  void add(std::string bases, std::uint64_t coverage_sum, bool circular);
+
+  CleaningReport clean(const CleaningSettings& settings);
+
+  // Joins unitigs through junctions with one way in and one way out (clean() does it too).
+  void compact();
+
+  // Contigs of at least `minimum_length` bases: each in the orientation that is smaller of it
+  // and its reverse complement, a cycle without its repeated k-1 bases, longest first. With
+  // `extend`, a unitig goes on into its neighbours while only one way leads on (into a repeat:
+  // so each copy of a repeat is written beside what surrounds it), and a unitig held whole in
+  // a longer contig is not written again.
+  std::vector<Unitig> contigs(std::size_t minimum_length, bool extend = true) const;
+
+  const std::vector<Unitig>& unitigs() const { return unitigs_; }
+
+ private:
+  // A unitig read forward (even) or reverse complemented (odd): index * 2 + reversed.
+  using Oriented = std::size_t;
+
+  struct Junctions {
+    // By the k-1 bases of a junction read one way: the oriented unitigs that end there, and
+    // the ones that begin there.
+    std::unordered_map<std::string, std::vector<Oriented>> ending;
+    std::unordered_map<std::string, std::vector<Oriented>> beginning;
+  };
+
+  std::string oriented_bases(Oriented oriented) const;
+  std::string first_junction(Oriented oriented) const;  // its first k-1 bases
+  std::string last_junction(Oriented oriented) const;   // its last k-1 bases
+  Junctions junctions() const;
+  const std::vector<Oriented>& after(const Junctions& junctions, Oriented oriented) const;
+  const std::vector<Oriented>& before(const Junctions& junctions, Oriented oriented) const;
+  std::size_t kmers(std::size_t index) const { return unitigs_[index].bases.size() - static_cast<std::size_t>(k_) + 1; }
+  bool better(std::size_t a, std::size_t b) const;  // a is kept over b
+  std::string extended(const Junctions& joined, std::size_t index, std::vector<std::size_t>& members) const;
+
+  std::uint64_t remove_tips(std::size_t tip_length);
+  std::uint64_t pop_bubbles(std::size_t bubble_length);
+  void remove(const std::vector<bool>& removed);
+  void sort_canonically();
+
+  int k_;
+  std::vector<Unitig> unitigs_;
+};
+
+// N50: the length such that contigs at least this long hold half the total length.
+std::size_t n50(const std::vector<Unitig>& contigs);
+
+}  // namespace xenon::genomics

@@ -1,0 +1,241 @@
+// The assembler end to end on the real read sets of ../shared/data, judged against the known
+// references by genomics/evaluate_assembly.sh (minimap2, as QUAST counts): the quality
+// targets, the same bytes for every thread and process count, every k-mer accounted for, and
+// bad use and bad input ending with one clear line and no output files.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/support/mpi_run.hpp"
+#include "tests/support/run_binary.hpp"
+#include "tests/support/temporary_directory.hpp"
+
+namespace {
+
+using xenon::testing::mpi_run;
+using xenon::testing::run_binary;
+using xenon::testing::run_command;
+
+std::string data_directory() {
+  const char* data = std::getenv("XENON_DATA");
+  return data != nullptr ? data : "../shared/data";
+}
+
+bool under_sanitizer() {
+  const char* sanitize = std::getenv("XENON_SANITIZE");
+  return sanitize != nullptr && *sanitize != '\0';
+}
+
+std::string reads(const std::string& first, const std::string& second) {
+  return " " + data_directory() + "/" + first + " " + data_directory() + "/" + second;
+}
+const std::string kLambdaReads = reads("lambda/reads_1.fq.gz", "lambda/reads_2.fq.gz");
+const std::string kLambdaArt = reads("lambda/art_1.fq.gz", "lambda/art_2.fq.gz");
+const std::string kShigella = reads("unicycler-sample/short_reads_1.fastq.gz", "unicycler-sample/short_reads_2.fastq.gz");
+
+class OutputDirectory : public xenon::testing::TemporaryDirectory {
+ public:
+  OutputDirectory() : xenon::testing::TemporaryDirectory("xenon-assembler") {}
+  std::string contigs() const { return path() + "/contigs.fasta"; }
+};
+
+std::uint64_t json_number(const std::string& json, const std::string& key) {
+  const auto at = json.find("\"" + key + "\": ");
+  if (at == std::string::npos) return ~std::uint64_t{0};
+  return std::stoull(json.substr(at + key.size() + 4));
+}
+
+// The contigs of a FASTA file, in order.
+std::vector<std::string> contigs_of(const std::string& fasta) {
+  std::vector<std::string> contigs;
+  std::istringstream lines(fasta);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty()) continue;
+    if (line[0] == '>') {
+      contigs.emplace_back();
+    } else {
+      contigs.back() += line;
+    }
+  }
+  return contigs;
+}
+
+// genomics/evaluate_assembly.sh's metrics as numbers ("99.91 %" reads 99.91).
+std::map<std::string, double> evaluate(const std::string& contigs, const std::string& reference) {
+  const auto run = run_command("genomics/evaluate_assembly.sh " + contigs + " " + data_directory() + "/" +
+                               reference + " --min-contig 500");
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  std::map<std::string, double> metrics;
+  std::istringstream lines(run.output);
+  const std::string prefix = "ASSEMBLY_METRIC ";
+  for (std::string line; std::getline(lines, line);) {
+    const auto equals = line.find(" = ");
+    if (line.rfind(prefix, 0) != 0 || equals == std::string::npos) continue;
+    metrics[line.substr(prefix.size(), equals - prefix.size())] = std::stod(line.substr(equals + 3));
+  }
+  return metrics;
+}
+
+bool can_evaluate() {
+  return run_command("command -v minimap2 && command -v dnadiff && command -v python3").exit_code == 0;
+}
+
+// Runs the assembler into `out`; returns its output (stdout and stderr).
+std::string assemble(const OutputDirectory& out, const std::string& options, const std::string& inputs) {
+  const auto run = run_binary("assembler", "--quiet " + options + " -o " + out.path() + inputs);
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  return run.output;
+}
+
+TEST(Assembler, SummaryAgreesWithTheContigsWritten) {
+  OutputDirectory out;
+  assemble(out, "-threads-per-node 2 -k 31", kLambdaReads);
+  const std::vector<std::string> contigs = contigs_of(out.read("contigs.fasta"));
+  const std::string summary = out.read("assembly.json");
+  ASSERT_FALSE(contigs.empty());
+  std::vector<std::size_t> lengths;
+  std::size_t total = 0;
+  for (const std::string& contig : contigs) {
+    EXPECT_EQ(contig.find_first_not_of("ACGT"), std::string::npos);
+    EXPECT_GE(contig.size(), 200u);
+    lengths.push_back(contig.size());
+    total += contig.size();
+  }
+  EXPECT_TRUE(std::is_sorted(lengths.rbegin(), lengths.rend())) << "longest first";
+  EXPECT_EQ(json_number(summary, "contigs"), contigs.size());
+  EXPECT_EQ(json_number(summary, "total_length"), total);
+  EXPECT_EQ(json_number(summary, "largest_contig"), lengths.front());
+  std::size_t running = 0, n50 = 0;
+  for (const std::size_t length : lengths) {
+    running += length;
+    if (2 * running >= total) {
+      n50 = length;
+      break;
+    }
+  }
+  EXPECT_EQ(json_number(summary, "n50"), n50);
+  EXPECT_EQ(json_number(summary, "k"), 31u);
+  EXPECT_GE(json_number(summary, "coverage_threshold"), 2u);
+  // A sequence and its reverse complement are one contig: none is written twice.
+  std::vector<std::string> seen;
+  for (const std::string& contig : contigs) {
+    std::string reverse(contig.rbegin(), contig.rend());
+    for (char& base : reverse) base = base == 'A' ? 'T' : base == 'C' ? 'G' : base == 'G' ? 'C' : 'A';
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), contig) + std::count(seen.begin(), seen.end(), reverse), 0);
+    seen.push_back(contig);
+  }
+  // --min-contig keeps the longer ones only.
+  OutputDirectory long_only;
+  assemble(long_only, "-k 31 --min-contig 20000", kLambdaReads);
+  for (const std::string& contig : contigs_of(long_only.read("contigs.fasta"))) EXPECT_GE(contig.size(), 20000u);
+}
+
+TEST(Assembler, LambdaArtReadsGiveTheWholeGenomeInOneContig) {
+  if (!can_evaluate()) GTEST_SKIP() << "minimap2, mummer or python3 missing (make deps)";
+  OutputDirectory out;
+  assemble(out, "-threads-per-node 3 -k 31", kLambdaArt);
+  EXPECT_EQ(contigs_of(out.read("contigs.fasta")).size(), 1u);
+  auto metrics = evaluate(out.contigs(), "lambda/lambda_virus.fa.gz");
+  EXPECT_GT(metrics["genome_fraction"], 99.9);
+  EXPECT_EQ(metrics["misassemblies"], 0);
+}
+
+TEST(Assembler, LambdaReadsGiveTheGenomeInAtMostThreeContigs) {
+  if (!can_evaluate()) GTEST_SKIP() << "minimap2, mummer or python3 missing (make deps)";
+  OutputDirectory out;
+  assemble(out, "-threads-per-node 3 -k 31", kLambdaReads);
+  const std::size_t contigs = contigs_of(out.read("contigs.fasta")).size();
+  EXPECT_GE(contigs, 1u);
+  EXPECT_LE(contigs, 3u);
+  auto metrics = evaluate(out.contigs(), "lambda/lambda_virus.fa.gz");
+  EXPECT_GT(metrics["genome_fraction"], 99.5);
+  // The donor differs from the reference by design (small rearrangements): minimap2 and
+  // dnadiff both see three inversions, and nothing else.
+  EXPECT_EQ(metrics["relocations"], 0);
+  EXPECT_EQ(metrics["translocations"], 0);
+}
+
+TEST(Assembler, ShigellaPlasmidsAreNinetyPercentCoveredWithoutMisassembly) {
+  if (!can_evaluate()) GTEST_SKIP() << "minimap2, mummer or python3 missing (make deps)";
+  OutputDirectory out;
+  assemble(out, "-threads-per-node 3 -k 63", kShigella);
+  auto metrics = evaluate(out.contigs(), "unicycler-sample/reference.fasta.gz");
+  EXPECT_GE(metrics["genome_fraction"], 90.0);
+  EXPECT_EQ(metrics["misassemblies"], 0);
+}
+
+TEST(Assembler, WritesTheSameBytesForEveryThreadAndProcessCountAndAccountsForEveryKmer) {
+  for (const int k : {31, 63}) {
+    if (under_sanitizer() && k == 63) continue;
+    const std::string options = "-k " + std::to_string(k) + " -block-kib 64";
+    OutputDirectory reference;
+    assemble(reference, options + " -threads-per-node 1", kShigella);
+    const std::string contigs = reference.read("contigs.fasta");
+    const std::string summary = reference.read("assembly.json");
+    ASSERT_GT(contigs.size(), 100000u);
+    EXPECT_EQ(reference.entries(), (std::vector<std::string>{"assembly.json", "contigs.fasta", "histogram.txt"}));
+    for (const int threads : {2, 3, 5}) {
+      OutputDirectory out;
+      assemble(out, options + " -threads-per-node " + std::to_string(threads), kShigella);
+      EXPECT_EQ(out.read("contigs.fasta"), contigs) << threads << " threads";
+      EXPECT_EQ(out.read("assembly.json"), summary) << threads << " threads";
+    }
+    if (!xenon::testing::built_with_mpi()) continue;
+    for (const int processes : {2, 4}) {
+      if (under_sanitizer() && processes == 4) continue;
+      OutputDirectory out;
+      const auto run = mpi_run(processes, "assembler", "--quiet -threads-per-node 2 " + options + " -o " +
+                                                          out.path() + kShigella);
+      ASSERT_EQ(run.exit_code, 0) << run.output;
+      EXPECT_NE(run.output.find("(" + std::to_string(processes) + " node(s) x 1 worker(s))"), std::string::npos)
+          << run.output;
+      EXPECT_EQ(out.read("contigs.fasta"), contigs) << processes << " processes";
+      EXPECT_EQ(out.read("assembly.json"), summary) << processes << " processes";
+    }
+  }
+}
+
+TEST(Assembler, ThresholdAndCleaningCanBeChosen) {
+  OutputDirectory automatic, all_kmers, uncleaned;
+  assemble(automatic, "-k 31", kLambdaReads);
+  assemble(all_kmers, "-k 31 --min-coverage 1", kLambdaReads);
+  assemble(uncleaned, "-k 31 --min-coverage 1 --tip-length 1 --bubble-length 1", kLambdaReads);
+  EXPECT_EQ(json_number(all_kmers.read("assembly.json"), "coverage_threshold"), 1u);
+  EXPECT_GT(json_number(all_kmers.read("assembly.json"), "solid_kmers"),
+            json_number(automatic.read("assembly.json"), "solid_kmers"));
+  // Every read error makes tips and bubbles when every k-mer is kept.
+  EXPECT_GT(json_number(all_kmers.read("assembly.json"), "tips_removed"), 100u);
+  EXPECT_EQ(json_number(uncleaned.read("assembly.json"), "tips_removed"), 0u);
+  EXPECT_GT(json_number(uncleaned.read("assembly.json"), "unitigs"), 1000u);
+}
+
+// One line naming the problem, the exit status, and no output files.
+void expect_refused(const std::string& arguments, int exit_code, const std::string& words) {
+  OutputDirectory out;
+  const auto run = run_binary("assembler", "--quiet -o " + out.path() + "/result " + arguments);
+  EXPECT_EQ(run.exit_code, exit_code) << arguments << "\n" << run.output;
+  EXPECT_EQ(std::count(run.output.begin(), run.output.end(), '\n'), 1) << run.output;
+  EXPECT_EQ(run.output.rfind("assembler: error: ", 0), 0u) << run.output;
+  EXPECT_NE(run.output.find(words), std::string::npos) << "missing '" << words << "' in " << run.output;
+  EXPECT_FALSE(std::filesystem::exists(out.path() + "/result/contigs.fasta")) << arguments;
+  EXPECT_FALSE(std::filesystem::exists(out.path() + "/result/assembly.json")) << arguments;
+}
+
+TEST(Assembler, RefusesBadUseAndBadInputWithOneLine) {
+  expect_refused("-k 32" + kLambdaArt, 2, "-k must be odd");
+  expect_refused("-k 65" + kLambdaArt, 2, "-k");
+  expect_refused("", 2, "no input files");
+  expect_refused("--min-contig 0" + kLambdaArt, 2, "--min-contig");
+  expect_refused(data_directory() + "/lambda/no_such_file.fq", 1, "no_such_file.fq");
+  OutputDirectory bad;
+  const std::string truncated = bad.write("truncated.fq", "@r1\nACGTACGTACGTACGTACGTACGTACGTACGTACGT\n+\nIIII\n");
+  expect_refused(truncated, 1, "truncated.fq");
+}
+
+}  // namespace

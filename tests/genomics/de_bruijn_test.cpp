@@ -1,0 +1,260 @@
+// The assembler's building blocks, against plain string computations: moving along packed
+// k-mers, minimizers (rolling and from scratch, of neighbours, of either strand), the
+// coverage threshold, and the compacted graph's joining, cleaning and contig extension.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "genomics/assembler/assembler_settings.hpp"
+#include "genomics/assembler/unitig_graph.hpp"
+#include "genomics/kmer/kmer_ops.hpp"
+#include "genomics/kmer/minimizer.hpp"
+
+namespace {
+
+using namespace xenon::genomics;
+
+std::string random_bases(std::mt19937_64& random, std::size_t length) {
+  std::string bases(length, 'A');
+  for (char& base : bases) base = "ACGT"[random() % 4];
+  return bases;
+}
+
+template <int Words>
+void check_shape(int k) {
+  std::mt19937_64 random(static_cast<std::uint64_t>(k));
+  const KmerShape<Words> shape(k);
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::string text = random_bases(random, static_cast<std::size_t>(k));
+    const PackedKmer<Words> kmer = shape.pack(text);
+    ASSERT_EQ(kmer_to_string<Words>(kmer, k), text);
+    EXPECT_EQ(kmer_to_string<Words>(shape.reverse_complement(kmer), k), reverse_complement(text));
+    const std::string canonical = std::min(text, reverse_complement(text));
+    EXPECT_EQ(kmer_to_string<Words>(shape.canonical(kmer), k), canonical);
+    EXPECT_EQ("ACGT"[shape.first_base(kmer)], text.front());
+    EXPECT_EQ("ACGT"[KmerShape<Words>::last_base(kmer)], text.back());
+    for (int base = 0; base < 4; ++base) {
+      EXPECT_EQ(kmer_to_string<Words>(shape.successor(kmer, base), k), text.substr(1) + "ACGT"[base]);
+      EXPECT_EQ(kmer_to_string<Words>(shape.predecessor(kmer, base), k), "ACGT"[base] + text.substr(0, text.size() - 1));
+    }
+  }
+}
+
+TEST(KmerShape, MovesAlongAndReverseComplementsLikeStrings) {
+  for (const int k : {3, 11, 31, 32}) check_shape<1>(k);
+  for (const int k : {33, 47, 63, 64}) check_shape<2>(k);
+}
+
+TEST(ReverseComplement, OfBasesAndOtherLetters) {
+  EXPECT_EQ(reverse_complement("ACCGTN"), "NACGGT");
+  EXPECT_EQ(reverse_complement(""), "");
+}
+
+// The minimizer of a k-mer by definition: the smallest canonical m-mer hash, from strings.
+std::uint64_t minimizer_by_definition(const std::string& kmer, int m) {
+  const KmerShape<1> shape(m);
+  std::uint64_t minimum = ~std::uint64_t{0};
+  for (std::size_t start = 0; start + static_cast<std::size_t>(m) <= kmer.size(); ++start) {
+    const PackedKmer<1> mmer = shape.pack(kmer.substr(start, static_cast<std::size_t>(m)));
+    minimum = std::min(minimum, xenon::genomics::hash_detail::mix(shape.canonical(mmer)[0]));
+  }
+  return minimum;
+}
+
+template <int Words>
+void check_minimizers(int k) {
+  const int m = minimizer_length_for(k);
+  std::mt19937_64 random(static_cast<std::uint64_t>(k) * 7);
+  // A sequence with breaks (N): the rolling window restarts after each.
+  std::string sequence = random_bases(random, 3000);
+  for (int i = 0; i < 5; ++i) sequence[random() % sequence.size()] = 'N';
+  KmerScanner<Words> scanner(k);
+  MinimizerWindow window(k, m);
+  const KmerMinimizers<Words> minimizers(k, m);
+  const KmerShape<Words> shape(k);
+  std::size_t kmers = 0;
+  scanner.feed(sequence, [&](const PackedKmer<Words>& canonical) {
+    const std::string text = kmer_to_string<Words>(canonical, k);
+    const std::uint64_t expected = minimizer_by_definition(text, m);
+    ASSERT_EQ(window.minimum(), expected) << text;
+    ASSERT_EQ(minimizers.of(canonical), expected);
+    ASSERT_EQ(minimizers.of(shape.reverse_complement(canonical)), expected) << "strand-independent";
+    std::uint64_t after[4], before[4];
+    minimizers.of_neighbours(canonical, after, before);
+    for (int base = 0; base < 4; ++base) {
+      ASSERT_EQ(after[base], minimizers.of(shape.successor(canonical, base)));
+      ASSERT_EQ(before[base], minimizers.of(shape.predecessor(canonical, base)));
+    }
+    ++kmers;
+  }, window);
+  EXPECT_GT(kmers, 2000u);
+}
+
+TEST(Minimizers, RollingWindowAndWholeKmersAgreeWithTheDefinition) {
+  for (const int k : {15, 31}) check_minimizers<1>(k);
+  for (const int k : {33, 63}) check_minimizers<2>(k);
+}
+
+TEST(CoverageThreshold, IsTheHistogramsFirstMinimum) {
+  KmerHistogram histogram;
+  const std::uint64_t kmers_by_count[] = {0, 9000, 800, 90, 30, 45, 200, 600, 900, 600, 200, 20};
+  for (std::uint64_t count = 1; count < std::size(kmers_by_count); ++count) histogram.add(count, kmers_by_count[count]);
+  EXPECT_EQ(coverage_threshold_from(histogram), 4u);
+  KmerHistogram falling;  // no valley (coverage too low to tell errors apart): keep twice-seen
+  for (std::uint64_t count = 1; count < 30; ++count) falling.add(count, 1000 / count);
+  EXPECT_EQ(coverage_threshold_from(falling), 2u);
+}
+
+// Unitigs of a sequence: its k-mers' paths cut at `cuts`, each piece read either way, with the
+// given coverage per k-mer.
+void add_pieces(UnitigGraph& graph, const std::string& sequence, const std::vector<std::size_t>& cuts,
+                int k, std::uint64_t coverage, std::mt19937_64& random) {
+  std::size_t begin = 0;
+  std::vector<std::size_t> ends = cuts;
+  ends.push_back(sequence.size());
+  for (const std::size_t end : ends) {
+    std::string piece = sequence.substr(begin, end - begin);
+    if (random() % 2 != 0) piece = reverse_complement(piece);
+    graph.add(piece, coverage * (piece.size() - static_cast<std::size_t>(k) + 1), false);
+    begin = end - static_cast<std::size_t>(k) + 1;  // pieces overlap by k - 1
+  }
+}
+
+bool same_either_way(const std::string& a, const std::string& b) { return a == b || a == reverse_complement(b); }
+
+constexpr int kK = 21;
+
+TEST(UnitigGraph, JoinsPiecesThroughSimpleJunctionsInAnyOrientationAndOrder) {
+  std::mt19937_64 random(1);
+  const std::string genome = random_bases(random, 5000);
+  UnitigGraph graph(kK);
+  add_pieces(graph, genome, {700, 1500, 1520, 4000}, kK, 30, random);
+  graph.compact();
+  ASSERT_EQ(graph.unitigs().size(), 1u);
+  EXPECT_TRUE(same_either_way(graph.unitigs()[0].bases, genome));
+  EXPECT_DOUBLE_EQ(graph.unitigs()[0].coverage, 30.0);
+  const std::vector<Unitig> contigs = graph.contigs(200);
+  ASSERT_EQ(contigs.size(), 1u);
+  EXPECT_LE(contigs[0].bases, reverse_complement(contigs[0].bases)) << "written the smaller way";
+}
+
+TEST(UnitigGraph, JoinsACycleIntoOneCircularContigWithoutTheRepeatedBases) {
+  std::mt19937_64 random(2);
+  const std::string circle = random_bases(random, 3000);
+  // The cycle's path: the circle and its first k-1 bases again, in pieces.
+  UnitigGraph graph(kK);
+  add_pieces(graph, circle + circle.substr(0, kK - 1), {1000, 2000}, kK, 12, random);
+  graph.compact();
+  ASSERT_EQ(graph.unitigs().size(), 1u);
+  EXPECT_TRUE(graph.unitigs()[0].circular);
+  const std::vector<Unitig> contigs = graph.contigs(200);
+  ASSERT_EQ(contigs.size(), 1u);
+  EXPECT_EQ(contigs[0].bases.size(), circle.size());
+  EXPECT_NE((circle + circle).find(contigs[0].bases) == std::string::npos
+                ? (circle + circle).find(reverse_complement(contigs[0].bases))
+                : 0,
+            std::string::npos);
+}
+
+std::uint64_t kmers_in(const std::string& bases) { return bases.size() - kK + 1; }
+
+TEST(UnitigGraph, RemovesALowCoverageTipAndJoinsWhatItSplit) {
+  std::mt19937_64 random(3);
+  const std::string genome = random_bases(random, 4000);
+  const std::string junction = genome.substr(2000 - (kK - 1), kK - 1);
+  const std::string before = genome.substr(0, 2000);
+  const std::string after = genome.substr(2000 - (kK - 1));
+  const std::string tip = junction + random_bases(random, 20);  // an error near a read's end
+  UnitigGraph graph(kK);
+  graph.add(before, 40 * kmers_in(before), false);
+  graph.add(reverse_complement(after), 40 * kmers_in(after), false);
+  graph.add(tip, 2 * kmers_in(tip), false);
+  const CleaningReport report = graph.clean({});
+  EXPECT_EQ(report.tips_removed, 1u);
+  ASSERT_EQ(graph.unitigs().size(), 1u);
+  EXPECT_TRUE(same_either_way(graph.unitigs()[0].bases, genome));
+}
+
+TEST(UnitigGraph, KeepsADeadEndWithoutABetterRivalAndLongDeadEnds) {
+  std::mt19937_64 random(4);
+  const std::string genome = random_bases(random, 4000);
+  const std::string junction = genome.substr(2000 - (kK - 1), kK - 1);
+  UnitigGraph graph(kK);
+  graph.add(genome.substr(0, 2000), 40 * kmers_in(genome.substr(0, 2000)), false);
+  graph.add(genome.substr(2000 - (kK - 1)), 40 * kmers_in(genome.substr(2000 - (kK - 1))), false);
+  const std::string branch = junction + random_bases(random, 300);  // longer than a tip
+  graph.add(branch, 2 * kmers_in(branch), false);
+  EXPECT_EQ(graph.clean({}).tips_removed, 0u);
+  EXPECT_EQ(graph.unitigs().size(), 3u);
+}
+
+TEST(UnitigGraph, PopsTheWeakerBranchOfABubble) {
+  std::mt19937_64 random(5);
+  const std::string genome = random_bases(random, 4000);
+  const std::size_t snp = 2000;
+  const std::string left = genome.substr(0, snp);                       // ends with the first junction
+  const std::string branch = genome.substr(snp - (kK - 1), 2 * kK - 1);  // every k-mer holding the SNP
+  std::string variant = branch;
+  variant[kK - 1] = variant[kK - 1] == 'A' ? 'G' : 'A';
+  const std::string right = genome.substr(snp + 1);  // starts with the second junction
+  UnitigGraph graph(kK);
+  graph.add(left, 40 * kmers_in(left), false);
+  graph.add(branch, 38 * kmers_in(branch), false);
+  graph.add(reverse_complement(variant), 4 * kmers_in(variant), false);
+  graph.add(right, 40 * kmers_in(right), false);
+  const CleaningReport report = graph.clean({});
+  EXPECT_EQ(report.bubbles_popped, 1u);
+  ASSERT_EQ(graph.unitigs().size(), 1u);
+  EXPECT_TRUE(same_either_way(graph.unitigs()[0].bases, genome));
+}
+
+bool inside_either_way(const std::string& piece, const std::string& sequence) {
+  return sequence.find(piece) != std::string::npos || sequence.find(reverse_complement(piece)) != std::string::npos;
+}
+
+TEST(UnitigGraph, ExtendsContigsIntoARepeatSoEachCopyIsWrittenBesideItsFlanks) {
+  std::mt19937_64 random(6);
+  const std::string repeat = random_bases(random, 300);
+  const std::string first = random_bases(random, 2000) + repeat + random_bases(random, 2000);
+  const std::string second = random_bases(random, 1500) + repeat + random_bases(random, 1800);
+  UnitigGraph graph(kK);
+  for (const std::string& genome : {first, second}) {
+    const std::size_t at = genome.find(repeat);
+    const std::string in = genome.substr(0, at + kK - 1);
+    const std::string out = genome.substr(at + repeat.size() - (kK - 1));
+    graph.add(in, 20 * kmers_in(in), false);
+    graph.add(out, 20 * kmers_in(out), false);
+  }
+  graph.add(repeat, 40 * kmers_in(repeat), false);
+  graph.compact();
+  EXPECT_EQ(graph.unitigs().size(), 5u);
+  const std::vector<Unitig> plain = graph.contigs(200, false);
+  EXPECT_EQ(plain.size(), 5u);
+  const std::vector<Unitig> extended = graph.contigs(200);
+  ASSERT_EQ(extended.size(), 4u) << "the repeat is not written on its own again";
+  for (const Unitig& contig : extended) {
+    EXPECT_TRUE(inside_either_way(contig.bases, first) || inside_either_way(contig.bases, second));
+    EXPECT_TRUE(contig.bases.find(repeat) != std::string::npos ||
+                contig.bases.find(reverse_complement(repeat)) != std::string::npos);
+  }
+}
+
+TEST(UnitigGraph, N50HoldsHalfTheTotalLength) {
+  std::vector<Unitig> contigs(4);
+  contigs[0].bases.assign(100, 'A');
+  contigs[1].bases.assign(400, 'A');
+  contigs[2].bases.assign(300, 'A');
+  contigs[3].bases.assign(200, 'A');
+  EXPECT_EQ(n50(contigs), 300u);  // 400 + 300 >= 1000 / 2
+  EXPECT_EQ(n50({}), 0u);
+}
+
+TEST(UnitigGraph, RefusesAUnitigShorterThanK) {
+  UnitigGraph graph(kK);
+  EXPECT_THROW(graph.add("ACGT", 1, false), std::invalid_argument);
+}
+
+}  // namespace
