@@ -13,6 +13,7 @@
 #include "genomics/assembler/assembler_settings.hpp"
 #include "genomics/assembler/graph_protocol.hpp"
 #include "genomics/assembler/graph_store.hpp"
+#include "genomics/assembler/read_threads.hpp"
 #include "genomics/assembler/unitig_graph.hpp"
 #include "genomics/assembler/vertex_table.hpp"
 #include "genomics/counter/counter_coordinator.hpp"
@@ -105,8 +106,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   void walks_maybe_done() {
     if (awaited_ != 0 || unitigs_.size() != unitigs_promised_) return;
     if (unitig_kmers_ != kmers_promised_) throw std::runtime_error("unitig k-mers differ from the stores' reports");
-    outcome_.unitigs = unitigs_.size();
-    report("%llu unitigs", static_cast<unsigned long long>(outcome_.unitigs));
+    report("%llu pieces of unitigs walked", static_cast<unsigned long long>(unitigs_.size()));
     unitigs_promised_ = ~std::uint64_t{0};  // no second time
     to_every_store(ACTION_UNVISITED_REQUEST, [] { return Payload{}; });
   }
@@ -169,10 +169,32 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
                                " solid, " + std::to_string(unitig_kmers_) + " in unitigs, " +
                                std::to_string(cycle_kmers_) + " in cycles");
     }
+    graph.compact();  // the walks' pieces into unitigs
+    outcome_.unitigs = graph.unitigs().size();
+    report("%llu unitigs", static_cast<unsigned long long>(outcome_.unitigs));
     outcome_.cleaning = graph.clean(settings_.cleaning);
     report("cleaning: %llu tips removed, %llu bubbles popped, %llu unitigs left",
            outcome_.cleaning.tips_removed, outcome_.cleaning.bubbles_popped,
            static_cast<unsigned long long>(graph.unitigs().size()));
+    // Repeats shorter than a read: reads that cross them tell which way in goes with which
+    // way out. Each round threads every read again through the graph the last one left.
+    std::vector<std::string> crossing_reads;  // after the first round, the only ones that matter
+    for (int round = 0; round < settings_.repeat_rounds; ++round) {
+      ReadThreads threads(graph, settings_.counting.k);
+      if (round == 0) {
+        threads.thread_files(settings_.counting.files);
+      } else {
+        threads.thread_reads(crossing_reads);
+      }
+      crossing_reads = std::move(threads.kept_reads());
+      const std::uint64_t settled = graph.resolve_repeats(
+          [&threads](std::size_t x, std::size_t y, std::size_t z) { return threads.passages(x, y, z); },
+          settings_.minimum_passages);
+      outcome_.repeats_resolved += settled;
+      report("repeats: %llu reads threaded, %llu repeats settled, %llu unitigs left", threads.reads_threaded(),
+             settled, static_cast<unsigned long long>(graph.unitigs().size()));
+      if (settled == 0) break;
+    }
     const std::vector<Unitig> contigs = graph.contigs(settings_.minimum_contig);
     outcome_.contigs = contigs.size();
     for (const Unitig& contig : contigs) {

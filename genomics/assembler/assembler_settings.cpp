@@ -48,6 +48,7 @@ std::string assembly_json(const AssemblerSettings& settings, const AssemblyOutco
   field("cycles", outcome.cycles);
   field("tips_removed", outcome.cleaning.tips_removed);
   field("bubbles_popped", outcome.cleaning.bubbles_popped);
+  field("repeats_resolved", outcome.repeats_resolved);
   field("minimum_contig_length", settings.minimum_contig);
   field("contigs", outcome.contigs);
   field("total_length", outcome.total_length);

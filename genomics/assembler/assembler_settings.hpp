@@ -17,6 +17,8 @@ struct AssemblerSettings {
   std::uint64_t coverage_threshold = 0;  // keep k-mers counted at least this often; 0: from the histogram
   std::size_t minimum_contig = 200;  // shorter contigs are not written
   CleaningSettings cleaning;
+  int repeat_rounds = 3;               // rounds of settling repeats with reads (0: none)
+  std::uint32_t minimum_passages = 2;  // reads that must pair a way into a repeat with a way out
 };
 
 // What it did (filled in on node 0, read after the engine has stopped).
@@ -27,6 +29,7 @@ struct AssemblyOutcome {
   std::uint64_t unitigs = 0;
   std::uint64_t cycles = 0;
   CleaningReport cleaning;
+  std::uint64_t repeats_resolved = 0;
   std::uint64_t contigs = 0;
   std::uint64_t total_length = 0;
   std::uint64_t largest_contig = 0;

@@ -67,17 +67,18 @@ class GraphStore : public KmerStore<Words> {
 
  private:
   enum class Phase { kIdle, kEdges, kWalks, kDone };
-  // Lookup flags: the asker reads the k-mer reversed; mark it visited if it has one vertex
-  // before it in that reading (a walk goes on through it); set its edge bit (bits 3-5) back to
-  // the asker, found (each edge is looked up once, from its smaller end).
+  // Lookup flags: the asker reads the k-mer reversed; claim it for the asker's walk if it has
+  // one vertex before it in that reading and no walk claimed it yet; set its edge bit (bits
+  // 3-5) back to the asker, found (each edge is looked up once, from its smaller end).
   static constexpr std::uint8_t kReversed = 1;
-  static constexpr std::uint8_t kMarkIfThrough = 2;
+  static constexpr std::uint8_t kClaim = 2;
   static constexpr std::uint8_t kSetEdge = 4;
   static constexpr int kEdgeBitShift = 3;
   static constexpr std::size_t kBatchEntries = 4096;
   static constexpr std::size_t kEdgeWindow = 1 << 16;  // edge lookups in flight
   static constexpr std::size_t kWalkWindow = 1 << 14;  // walks in progress
   static constexpr std::size_t kUnitigMessageBytes = 1 << 20;
+  static constexpr std::uint64_t kSeedSpacing = 1024;
 
   struct Start {
     Kmer kmer;        // as read
@@ -85,14 +86,12 @@ class GraphStore : public KmerStore<Words> {
     std::size_t slot; // when known
   };
   struct Walk {
-    Kmer start;
-    Kmer start_canonical;
     Kmer current;
     std::uint8_t after = 0;  // bases that can follow `current`
     Kmer next;
     Kmer next_canonical;
     bool next_reversed = false;
-    bool candidate = false;  // `next` starts the walk if it has a single vertex before it
+    bool candidate = false;  // `next` starts the walk if the walk can claim it
     std::string bases;
     std::uint64_t coverage = 0;
     std::optional<MinimizerWindow> window;  // over `bases`, for the next k-mer's store
@@ -130,10 +129,13 @@ class GraphStore : public KmerStore<Words> {
     if (slot == VertexTable<Words>::kAbsent) return {};
     if ((flags & kSetEdge) != 0) vertices_.add_edge(slot, flags >> kEdgeBitShift);
     const std::uint8_t edges = vertices_.edges(slot);
-    if ((flags & kMarkIfThrough) != 0 && VertexEdges::degree(VertexEdges::before(edges, (flags & kReversed) != 0)) == 1) {
+    bool claimed = false;
+    if ((flags & kClaim) != 0 && !vertices_.visited(slot) &&
+        VertexEdges::degree(VertexEdges::before(edges, (flags & kReversed) != 0)) == 1) {
       vertices_.mark_visited(slot);
+      claimed = true;
     }
-    return {vertices_.count(slot), edges};
+    return {vertices_.count(slot), edges, claimed};
   }
 
   // Asks the store of `minimizer` about a k-mer; local answers wait in local_ for pump().
@@ -226,13 +228,25 @@ class GraphStore : public KmerStore<Words> {
     lookup(neighbour, minimizer, static_cast<std::uint8_t>(kSetEdge | (back << kEdgeBitShift)), tag);
   }
 
-  // A unitig starts at a vertex, read one way, that does not have exactly one vertex before
-  // it, and at each vertex after a vertex with two or more after it (if it has only that one
-  // before it: the walk's first lookup tells).
+  // Walks start at a vertex, read one way, that does not have exactly one vertex before it;
+  // at each vertex after a vertex with two or more after it (if it has only that one before
+  // it: the walk's first lookup tells); and at seeds, vertices inside unitigs picked by hash
+  // (about one in kSeedSpacing), from which one walk goes each way, so that long unitigs are
+  // walked in many pieces at once. Every vertex is claimed by the first walk that reaches it and
+  // by no other: the pieces share no k-mer, and the coordinator joins them into unitigs.
   void list_starts(std::size_t slot) {
     if (!vertices_.occupied(slot)) return;
     const Kmer kmer = kmer_of<Words>(vertices_.key(slot));
     const std::uint8_t edges = vertices_.edges(slot);
+    const bool inside = VertexEdges::degree(VertexEdges::before(edges, false)) == 1 &&
+                        VertexEdges::degree(VertexEdges::after(edges, false)) == 1;
+    if (inside) {
+      if ((vertices_.key(slot)[Words - 1] >> 40) % kSeedSpacing != 0) return;
+      starts_.push_back({kmer, true, slot});  // forward from the seed, which it claims
+      const Kmer reverse = shape_->reverse_complement(kmer);
+      starts_.push_back({shape_->successor(reverse, std::countr_zero(VertexEdges::after(edges, true))), false, 0});
+      return;
+    }
     for (const bool reversed : {false, true}) {
       const Kmer read = reversed ? shape_->reverse_complement(kmer) : kmer;
       if (VertexEdges::degree(VertexEdges::before(edges, reversed)) != 1) starts_.push_back({read, true, slot});
@@ -253,6 +267,14 @@ class GraphStore : public KmerStore<Words> {
       }
       const Start start = starts_.back();
       starts_.pop_back();
+      if (start.known && vertices_.visited(start.slot)) {
+        // Claimed already (by the walk that starts here the other way, or one through a
+        // seed): the piece after it, if it has a single vertex after it, is a walk of its own.
+        const bool reversed = !same_words<Words>(start.kmer, kmer_of<Words>(vertices_.key(start.slot)));
+        const std::uint8_t after = VertexEdges::after(vertices_.edges(start.slot), reversed);
+        if (VertexEdges::degree(after) == 1) starts_.push_back({shape_->successor(start.kmer, std::countr_zero(after)), false, 0});
+        continue;
+      }
       std::size_t id;
       if (free_walks_.empty()) {
         id = walks_.size();
@@ -277,8 +299,7 @@ class GraphStore : public KmerStore<Words> {
 
   void begin(Walk& walk, const Kmer& kmer, std::uint32_t count, std::uint8_t edges, bool reversed) {
     walk.candidate = false;
-    walk.start = walk.current = kmer;
-    walk.start_canonical = shape_->canonical(kmer);
+    walk.current = kmer;
     walk.after = VertexEdges::after(edges, reversed);
     walk.bases = kmer_to_string<Words>(kmer, k_);
     walk.coverage = count;
@@ -292,7 +313,7 @@ class GraphStore : public KmerStore<Words> {
     walk.next = next;
     walk.next_canonical = shape_->canonical(next);
     walk.next_reversed = !same_words<Words>(walk.next_canonical, next);
-    lookup(walk.next_canonical, minimizer, static_cast<std::uint8_t>(kMarkIfThrough | (walk.next_reversed ? kReversed : 0)), id);
+    lookup(walk.next_canonical, minimizer, static_cast<std::uint8_t>(kClaim | (walk.next_reversed ? kReversed : 0)), id);
   }
 
   void advance(std::size_t id) {
@@ -307,20 +328,21 @@ class GraphStore : public KmerStore<Words> {
     ask_next(id, shape_->successor(walk.current, base), walk.window->minimum());
   }
 
+  // The next vertex is the walk's if it has this walk's vertex alone before it and no other
+  // walk claimed it first.
   void walk_answered(std::size_t id, LookupAnswer found) {
     Walk& walk = walks_[id];
     if (found.count == 0) throw std::logic_error("an edge leads to a k-mer that is not a vertex");
-    const bool through = VertexEdges::degree(VertexEdges::before(found.edges, walk.next_reversed)) == 1;
     if (walk.candidate) {
-      if (!through) {
-        release(id);  // a unitig starts there, listed by its own store
+      if (!found.claimed) {
+        release(id);  // a unitig starts there (listed by its own store), or another walk has it
         return;
       }
       begin(walk, walk.next, found.count, found.edges, walk.next_reversed);
       advance(id);
       return;
     }
-    if (!through || same_words<Words>(walk.next_canonical, walk.start_canonical)) {
+    if (!found.claimed) {
       finish(id);
       return;
     }
@@ -331,15 +353,13 @@ class GraphStore : public KmerStore<Words> {
     advance(id);
   }
 
-  // Of the two walks of a unitig, the one from the smaller end k-mer sends it.
+  // Every piece goes to the coordinator: it claimed its vertices, and no other piece has them.
   void finish(std::size_t id) {
     const Walk& walk = walks_[id];
-    if (!words_less<Words>(shape_->reverse_complement(walk.current), walk.start)) {
-      append_unitig(unitigs_, walk.bases, walk.coverage);
-      ++unitigs_sent_;
-      kmers_sent_ += walk.bases.size() - static_cast<std::size_t>(k_) + 1;
-      if (unitigs_.size() >= kUnitigMessageBytes) flush_unitigs();
-    }
+    append_unitig(unitigs_, walk.bases, walk.coverage);
+    ++unitigs_sent_;
+    kmers_sent_ += walk.bases.size() - static_cast<std::size_t>(k_) + 1;
+    if (unitigs_.size() >= kUnitigMessageBytes) flush_unitigs();
     release(id);
   }
 

@@ -14,17 +14,19 @@
 
 namespace xenon::genomics {
 
-// What a store answers about one k-mer: its count (0: not a vertex) and its edges.
+// What a store answers about one k-mer: its count (0: not a vertex), its edges, and whether
+// the asker's walk claimed it.
 struct LookupAnswer {
   std::uint32_t count = 0;
   std::uint8_t edges = 0;
+  bool claimed = false;
 };
 
 // Lookups of k-mers in other stores, gathered per store into ACTION_LOOKUP messages of up to
 // `batch_entries` keys, each key with a byte of flags for the answering store and a tag that
 // the asker gets back with the answer.
 //   lookup:  u64 batch number, u32 n, n keys (Words words each), n flag bytes
-//   reply:   u64 batch number, n x u64 (count | edges << 32), in the lookup's order
+//   reply:   u64 batch number, n x u64 (count | edges << 32 | claimed << 40), in order
 template <int Words>
 class LookupBatcher {
  public:
@@ -89,7 +91,7 @@ class LookupBatcher {
     for (const std::uint64_t tag : tags) {
       const std::uint64_t word = load_le64(in);
       in += 8;
-      visit(tag, LookupAnswer{static_cast<std::uint32_t>(word), static_cast<std::uint8_t>(word >> 32)});
+      visit(tag, LookupAnswer{static_cast<std::uint32_t>(word), static_cast<std::uint8_t>(word >> 32), ((word >> 40) & 1) != 0});
     }
   }
 
@@ -120,7 +122,7 @@ class LookupBatcher {
     for (std::size_t i = 0; i < count; ++i, out += 8) {
       if (i + kAhead < count) prefetch(keys[i + kAhead]);
       const LookupAnswer found = answer(keys[i], static_cast<std::uint8_t>(flags[i]));
-      store_le64(out, found.count | (std::uint64_t{found.edges} << 32));
+      store_le64(out, found.count | (std::uint64_t{found.edges} << 32) | (std::uint64_t{found.claimed} << 40));
     }
     return reply;
   }

@@ -194,12 +194,122 @@ void UnitigGraph::compact() {
   sort_canonically();
 }
 
+// A cycle's bases read from its smallest k-mer (either strand), so the same cycle is always
+// written the same way whoever walked it from wherever. Keeps the k-1 bases repeated at the end.
+std::string UnitigGraph::canonical_rotation(const std::string& bases) const {
+  const std::size_t k = static_cast<std::size_t>(k_);
+  const std::string circle = bases.substr(0, bases.size() - (k - 1));
+  const std::size_t length = circle.size();
+  const std::string doubled = circle + circle;
+  std::string best;
+  std::size_t best_start = 0;
+  bool best_reversed = false;
+  for (std::size_t start = 0; start < length; ++start) {
+    const std::string_view kmer = std::string_view(doubled).substr(start, std::min(k, length));
+    const std::string reverse = reverse_complement(kmer);
+    if (best.empty() || kmer < best) {
+      best.assign(kmer);
+      best_start = start;
+      best_reversed = false;
+    }
+    if (reverse < best) {
+      best = reverse;
+      best_start = start;
+      best_reversed = true;
+    }
+  }
+  std::string rotated;
+  if (!best_reversed) {
+    rotated = doubled.substr(best_start, length);
+  } else {
+    // The smallest k-mer is the reverse complement of the one at best_start: read the
+    // reversed circle from where that k-mer begins in it.
+    const std::string reverse = reverse_complement(circle);
+    const std::size_t from = (2 * length - best_start - std::min(k, length)) % length;
+    rotated = (reverse + reverse).substr(from, length);
+  }
+  return rotated + (rotated + rotated).substr(0, k - 1);
+}
+
 void UnitigGraph::sort_canonically() {
   for (Unitig& unitig : unitigs_) {
+    if (unitig.circular) {
+      unitig.bases = canonical_rotation(unitig.bases);
+      continue;
+    }
     std::string reverse = reverse_complement(unitig.bases);
     if (reverse < unitig.bases) unitig.bases = std::move(reverse);
   }
   std::sort(unitigs_.begin(), unitigs_.end(), [](const Unitig& a, const Unitig& b) { return a.bases < b.bases; });
+}
+
+std::uint64_t UnitigGraph::resolve_repeats(const Passages& passages, std::uint32_t minimum_passages) {
+  const Junctions joined = junctions();
+  std::vector<bool> used(unitigs_.size(), false);
+  struct Plan {
+    std::size_t repeat;
+    std::vector<std::pair<Oriented, Oriented>> paths;  // way in, way out
+  };
+  std::vector<Plan> plans;
+  for (std::size_t repeat = 0; repeat < unitigs_.size(); ++repeat) {
+    if (unitigs_[repeat].circular || used[repeat]) continue;
+    const std::vector<Oriented>& ins = before(joined, 2 * repeat);
+    const std::vector<Oriented>& outs = after(joined, 2 * repeat);
+    if (ins.size() < 2 || ins.size() != outs.size()) continue;
+    std::vector<std::size_t> neighbours;
+    for (const Oriented oriented : ins) neighbours.push_back(oriented / 2);
+    for (const Oriented oriented : outs) neighbours.push_back(oriented / 2);
+    std::sort(neighbours.begin(), neighbours.end());
+    const bool distinct = std::adjacent_find(neighbours.begin(), neighbours.end()) == neighbours.end();
+    if (!distinct || std::binary_search(neighbours.begin(), neighbours.end(), repeat) ||
+        std::any_of(neighbours.begin(), neighbours.end(), [&](std::size_t index) { return used[index]; })) {
+      continue;
+    }
+    Plan plan{repeat, {}};
+    std::vector<bool> out_taken(outs.size(), false);
+    bool settled = true;
+    for (const Oriented in : ins) {
+      std::size_t chosen = outs.size();
+      std::uint32_t others = 0;
+      for (std::size_t o = 0; o < outs.size(); ++o) {
+        const std::uint32_t reads = passages(in, 2 * repeat, outs[o]);
+        if (reads >= minimum_passages && chosen == outs.size()) {
+          chosen = o;
+        } else {
+          others += reads;
+        }
+      }
+        if (chosen == outs.size() || others > 1 || out_taken[chosen]) {
+        settled = false;
+        break;
+      }
+      out_taken[chosen] = true;
+      plan.paths.emplace_back(in, outs[chosen]);
+    }
+    if (!settled) continue;
+    used[repeat] = true;
+    for (const std::size_t index : neighbours) used[index] = true;
+    plans.push_back(std::move(plan));
+  }
+  if (plans.empty()) return 0;
+  const std::size_t overlap = static_cast<std::size_t>(k_) - 1;
+  std::vector<Unitig> joined_paths;
+  for (const Plan& plan : plans) {
+    const double repeat_share = unitigs_[plan.repeat].coverage / static_cast<double>(plan.paths.size());
+    for (const auto& [in, out] : plan.paths) {
+      Unitig path;
+      path.bases = oriented_bases(in) + oriented_bases(2 * plan.repeat).substr(overlap) + oriented_bases(out).substr(overlap);
+      const double sum = unitigs_[in / 2].coverage * static_cast<double>(kmers(in / 2)) +
+                         repeat_share * static_cast<double>(kmers(plan.repeat)) +
+                         unitigs_[out / 2].coverage * static_cast<double>(kmers(out / 2));
+      path.coverage = sum / static_cast<double>(path.bases.size() - overlap);
+      joined_paths.push_back(std::move(path));
+    }
+  }
+  remove(used);
+  for (Unitig& path : joined_paths) unitigs_.push_back(std::move(path));
+  compact();
+  return plans.size();
 }
 
 CleaningReport UnitigGraph::clean(const CleaningSettings& settings) {

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -55,11 +56,20 @@ class UnitigGraph {
   // a longer contig is not written again.
   std::vector<Unitig> contigs(std::size_t minimum_length, bool extend = true) const;
 
+  // A unitig read forward (even) or reverse complemented (odd): index * 2 + reversed.
+  using Oriented = std::size_t;
+  // How many reads went through x, then all of y, then z.
+  using Passages = std::function<std::uint32_t(Oriented x, Oriented y, Oriented z)>;
+
+  // Settles repeats: a unitig that n unitigs enter and n leave (n >= 2), where reads pair
+  // each way in with exactly one way out (at least `minimum_passages` reads for each pair, at
+  // most one read for any other), is copied into each of those n paths, joined with the
+  // unitigs on both sides. Returns the number of repeats settled.
+  std::uint64_t resolve_repeats(const Passages& passages, std::uint32_t minimum_passages);
+
   const std::vector<Unitig>& unitigs() const { return unitigs_; }
 
  private:
-  // A unitig read forward (even) or reverse complemented (odd): index * 2 + reversed.
-  using Oriented = std::size_t;
 
   struct Junctions {
     // By the k-1 bases of a junction read one way: the oriented unitigs that end there, and
@@ -82,6 +92,7 @@ class UnitigGraph {
   std::uint64_t pop_bubbles(std::size_t bubble_length);
   void remove(const std::vector<bool>& removed);
   void sort_canonically();
+  std::string canonical_rotation(const std::string& bases) const;
 
   int k_;
   std::vector<Unitig> unitigs_;

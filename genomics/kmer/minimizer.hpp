@@ -24,8 +24,11 @@ inline std::uint64_t reverse_complement_word(std::uint64_t word, int bases) {
   return __builtin_bswap64(word) >> (64 - 2 * bases);
 }
 
+// One multiplication and one shift: the order of hashes only has to look random, and the high
+// half (which picks the store) is the well-mixed one.
 inline std::uint64_t canonical_hash(std::uint64_t forward, std::uint64_t reverse) {
-  return hash_detail::mix(std::min(forward, reverse));
+  const std::uint64_t product = std::min(forward, reverse) * hash_detail::kMultiplier;
+  return product ^ (product >> 29);
 }
 
 }  // namespace minimizer_detail
@@ -33,9 +36,10 @@ inline std::uint64_t canonical_hash(std::uint64_t forward, std::uint64_t reverse
 // The m-mer length used with k: about a third of k, between 5 and 21.
 inline int minimizer_length_for(int k) { return std::clamp(k / 3, 5, 21); }
 
-// Which of `stores` stores owns the k-mers of a minimizer.
+// Which of `stores` stores owns the k-mers of a minimizer. A minimizer is the smallest of many
+// hashes, so its high bits are mostly zero: it is mixed again before its high half is scaled.
 inline std::uint32_t store_of_minimizer(std::uint64_t minimizer, std::uint32_t stores) {
-  return static_cast<std::uint32_t>(((minimizer >> 32) * stores) >> 32);
+  return static_cast<std::uint32_t>(((hash_detail::mix(minimizer) >> 32) * stores) >> 32);
 }
 
 // The minimizer of the last k bases of a run of ACGT, kept up to date base by base (the

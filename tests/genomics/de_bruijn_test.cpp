@@ -9,9 +9,11 @@
 #include <vector>
 
 #include "genomics/assembler/assembler_settings.hpp"
+#include "genomics/assembler/read_threads.hpp"
 #include "genomics/assembler/unitig_graph.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
 #include "genomics/kmer/minimizer.hpp"
+#include "tests/support/temporary_directory.hpp"
 
 namespace {
 
@@ -59,7 +61,8 @@ std::uint64_t minimizer_by_definition(const std::string& kmer, int m) {
   std::uint64_t minimum = ~std::uint64_t{0};
   for (std::size_t start = 0; start + static_cast<std::size_t>(m) <= kmer.size(); ++start) {
     const PackedKmer<1> mmer = shape.pack(kmer.substr(start, static_cast<std::size_t>(m)));
-    minimum = std::min(minimum, xenon::genomics::hash_detail::mix(shape.canonical(mmer)[0]));
+    const std::uint64_t product = shape.canonical(mmer)[0] * xenon::genomics::hash_detail::kMultiplier;
+    minimum = std::min(minimum, product ^ (product >> 29));
   }
   return minimum;
 }
@@ -161,6 +164,26 @@ TEST(UnitigGraph, JoinsACycleIntoOneCircularContigWithoutTheRepeatedBases) {
 
 std::uint64_t kmers_in(const std::string& bases) { return bases.size() - kK + 1; }
 
+TEST(UnitigGraph, WritesACycleTheSameWayFromWhereverItWasCut) {
+  std::mt19937_64 random(7);
+  const std::string circle = random_bases(random, 2000);
+  std::string first;
+  for (const std::size_t cut : {0u, 555u, 1999u}) {
+    for (const bool reversed : {false, true}) {
+      std::string rotated = circle.substr(cut) + circle.substr(0, cut);
+      if (reversed) rotated = reverse_complement(rotated);
+      UnitigGraph graph(kK);
+      graph.add(rotated + rotated.substr(0, kK - 1), 9 * rotated.size(), true);
+      graph.compact();
+      const std::vector<Unitig> contigs = graph.contigs(1);
+      ASSERT_EQ(contigs.size(), 1u);
+      if (first.empty()) first = contigs[0].bases;
+      EXPECT_EQ(contigs[0].bases, first) << "cut at " << cut << (reversed ? ", reversed" : "");
+    }
+  }
+  EXPECT_EQ(first.size(), circle.size());
+}
+
 TEST(UnitigGraph, RemovesALowCoverageTipAndJoinsWhatItSplit) {
   std::mt19937_64 random(3);
   const std::string genome = random_bases(random, 4000);
@@ -240,6 +263,50 @@ TEST(UnitigGraph, ExtendsContigsIntoARepeatSoEachCopyIsWrittenBesideItsFlanks) {
     EXPECT_TRUE(contig.bases.find(repeat) != std::string::npos ||
                 contig.bases.find(reverse_complement(repeat)) != std::string::npos);
   }
+}
+
+// Two sequences that share a repeat shorter than a read: reads that cross it tell which way in
+// goes with which way out, and each sequence comes back whole.
+TEST(ReadThreads, SettleARepeatThatReadsCross) {
+  std::mt19937_64 random(8);
+  const std::string repeat = random_bases(random, 80);
+  const std::string first = random_bases(random, 3000) + repeat + random_bases(random, 3000);
+  const std::string second = random_bases(random, 2500) + repeat + random_bases(random, 2700);
+  UnitigGraph graph(kK);
+  for (const std::string& genome : {first, second}) {
+    const std::size_t at = genome.find(repeat);
+    graph.add(genome.substr(0, at + kK - 1), 20 * (at + 1), false);
+    graph.add(genome.substr(at + repeat.size() - (kK - 1)), 20 * (genome.size() - at - repeat.size() + 1), false);
+  }
+  graph.add(repeat, 40 * kmers_in(repeat), false);
+  graph.compact();
+  ASSERT_EQ(graph.unitigs().size(), 5u);
+  // 150-base reads every 7 bases along both sequences, every other one reverse complemented.
+  std::string fasta;
+  int read = 0;
+  for (const std::string& genome : {first, second}) {
+    for (std::size_t at = 0; at + 150 <= genome.size(); at += 7, ++read) {
+      const std::string bases = genome.substr(at, 150);
+      fasta += ">r" + std::to_string(read) + "\n" + (read % 2 == 0 ? bases : reverse_complement(bases)) + "\n";
+    }
+  }
+  const xenon::testing::TemporaryDirectory directory("xenon-read-threads");
+  const std::string reads = directory.write("reads.fa", fasta);
+  ReadThreads threads(graph, kK);
+  threads.thread_files({reads});
+  EXPECT_EQ(threads.reads_threaded(), static_cast<std::uint64_t>(read));
+  // Without reads that cross it, or with one read only, the repeat stays.
+  UnitigGraph unsettled = graph;
+  EXPECT_EQ(unsettled.resolve_repeats([](std::size_t, std::size_t, std::size_t) { return 0u; }, 2), 0u);
+  EXPECT_EQ(unsettled.resolve_repeats([](std::size_t, std::size_t, std::size_t) { return 1u; }, 2), 0u);
+  EXPECT_EQ(unsettled.unitigs().size(), 5u);
+  const std::uint64_t settled = graph.resolve_repeats(
+      [&threads](std::size_t x, std::size_t y, std::size_t z) { return threads.passages(x, y, z); }, 2);
+  EXPECT_EQ(settled, 1u);
+  const std::vector<Unitig> contigs = graph.contigs(200, false);
+  ASSERT_EQ(contigs.size(), 2u);
+  EXPECT_TRUE(same_either_way(contigs[0].bases, first));
+  EXPECT_TRUE(same_either_way(contigs[1].bases, second));
 }
 
 TEST(UnitigGraph, N50HoldsHalfTheTotalLength) {

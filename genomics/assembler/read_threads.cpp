@@ -1,0 +1,156 @@
+#include "genomics/assembler/read_threads.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <stdexcept>
+
+#include "genomics/io/block_splitter.hpp"
+#include "genomics/io/sequence_parser.hpp"
+#include "genomics/kmer/kmer_hash.hpp"
+
+namespace xenon::genomics {
+
+ReadThreads::ReadThreads(const UnitigGraph& graph, int k) : k_(k), shape_(k) { index(graph); }
+
+void ReadThreads::thread_files(const std::vector<std::string>& files) {
+  // Each record whole: FASTQ records come in one piece, FASTA ones line by line.
+  struct Visitor {
+    ReadThreads& threads;
+    std::string record;
+    bool open = false;
+    void close() {
+      if (open) threads.thread(record);
+      record.clear();
+      open = false;
+    }
+    void begin_record() {
+      close();
+      open = true;
+    }
+    void resume_record(std::string_view /*carried*/) {}  // `record` holds those bases already
+    void bases(std::string_view line) { record.append(line); }
+  };
+  std::string block;
+  for (std::size_t file = 0; file < files.size(); ++file) {
+    BlockSplitter splitter(files[file], static_cast<std::uint32_t>(file), 1 << 20, static_cast<std::size_t>(k_ - 1));
+    Visitor visitor{*this, {}, false};
+    BlockOrigin origin;
+    while (splitter.next(origin, block)) SequenceParser(origin, block, files[file]).parse(visitor);
+    visitor.close();
+  }
+}
+
+void ReadThreads::thread_reads(const std::vector<std::string>& reads) {
+  for (const std::string& read : reads) thread(read);
+}
+
+void ReadThreads::index(const UnitigGraph& graph) {
+  std::size_t total = 0;
+  for (const Unitig& unitig : graph.unitigs()) {
+    kmers_.push_back(unitig.bases.size() - static_cast<std::size_t>(k_) + 1);
+    total += std::min(kmers_.back(), 2 * kEndSpan);
+  }
+  std::size_t slots = 16;
+  while (slots < 2 * total) slots *= 2;
+  mask_ = slots - 1;
+  keys_.resize(slots);
+  locations_.resize(slots);
+  occupied_.assign(slots, false);
+  for (std::size_t index = 0; index < graph.unitigs().size(); ++index) {
+    const std::string& bases = graph.unitigs()[index].bases;
+    PackedKmer<2> kmer = shape_.pack(bases);
+    for (std::size_t offset = 0; offset < kmers_[index]; ++offset) {
+      if (offset != 0) kmer = shape_.successor(kmer, kBaseCodes[static_cast<unsigned char>(bases[offset + static_cast<std::size_t>(k_) - 1])]);
+      if (offset >= kEndSpan && offset + kEndSpan < kmers_[index]) continue;
+      const PackedKmer<2> canonical = shape_.canonical(kmer);
+      std::size_t slot = key_of<2>(canonical)[1] & mask_;
+      while (occupied_[slot]) {
+        if (same_words<2>(keys_[slot], canonical)) break;  // a k-mer twice (a cycle's seam)
+        slot = (slot + 1) & mask_;
+      }
+      if (occupied_[slot]) continue;
+      occupied_[slot] = true;
+      keys_[slot] = canonical;
+      locations_[slot] = {static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(offset),
+                          same_words<2>(kmer, canonical)};
+    }
+  }
+}
+
+const ReadThreads::Location* ReadThreads::find(const PackedKmer<2>& canonical) const {
+  for (std::size_t slot = key_of<2>(canonical)[1] & mask_;; slot = (slot + 1) & mask_) {
+    if (!occupied_[slot]) return nullptr;
+    if (same_words<2>(keys_[slot], canonical)) return &locations_[slot];
+  }
+}
+
+void ReadThreads::thread(std::string_view read) {
+  ++reads_threaded_;
+  // Runs of ACGT, each threaded on its own.
+  bool crossed = false;
+  std::size_t begin = 0;
+  while (begin < read.size()) {
+    std::size_t end = begin;
+    while (end < read.size() && kBaseCodes[static_cast<unsigned char>(read[end])] >= 0) ++end;
+    if (end - begin >= static_cast<std::size_t>(k_)) crossed |= thread_run(read.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  if (crossed) kept_reads_.emplace_back(read);
+}
+
+// Follows the read through the unitigs: from the first k-mer found in one, the read stays in
+// it to its end, then must go on with the first k-mer of the next. A read that leaves the
+// graph (an error) ends its path there.
+bool ReadThreads::thread_run(std::string_view bases) {
+  const std::size_t k = static_cast<std::size_t>(k_);
+  const std::size_t last_start = bases.size() - k;
+  // Where k-mer `start` of the read is: unitig read forward or reversed, and the offset
+  // counted along that reading.
+  const auto locate = [&](std::size_t start) -> std::optional<std::pair<Oriented, std::size_t>> {
+    const PackedKmer<2> kmer = shape_.pack(bases.substr(start));
+    const PackedKmer<2> canonical = shape_.canonical(kmer);
+    const Location* found = find(canonical);
+    if (found == nullptr) return std::nullopt;
+    const bool read_is_canonical = same_words<2>(kmer, canonical);
+    const bool forward = read_is_canonical == found->canonical_forward;
+    const std::size_t offset = forward ? found->offset : kmers_[found->unitig] - 1 - found->offset;
+    return std::pair<Oriented, std::size_t>{2 * static_cast<std::size_t>(found->unitig) + (forward ? 0 : 1), offset};
+  };
+  std::size_t start = 0;
+  std::optional<std::pair<Oriented, std::size_t>> at;
+  // The first k-mer in the graph, trying a few spread over the read (errors break k-mers).
+  for (; start <= last_start; start += std::max<std::size_t>(1, k / 4)) {
+    at = locate(start);
+    if (at) break;
+  }
+  if (!at) return false;
+  std::vector<Oriented> path{at->first};
+  while (true) {
+    const std::size_t next = start + (kmers_[at->first / 2] - 1 - at->second) + 1;
+    if (next > last_start) break;
+    at = locate(next);
+    if (!at || at->second != 0) break;
+    path.push_back(at->first);
+    start = next;
+  }
+  if (path.size() < 3) return false;
+  count(path);
+  return true;
+}
+
+void ReadThreads::count(const std::vector<Oriented>& path) {
+  for (std::size_t i = 0; i + 2 < path.size(); ++i) {
+    const Triple forward{path[i], path[i + 1], path[i + 2]};
+    const Triple reverse{path[i + 2] ^ 1, path[i + 1] ^ 1, path[i] ^ 1};
+    ++passages_[std::min(forward, reverse)];
+  }
+}
+
+std::uint32_t ReadThreads::passages(Oriented x, Oriented y, Oriented z) const {
+  const Triple forward{x, y, z};
+  const Triple reverse{z ^ 1, y ^ 1, x ^ 1};
+  const auto found = passages_.find(std::min(forward, reverse));
+  return found == passages_.end() ? 0 : found->second;
+}
+
+}  // namespace xenon::genomics

@@ -1,0 +1,71 @@
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "genomics/assembler/unitig_graph.hpp"
+#include "genomics/kmer/kmer.hpp"
+#include "genomics/kmer/kmer_ops.hpp"
+
+namespace xenon::genomics {
+
+// How often reads pass through three unitigs in a row (X, then Y whole, then Z), each read
+// one way: the evidence that settles, at a repeat Y that several unitigs enter and leave,
+// which way in goes with which way out. Unitigs are read as UnitigGraph numbers them
+// (index * 2 + reversed); a passage and its reverse complement count as one.
+class ReadThreads {
+ public:
+  using Oriented = std::size_t;
+
+  // Ready to thread reads through the unitigs of `graph`.
+  ReadThreads(const UnitigGraph& graph, int k);
+
+  // Threads every read of `files` (FASTA/FASTQ, plain or gzip).
+  void thread_files(const std::vector<std::string>& files);
+  // Threads reads kept by an earlier ReadThreads (through a graph that joined unitigs since:
+  // a read crosses no more unitigs than it did, so no other read can matter).
+  void thread_reads(const std::vector<std::string>& reads);
+
+  // The reads that crossed three unitigs or more.
+  std::vector<std::string>& kept_reads() { return kept_reads_; }
+
+  std::uint32_t passages(Oriented x, Oriented y, Oriented z) const;
+  std::uint64_t reads_threaded() const { return reads_threaded_; }
+
+ private:
+  struct Location {
+    std::uint32_t unitig = 0;
+    std::uint32_t offset = 0;      // of the k-mer in the unitig's bases
+    bool canonical_forward = true;  // the unitig holds the canonical k-mer as it is
+  };
+  using Triple = std::array<Oriented, 3>;
+
+  // Only the k-mers this close to either end of a unitig are indexed: a read that crosses
+  // three unitigs starts near the end of the first (for reads up to this long).
+  static constexpr std::size_t kEndSpan = 1024;
+
+  void index(const UnitigGraph& graph);
+  const Location* find(const PackedKmer<2>& canonical) const;
+  void thread(std::string_view read);
+  bool thread_run(std::string_view bases);  // true when it crossed three unitigs or more
+  void count(const std::vector<Oriented>& path);
+
+  int k_;
+  KmerShape<2> shape_;
+  std::vector<std::size_t> kmers_;  // per unitig
+  // Open addressing over the k-mers near the ends of every unitig.
+  std::vector<PackedKmer<2>> keys_;
+  std::vector<Location> locations_;
+  std::vector<bool> occupied_;
+  std::size_t mask_ = 0;
+  std::map<Triple, std::uint32_t> passages_;
+  std::uint64_t reads_threaded_ = 0;
+  std::vector<std::string> kept_reads_;
+};
+
+}  // namespace xenon::genomics
