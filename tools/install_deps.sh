@@ -14,6 +14,8 @@ packages+=(jellyfish kmc art-nextgen-simulation-tools ragout-examples time)
 # Assembly quality (genomics/evaluate_assembly.sh): minimap2 aligns contigs to the reference,
 # MUMmer's dnadiff cross-checks.
 packages+=(minimap2 mummer python3)
+# The assembler's peers in performance/assembly_bench/assembly_bench.sh.
+packages+=(minia velvet ray)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -5,3 +5,10 @@
 # k-mers: table growth in every part, thousands of blocks). Its times, on a CI machine
 # running nothing else, are printed but not judged.
 run_stage kmer-bench-ecoli performance/kmer_bench/kmer_bench.sh
+
+# Issue 7 at bacterial scale: the assembler on the same 40x E. coli reads and on the Shigella
+# reads, judged by genomics/evaluate_assembly.sh against the references; it fails unless the
+# issue's quality targets hold (E. coli >= 98.75% genome fraction, Shigella >= 90%, no
+# misassembly) and the contigs of 2 MPI processes are byte-identical to one process's. The
+# peers (Minia, Velvet, Ray: about 7 more minutes) run only from the README's command.
+run_stage assembly-bench-ecoli env TOOLS=xenon performance/assembly_bench/assembly_bench.sh

@@ -140,7 +140,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
         const Kmer next = shape_.successor(current, std::countr_zero(after));
         const Kmer canonical = shape_.canonical(next);
         if (same_words<Words>(canonical, first)) {
-          closed = true;
+          closed = same_words<Words>(next, first);  // back where it began, read the same way
           break;
         }
         const auto found = unvisited_.find(canonical);

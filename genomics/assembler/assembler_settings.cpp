@@ -25,7 +25,7 @@ std::string contigs_fasta(const std::vector<Unitig>& contigs) {
   for (std::size_t i = 0; i < contigs.size(); ++i) {
     const Unitig& contig = contigs[i];
     std::snprintf(header, sizeof header, ">contig_%zu length=%zu coverage=%.2f%s\n", i + 1,
-                  contig.bases.size(), contig.coverage, contig.circular ? " circular" : "");
+                  contig.bases.size(), contig.coverage(), contig.circular ? " circular" : "");
     text += header;
     for (std::size_t at = 0; at < contig.bases.size(); at += 80) {
       text.append(contig.bases, at, 80);

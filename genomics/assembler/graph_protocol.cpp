@@ -24,8 +24,8 @@ GraphSetup GraphSetup::decode(std::span<const std::byte> bytes) {
   setup.k = arguments.k;
   setup.stores = arguments.stores;
   setup.minimizer_length = arguments.minimizer_length;
-  if (setup.k == 0 || setup.k > static_cast<std::uint32_t>(kMaxKmerLength) || setup.stores.empty() ||
-      setup.minimizer_length == 0) {
+  if (setup.k % 2 == 0 || setup.k > static_cast<std::uint32_t>(kMaxKmerLength) || setup.stores.empty() ||
+      setup.minimizer_length == 0 || setup.minimizer_length > setup.k) {
     throw std::invalid_argument("graph setup with k = " + std::to_string(setup.k) + " and " +
                                 std::to_string(setup.stores.size()) + " stores");
   }

@@ -65,10 +65,15 @@ void ReadThreads::index(const UnitigGraph& graph) {
       const PackedKmer<2> canonical = shape_.canonical(kmer);
       std::size_t slot = key_of<2>(canonical)[1] & mask_;
       while (occupied_[slot]) {
-        if (same_words<2>(keys_[slot], canonical)) break;  // a k-mer twice (a cycle's seam)
+        if (same_words<2>(keys_[slot], canonical)) break;
         slot = (slot + 1) & mask_;
       }
-      if (occupied_[slot]) continue;
+      if (occupied_[slot]) {
+        // A k-mer in two places (copies of a settled repeat, a cycle's seam): it says nothing
+        // about where a read is.
+        locations_[slot].unitig = kAmbiguous;
+        continue;
+      }
       occupied_[slot] = true;
       keys_[slot] = canonical;
       locations_[slot] = {static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(offset),
@@ -80,7 +85,7 @@ void ReadThreads::index(const UnitigGraph& graph) {
 const ReadThreads::Location* ReadThreads::find(const PackedKmer<2>& canonical) const {
   for (std::size_t slot = key_of<2>(canonical)[1] & mask_;; slot = (slot + 1) & mask_) {
     if (!occupied_[slot]) return nullptr;
-    if (same_words<2>(keys_[slot], canonical)) return &locations_[slot];
+    if (same_words<2>(keys_[slot], canonical)) return locations_[slot].unitig == kAmbiguous ? nullptr : &locations_[slot];
   }
 }
 

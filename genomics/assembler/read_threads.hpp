@@ -48,6 +48,7 @@ class ReadThreads {
   // Only the k-mers this close to either end of a unitig are indexed: a read that crosses
   // three unitigs starts near the end of the first (for reads up to this long).
   static constexpr std::size_t kEndSpan = 1024;
+  static constexpr std::uint32_t kAmbiguous = ~std::uint32_t{0};
 
   void index(const UnitigGraph& graph);
   const Location* find(const PackedKmer<2>& canonical) const;

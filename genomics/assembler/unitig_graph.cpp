@@ -15,7 +15,8 @@ void UnitigGraph::add(std::string bases, std::uint64_t coverage_sum, bool circul
     throw std::invalid_argument("a unitig of " + std::to_string(bases.size()) + " bases is shorter than k");
   }
   Unitig unitig;
-  unitig.coverage = static_cast<double>(coverage_sum) / static_cast<double>(bases.size() - static_cast<std::size_t>(k_) + 1);
+  unitig.coverage_sum = coverage_sum;
+  unitig.kmers = bases.size() - static_cast<std::size_t>(k_) + 1;
   unitig.bases = std::move(bases);
   unitig.circular = circular;
   unitigs_.push_back(std::move(unitig));
@@ -64,9 +65,13 @@ const std::vector<UnitigGraph::Oriented>& UnitigGraph::before(const Junctions& j
   return found == junctions.ending.end() ? kNone : found->second;
 }
 
-// Higher coverage wins; on a tie, the unitig first in sequence order (indexes follow it).
+// Higher mean coverage wins (compared exactly, as fractions); on a tie, the unitig first in
+// sequence order (indexes follow it).
 bool UnitigGraph::better(std::size_t a, std::size_t b) const {
-  if (unitigs_[a].coverage != unitigs_[b].coverage) return unitigs_[a].coverage > unitigs_[b].coverage;
+  __extension__ using Wide = unsigned __int128;
+  const Wide left = static_cast<Wide>(unitigs_[a].coverage_sum) * unitigs_[b].kmers;
+  const Wide right = static_cast<Wide>(unitigs_[b].coverage_sum) * unitigs_[a].kmers;
+  if (left != right) return left > right;
   return a < b;
 }
 
@@ -181,13 +186,12 @@ void UnitigGraph::compact() {
     }
     Unitig merged;
     merged.circular = circular;
-    double coverage_sum = 0;
     for (const Oriented oriented : chain) {
       const std::string bases = oriented_bases(oriented);
       merged.bases += merged.bases.empty() ? bases : bases.substr(static_cast<std::size_t>(k_) - 1);
-      coverage_sum += unitigs_[oriented / 2].coverage * static_cast<double>(kmers(oriented / 2));
+      merged.coverage_sum += unitigs_[oriented / 2].coverage_sum;
+      merged.kmers += unitigs_[oriented / 2].kmers;
     }
-    merged.coverage = coverage_sum / static_cast<double>(merged.bases.size() - static_cast<std::size_t>(k_) + 1);
     joined_unitigs.push_back(std::move(merged));
   }
   unitigs_ = std::move(joined_unitigs);
@@ -228,7 +232,10 @@ std::string UnitigGraph::canonical_rotation(const std::string& bases) const {
     const std::size_t from = (2 * length - best_start - std::min(k, length)) % length;
     rotated = (reverse + reverse).substr(from, length);
   }
-  return rotated + (rotated + rotated).substr(0, k - 1);
+  // The k-1 bases after the end, read around the circle (however short it is).
+  std::string closed = rotated;
+  for (std::size_t i = 0; i + 1 < k; ++i) closed += rotated[i % length];
+  return closed;
 }
 
 void UnitigGraph::sort_canonically() {
@@ -265,6 +272,16 @@ std::uint64_t UnitigGraph::resolve_repeats(const Passages& passages, std::uint32
         std::any_of(neighbours.begin(), neighbours.end(), [&](std::size_t index) { return used[index]; })) {
       continue;
     }
+    // The repeat must be the only way on from each way in, and the only way into each way out:
+    // otherwise joining them would cut the links to the others.
+    const bool alone = std::all_of(ins.begin(), ins.end(), [&](Oriented in) {
+      const std::vector<Oriented>& on = after(joined, in);
+      return on.size() == 1 && on[0] == 2 * repeat;
+    }) && std::all_of(outs.begin(), outs.end(), [&](Oriented out) {
+      const std::vector<Oriented>& from = before(joined, out);
+      return from.size() == 1 && from[0] == 2 * repeat;
+    });
+    if (!alone) continue;
     Plan plan{repeat, {}};
     std::vector<bool> out_taken(outs.size(), false);
     bool settled = true;
@@ -295,14 +312,14 @@ std::uint64_t UnitigGraph::resolve_repeats(const Passages& passages, std::uint32
   const std::size_t overlap = static_cast<std::size_t>(k_) - 1;
   std::vector<Unitig> joined_paths;
   for (const Plan& plan : plans) {
-    const double repeat_share = unitigs_[plan.repeat].coverage / static_cast<double>(plan.paths.size());
+    // Each copy of the repeat gets an equal share of its counts.
+    const Unitig& repeat = unitigs_[plan.repeat];
     for (const auto& [in, out] : plan.paths) {
       Unitig path;
       path.bases = oriented_bases(in) + oriented_bases(2 * plan.repeat).substr(overlap) + oriented_bases(out).substr(overlap);
-      const double sum = unitigs_[in / 2].coverage * static_cast<double>(kmers(in / 2)) +
-                         repeat_share * static_cast<double>(kmers(plan.repeat)) +
-                         unitigs_[out / 2].coverage * static_cast<double>(kmers(out / 2));
-      path.coverage = sum / static_cast<double>(path.bases.size() - overlap);
+      path.coverage_sum = unitigs_[in / 2].coverage_sum + repeat.coverage_sum / plan.paths.size() +
+                          unitigs_[out / 2].coverage_sum;
+      path.kmers = unitigs_[in / 2].kmers + repeat.kmers + unitigs_[out / 2].kmers;
       joined_paths.push_back(std::move(path));
     }
   }

@@ -10,12 +10,18 @@
 
 namespace xenon::genomics {
 
-// A stretch of assembled sequence: its bases (ACGT), its mean k-mer count, and whether it is a
-// cycle (then its last k-1 bases repeat its first ones).
+// A stretch of assembled sequence: its bases (ACGT), the counts of its k-mers added up, how
+// many k-mers it holds, and whether it is a cycle (then its last k-1 bases repeat its first
+// ones). Sums stay integers, so that joining pieces gives the same numbers however the
+// pieces were cut.
 struct Unitig {
   std::string bases;
-  double coverage = 0;
+  std::uint64_t coverage_sum = 0;
+  std::uint64_t kmers = 0;
   bool circular = false;
+
+  // The mean k-mer count.
+  double coverage() const { return kmers == 0 ? 0 : static_cast<double>(coverage_sum) / static_cast<double>(kmers); }
 };
 
 struct CleaningSettings {
@@ -84,7 +90,6 @@ class UnitigGraph {
   Junctions junctions() const;
   const std::vector<Oriented>& after(const Junctions& junctions, Oriented oriented) const;
   const std::vector<Oriented>& before(const Junctions& junctions, Oriented oriented) const;
-  std::size_t kmers(std::size_t index) const { return unitigs_[index].bases.size() - static_cast<std::size_t>(k_) + 1; }
   bool better(std::size_t a, std::size_t b) const;  // a is kept over b
   std::string extended(const Junctions& joined, std::size_t index, std::vector<std::size_t>& members) const;
 

@@ -32,7 +32,7 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, Assembler
                            "Writes DIR/contigs.fasta, DIR/assembly.json and DIR/histogram.txt.");
   add_engine_options(command_line, options);
   std::int64_t k = settings.counting.k;
-  command_line.add_integer("k", &k, 3, kMaxKmerLength - 1, "k-mer length, odd");
+  command_line.add_integer("k", &k, 5, kMaxKmerLength - 1, "k-mer length, odd");
   command_line.add_string("o", &settings.counting.output_directory, "output directory (created if missing)");
   command_line.add_unsigned("min-coverage", &settings.coverage_threshold,
                             "keep k-mers counted at least this often (0: the k-mer histogram's first minimum)");

@@ -39,7 +39,7 @@ INSTANTIATE_TEST_SUITE_P(Tools, EveryProgram,
                          ::testing::Values("latency_probe", "ring_probe", "idle_probe",
                                            "node_probe", "cacheline_probe", "savina",
                                            "ping_pair", "hello", "ring", "two_nodes",
-                                           "kmer_counter"));
+                                           "kmer_counter", "assembler"));
 
 // The plain-MPI baselines have no options, but say what they are and refuse what they don't
 // know before starting MPI.
