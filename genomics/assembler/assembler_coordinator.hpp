@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -177,25 +178,39 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
            outcome_.cleaning.tips_removed, outcome_.cleaning.bubbles_popped,
            static_cast<unsigned long long>(graph.unitigs().size()));
     // Repeats shorter than a read: reads that cross them tell which way in goes with which
-    // way out. Each round threads every read again through the graph the last one left.
-    std::vector<std::string> crossing_reads;  // after the first round, the only ones that matter
-    for (int round = 0; round < settings_.repeat_rounds; ++round) {
-      ReadThreads threads(graph, settings_.counting.k);
+    // way out. Each round threads the reads again through the graph the last one left (after
+    // the first, only those that crossed three unitigs: no other can matter); the reads of
+    // the last graph then guide the contigs through the repeats that are left.
+    std::optional<ReadThreads> threads;
+    std::vector<std::string> crossing_reads;
+    bool graph_changed = true;
+    for (int round = 0; round < settings_.repeat_rounds && graph_changed; ++round) {
+      threads.emplace(graph, settings_.counting.k);
       if (round == 0) {
-        threads.thread_files(settings_.counting.files);
+        threads->thread_files(settings_.counting.files);
       } else {
-        threads.thread_reads(crossing_reads);
+        threads->thread_reads(crossing_reads);
       }
-      crossing_reads = std::move(threads.kept_reads());
+      crossing_reads = threads->kept_reads();
+      const ReadThreads& crossings = *threads;
       const std::uint64_t settled = graph.resolve_repeats(
-          [&threads](std::size_t x, std::size_t y, std::size_t z) { return threads.passages(x, y, z); },
+          [&crossings](std::size_t x, std::size_t y, std::size_t z) { return crossings.passages(x, y, z); },
           settings_.minimum_passages);
       outcome_.repeats_resolved += settled;
-      report("repeats: %llu reads threaded, %llu repeats settled, %llu unitigs left", threads.reads_threaded(),
+      graph_changed = settled != 0;
+      report("repeats: %llu reads threaded, %llu repeats settled, %llu unitigs left", threads->reads_threaded(),
              settled, static_cast<unsigned long long>(graph.unitigs().size()));
-      if (settled == 0) break;
     }
-    const std::vector<Unitig> contigs = graph.contigs(settings_.minimum_contig);
+    UnitigGraph::NextAfter reads;
+    if (threads) {
+      if (graph_changed) {
+        threads.emplace(graph, settings_.counting.k);
+        threads->thread_reads(crossing_reads);
+      }
+      const ReadThreads& crossings = *threads;
+      reads = [&crossings](const std::vector<std::size_t>& context) { return crossings.next_after(context); };
+    }
+    const std::vector<Unitig> contigs = graph.contigs(settings_.minimum_contig, true, reads);
     outcome_.contigs = contigs.size();
     for (const Unitig& contig : contigs) {
       outcome_.total_length += contig.bases.size();

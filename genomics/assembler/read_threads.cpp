@@ -103,9 +103,6 @@ void ReadThreads::thread(std::string_view read) {
   if (crossed) kept_reads_.emplace_back(read);
 }
 
-// Follows the read through the unitigs: from the first k-mer found in one, the read stays in
-// it to its end, then must go on with the first k-mer of the next. A read that leaves the
-// graph (an error) ends its path there.
 bool ReadThreads::thread_run(std::string_view bases) {
   const std::size_t k = static_cast<std::size_t>(k_);
   const std::size_t last_start = bases.size() - k;
@@ -138,7 +135,7 @@ bool ReadThreads::thread_run(std::string_view bases) {
     path.push_back(at->first);
     start = next;
   }
-  if (path.size() < 3) return false;
+  if (path.size() < 2) return false;
   count(path);
   return true;
 }
@@ -149,6 +146,33 @@ void ReadThreads::count(const std::vector<Oriented>& path) {
     const Triple reverse{path[i + 2] ^ 1, path[i + 1] ^ 1, path[i] ^ 1};
     ++passages_[std::min(forward, reverse)];
   }
+  std::vector<Oriented> reversed(path.rbegin(), path.rend());
+  for (Oriented& oriented : reversed) oriented ^= 1;
+  for (const std::vector<Oriented>* read : std::initializer_list<const std::vector<Oriented>*>{&path, &reversed}) {
+    const auto id = static_cast<std::uint32_t>(paths_.size());
+    paths_.push_back(*read);
+    for (std::size_t i = 0; i + 1 < read->size(); ++i) {
+      std::vector<std::uint32_t>& ids = paths_by_unitig_[(*read)[i]];
+      if (ids.empty() || ids.back() != id) ids.push_back(id);
+    }
+  }
+}
+
+std::map<ReadThreads::Oriented, std::uint32_t> ReadThreads::next_after(const std::vector<Oriented>& context) const {
+  std::map<Oriented, std::uint32_t> next;
+  if (context.empty()) return next;
+  const auto found = paths_by_unitig_.find(context[0]);
+  if (found == paths_by_unitig_.end()) return next;
+  for (const std::uint32_t id : found->second) {
+    const std::vector<Oriented>& path = paths_[id];
+    for (std::size_t at = 0; at + context.size() < path.size(); ++at) {
+      if (std::equal(context.begin(), context.end(), path.begin() + static_cast<std::ptrdiff_t>(at))) {
+        ++next[path[at + context.size()]];
+        break;  // a read votes once
+      }
+    }
+  }
+  return next;
 }
 
 std::uint32_t ReadThreads::passages(Oriented x, Oriented y, Oriented z) const {

@@ -31,10 +31,14 @@ class ReadThreads {
   // a read crosses no more unitigs than it did, so no other read can matter).
   void thread_reads(const std::vector<std::string>& reads);
 
-  // The reads that crossed three unitigs or more.
+  // The reads that crossed two unitigs or more.
   std::vector<std::string>& kept_reads() { return kept_reads_; }
 
   std::uint32_t passages(Oriented x, Oriented y, Oriented z) const;
+
+  // How many reads went on to each unitig right after going through `context` (unitigs in a
+  // row, read as given). The key is the next unitig.
+  std::map<Oriented, std::uint32_t> next_after(const std::vector<Oriented>& context) const;
   std::uint64_t reads_threaded() const { return reads_threaded_; }
 
  private:
@@ -53,7 +57,7 @@ class ReadThreads {
   void index(const UnitigGraph& graph);
   const Location* find(const PackedKmer<2>& canonical) const;
   void thread(std::string_view read);
-  bool thread_run(std::string_view bases);  // true when it crossed three unitigs or more
+  bool thread_run(std::string_view bases);  // true when it crossed two unitigs or more
   void count(const std::vector<Oriented>& path);
 
   int k_;
@@ -65,6 +69,10 @@ class ReadThreads {
   std::vector<bool> occupied_;
   std::size_t mask_ = 0;
   std::map<Triple, std::uint32_t> passages_;
+  // The paths of reads that crossed two unitigs or more, each read both ways, and for each
+  // unitig, the paths where something follows it.
+  std::vector<std::vector<Oriented>> paths_;
+  std::map<Oriented, std::vector<std::uint32_t>> paths_by_unitig_;
   std::uint64_t reads_threaded_ = 0;
   std::vector<std::string> kept_reads_;
 };

@@ -348,39 +348,65 @@ CleaningReport UnitigGraph::clean(const CleaningSettings& settings) {
   return report;
 }
 
-// The unitig read `oriented`, with what follows it while one way leads on, and what comes
-// before it while one way leads back (at most kExtensionSteps unitigs each way): every occurrence
-// of a unitig in the genome goes on that way, so the extension is as true as the unitig. `members`
-// gets the unitigs it holds.
-std::string UnitigGraph::extended(const Junctions& joined, std::size_t index, std::vector<std::size_t>& members) const {
-  constexpr int kExtensionSteps = 16;
-  const std::size_t overlap = static_cast<std::size_t>(k_) - 1;
-  members.assign(1, index);
-  const auto taken = [&](Oriented oriented) {
-    return std::find(members.begin(), members.end(), oriented / 2) != members.end();
-  };
-  std::string bases = unitigs_[index].bases;
-  Oriented last = 2 * index;
-  for (int step = 0; step < kExtensionSteps; ++step) {
-    const std::vector<Oriented>& following = after(joined, last);
-    if (following.size() != 1 || taken(following[0])) break;
-    last = following[0];
-    members.push_back(last / 2);
-    bases += oriented_bases(last).substr(overlap);
+// The unitigs after `start`, one way on at a time: the only one, or the one reads choose.
+std::vector<UnitigGraph::Oriented> UnitigGraph::way_on(const Junctions& joined, Oriented start,
+                                                       const NextAfter& reads) const {
+  constexpr std::size_t kSteps = 64;
+  constexpr std::size_t kLongestContext = 8;
+  std::vector<Oriented> path{start};
+  while (path.size() <= kSteps) {
+    const std::vector<Oriented>& following = after(joined, path.back());
+    std::optional<Oriented> next;
+    if (following.size() == 1) {
+      next = following[0];
+    } else if (following.size() > 1 && reads) {
+      // The longest stretch of the path's end that at least two reads crossed decides.
+      for (std::size_t length = std::min(kLongestContext, path.size()); length >= 1 && !next; --length) {
+        const std::vector<Oriented> context(path.end() - static_cast<std::ptrdiff_t>(length), path.end());
+        const std::map<Oriented, std::uint32_t> votes = reads(context);
+        std::uint32_t total = 0;
+        for (const auto& [way, count] : votes) total += count;
+        if (total < 2) continue;
+        for (const auto& [way, count] : votes) {
+          if (count == total && std::find(following.begin(), following.end(), way) != following.end()) next = way;
+        }
+        break;  // enough reads at this length: they agreed or they did not
+      }
+    }
+    if (!next) break;
+    const bool seen = std::any_of(path.begin(), path.end(), [&](Oriented oriented) { return oriented / 2 == *next / 2; });
+    if (seen) break;
+    path.push_back(*next);
   }
-  Oriented first = 2 * index;
-  for (int step = 0; step < kExtensionSteps; ++step) {
-    const std::vector<Oriented>& preceding = before(joined, first);
-    if (preceding.size() != 1 || taken(preceding[0])) break;
-    first = preceding[0];
-    members.push_back(first / 2);
-    const std::string previous = oriented_bases(first);
-    bases.insert(0, previous, 0, previous.size() - overlap);
+  return path;
+}
+
+// The unitig with what follows it and what comes before it (way_on, both ways): every
+// occurrence of a unitig in the genome goes on that way, so the extension is as true as the
+// unitig. `members` gets the unitigs it holds whole.
+std::string UnitigGraph::extended(const Junctions& joined, std::size_t index, const NextAfter& reads,
+                                  std::vector<std::size_t>& members) const {
+  const std::size_t overlap = static_cast<std::size_t>(k_) - 1;
+  const std::vector<Oriented> forward = way_on(joined, 2 * index, reads);
+  const std::vector<Oriented> backward = way_on(joined, 2 * index + 1, reads);
+  members.clear();
+  std::string bases;
+  // Backward, read the other way, then the unitig and forward.
+  for (auto it = backward.rbegin(); it != backward.rend(); ++it) {
+    const Oriented oriented = *it ^ 1;
+    const std::string piece = oriented_bases(oriented);
+    bases += bases.empty() ? piece : piece.substr(overlap);
+    members.push_back(oriented / 2);
+  }
+  for (std::size_t i = 1; i < forward.size(); ++i) {
+    if (std::find(members.begin(), members.end(), forward[i] / 2) != members.end()) break;
+    bases += oriented_bases(forward[i]).substr(overlap);
+    members.push_back(forward[i] / 2);
   }
   return bases;
 }
 
-std::vector<Unitig> UnitigGraph::contigs(std::size_t minimum_length, bool extend) const {
+std::vector<Unitig> UnitigGraph::contigs(std::size_t minimum_length, bool extend, const NextAfter& reads) const {
   std::vector<Unitig> candidates;
   std::vector<std::vector<std::size_t>> members(unitigs_.size());
   const Junctions joined = extend ? junctions() : Junctions{};
@@ -390,7 +416,7 @@ std::vector<Unitig> UnitigGraph::contigs(std::size_t minimum_length, bool extend
       contig.bases.resize(contig.bases.size() - static_cast<std::size_t>(k_) + 1);
       members[index].assign(1, index);
     } else if (extend) {
-      contig.bases = extended(joined, index, members[index]);
+      contig.bases = extended(joined, index, reads, members[index]);
     } else {
       members[index].assign(1, index);
     }

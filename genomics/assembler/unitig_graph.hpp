@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -45,6 +46,13 @@ struct CleaningReport {
 // which unitigs were added.
 class UnitigGraph {
  public:
+  // A unitig read forward (even) or reverse complemented (odd): index * 2 + reversed.
+  using Oriented = std::size_t;
+  // How many reads went through x, then all of y, then z.
+  using Passages = std::function<std::uint32_t(Oriented x, Oriented y, Oriented z)>;
+  // How many reads went on to each unitig after going through `context` (unitigs in a row).
+  using NextAfter = std::function<std::map<Oriented, std::uint32_t>(const std::vector<Oriented>& context)>;
+
   explicit UnitigGraph(int k) : k_(k) {}
 
   // A unitig of at least k bases and its k-mers' summed counts.
@@ -60,12 +68,12 @@ class UnitigGraph {
   // `extend`, a unitig goes on into its neighbours while only one way leads on (into a repeat:
   // so each copy of a repeat is written beside what surrounds it), and a unitig held whole in
   // a longer contig is not written again.
-  std::vector<Unitig> contigs(std::size_t minimum_length, bool extend = true) const;
+  // Where two or more ways lead on, `reads` (when given) can pick one: the way taken by at
+  // least two reads that went through the last unitigs of the contig so far, when no read
+  // that went through them took another (the longest such stretch of unitigs that reads
+  // crossed decides). Reads are as sure as the unitigs, so such contigs are too.
+  std::vector<Unitig> contigs(std::size_t minimum_length, bool extend = true, const NextAfter& reads = {}) const;
 
-  // A unitig read forward (even) or reverse complemented (odd): index * 2 + reversed.
-  using Oriented = std::size_t;
-  // How many reads went through x, then all of y, then z.
-  using Passages = std::function<std::uint32_t(Oriented x, Oriented y, Oriented z)>;
 
   // Settles repeats: a unitig that n unitigs enter and n leave (n >= 2), where reads pair
   // each way in with exactly one way out (at least `minimum_passages` reads for each pair, at
@@ -91,7 +99,9 @@ class UnitigGraph {
   const std::vector<Oriented>& after(const Junctions& junctions, Oriented oriented) const;
   const std::vector<Oriented>& before(const Junctions& junctions, Oriented oriented) const;
   bool better(std::size_t a, std::size_t b) const;  // a is kept over b
-  std::string extended(const Junctions& joined, std::size_t index, std::vector<std::size_t>& members) const;
+  std::string extended(const Junctions& joined, std::size_t index, const NextAfter& reads,
+                       std::vector<std::size_t>& members) const;
+  std::vector<Oriented> way_on(const Junctions& joined, Oriented start, const NextAfter& reads) const;
 
   std::uint64_t remove_tips(std::size_t tip_length);
   std::uint64_t pop_bubbles(std::size_t bubble_length);

@@ -25,6 +25,7 @@ constexpr bool same_words(const std::array<std::uint64_t, Words>& a,
   if constexpr (Words == 1) {
     return a[0] == b[0];
   } else {
+    // cppcheck-suppress containerOutOfBounds ; discarded for Words == 1 (if constexpr)
     return a[0] == b[0] && a[1] == b[1];
   }
 }

@@ -319,6 +319,14 @@ TEST(ReadThreads, SettleARepeatThatReadsCross) {
   EXPECT_EQ(unsettled.unitigs().size(), 5u);
   const std::uint64_t settled = graph.resolve_repeats(
       [&threads](std::size_t x, std::size_t y, std::size_t z) { return threads.passages(x, y, z); }, 2);
+  // Before settling, the same reads can guide the contigs through the repeat instead.
+  const std::vector<Unitig> guided = unsettled.contigs(200, true, [&threads](const std::vector<std::size_t>& context) {
+    return threads.next_after(context);
+  });
+  ASSERT_EQ(guided.size(), 2u);
+  EXPECT_TRUE(same_either_way(guided[0].bases, first));
+  EXPECT_TRUE(same_either_way(guided[1].bases, second));
+  EXPECT_EQ(unsettled.contigs(200, true).size(), 4u) << "without reads, each contig stops past the repeat";
   EXPECT_EQ(settled, 1u);
   const std::vector<Unitig> contigs = graph.contigs(200, false);
   ASSERT_EQ(contigs.size(), 2u);
