@@ -201,16 +201,24 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       report("repeats: %llu reads threaded, %llu repeats settled, %llu unitigs left", threads->reads_threaded(),
              settled, static_cast<unsigned long long>(graph.unitigs().size()));
     }
+    // Every read again through the final graph, mates paired (files 1 and 2, 3 and 4, ...).
     UnitigGraph::NextAfter reads;
+    UnitigGraph::MatesAfter mates;
     if (threads) {
-      if (graph_changed) {
-        threads.emplace(graph, settings_.counting.k);
-        threads->thread_reads(crossing_reads);
+      threads.emplace(graph, settings_.counting.k);
+      threads->thread_files(settings_.counting.files, true);
+      if (threads->unpaired_files() != 0) {
+        report("%llu pair(s) of files hold different numbers of records: their reads are not paired",
+               threads->unpaired_files());
       }
-      const ReadThreads& crossings = *threads;
-      reads = [&crossings](const std::vector<std::size_t>& context) { return crossings.next_after(context); };
+      const ReadThreads& final_threads = *threads;
+      reads = [&final_threads](const std::vector<std::size_t>& context) { return final_threads.next_after(context); };
+      mates = [&final_threads](std::size_t anchor, const std::vector<std::size_t>& ways) {
+        return final_threads.mates_after(anchor, ways);
+      };
+      report("reads and pairs threaded through the final graph");
     }
-    const std::vector<Unitig> contigs = graph.contigs(settings_.minimum_contig, true, reads);
+    const std::vector<Unitig> contigs = graph.contigs(settings_.minimum_contig, true, reads, mates);
     outcome_.contigs = contigs.size();
     for (const Unitig& contig : contigs) {
       outcome_.total_length += contig.bases.size();

@@ -12,14 +12,18 @@ namespace xenon::genomics {
 
 ReadThreads::ReadThreads(const UnitigGraph& graph, int k) : k_(k), shape_(k) { index(graph); }
 
-void ReadThreads::thread_files(const std::vector<std::string>& files) {
+void ReadThreads::thread_files(const std::vector<std::string>& files, bool pair_files) {
   // Each record whole: FASTQ records come in one piece, FASTA ones line by line.
   struct Visitor {
     ReadThreads& threads;
+    std::vector<std::vector<Oriented>>* paths;  // each record's unitigs, when pairing
     std::string record;
     bool open = false;
     void close() {
-      if (open) threads.thread(record);
+      if (open) {
+        std::vector<Oriented> path = threads.thread(record);
+        if (paths != nullptr) paths->push_back(std::move(path));
+      }
       record.clear();
       open = false;
     }
@@ -31,13 +35,63 @@ void ReadThreads::thread_files(const std::vector<std::string>& files) {
     void bases(std::string_view line) { record.append(line); }
   };
   std::string block;
+  const bool pairing = pair_files && files.size() % 2 == 0;
+  std::vector<std::vector<Oriented>> first_mates, second_mates;
   for (std::size_t file = 0; file < files.size(); ++file) {
     BlockSplitter splitter(files[file], static_cast<std::uint32_t>(file), 1 << 20, static_cast<std::size_t>(k_ - 1));
-    Visitor visitor{*this, {}, false};
+    std::vector<std::vector<Oriented>>* paths = !pairing ? nullptr : file % 2 == 0 ? &first_mates : &second_mates;
+    if (paths != nullptr) paths->clear();
+    Visitor visitor{*this, paths, {}, false};
     BlockOrigin origin;
     while (splitter.next(origin, block)) SequenceParser(origin, block, files[file]).parse(visitor);
     visitor.close();
+    if (pairing && file % 2 == 1) {
+      if (first_mates.size() == second_mates.size()) {
+        for (std::size_t i = 0; i < first_mates.size(); ++i) add_pair(first_mates[i], second_mates[i]);
+      } else {
+        ++unpaired_files_;  // mates are records at the same place in both files: not these
+      }
+    }
   }
+}
+
+namespace {
+
+// A path read the other way: last unitig first, each reverse complemented.
+std::vector<std::size_t> flipped(const std::vector<std::size_t>& path) {
+  std::vector<std::size_t> other(path.rbegin(), path.rend());
+  for (std::size_t& oriented : other) oriented ^= 1;
+  return other;
+}
+
+}  // namespace
+
+// A fragment reads: first mate, a gap, the second mate reverse complemented. Kept read from
+// either end, each time by the unitigs of the mate it starts with.
+void ReadThreads::add_pair(const std::vector<Oriented>& first, const std::vector<Oriented>& second) {
+  if (first.empty() || second.empty()) return;
+  for (const auto& [from, to] : {std::pair{first, flipped(second)}, std::pair{second, flipped(first)}}) {
+    const auto id = static_cast<std::uint32_t>(pairs_.size());
+    pairs_.push_back(to);
+    for (const Oriented oriented : from) {
+      std::vector<std::uint32_t>& ids = pairs_by_unitig_[oriented];
+      if (ids.empty() || ids.back() != id) ids.push_back(id);
+    }
+  }
+}
+
+std::map<ReadThreads::Oriented, std::uint32_t> ReadThreads::mates_after(Oriented anchor,
+                                                                        const std::vector<Oriented>& ways) const {
+  std::map<Oriented, std::uint32_t> votes;
+  const auto found = pairs_by_unitig_.find(anchor);
+  if (found == pairs_by_unitig_.end()) return votes;
+  for (const std::uint32_t id : found->second) {
+    const std::vector<Oriented>& mate = pairs_[id];
+    for (const Oriented way : ways) {
+      if (std::find(mate.begin(), mate.end(), way) != mate.end()) ++votes[way];
+    }
+  }
+  return votes;
 }
 
 void ReadThreads::thread_reads(const std::vector<std::string>& reads) {
@@ -89,21 +143,27 @@ const ReadThreads::Location* ReadThreads::find(const PackedKmer<2>& canonical) c
   }
 }
 
-void ReadThreads::thread(std::string_view read) {
+std::vector<ReadThreads::Oriented> ReadThreads::thread(std::string_view read) {
   ++reads_threaded_;
   // Runs of ACGT, each threaded on its own.
+  std::vector<Oriented> path;
   bool crossed = false;
   std::size_t begin = 0;
   while (begin < read.size()) {
     std::size_t end = begin;
     while (end < read.size() && kBaseCodes[static_cast<unsigned char>(read[end])] >= 0) ++end;
-    if (end - begin >= static_cast<std::size_t>(k_)) crossed |= thread_run(read.substr(begin, end - begin));
+    if (end - begin >= static_cast<std::size_t>(k_)) {
+      const std::vector<Oriented> run = thread_run(read.substr(begin, end - begin));
+      crossed |= run.size() >= 2;
+      path.insert(path.end(), run.begin(), run.end());
+    }
     begin = end + 1;
   }
   if (crossed) kept_reads_.emplace_back(read);
+  return path;
 }
 
-bool ReadThreads::thread_run(std::string_view bases) {
+std::vector<ReadThreads::Oriented> ReadThreads::thread_run(std::string_view bases) {
   const std::size_t k = static_cast<std::size_t>(k_);
   const std::size_t last_start = bases.size() - k;
   // Where k-mer `start` of the read is: unitig read forward or reversed, and the offset
@@ -125,7 +185,7 @@ bool ReadThreads::thread_run(std::string_view bases) {
     at = locate(start);
     if (at) break;
   }
-  if (!at) return false;
+  if (!at) return {};
   std::vector<Oriented> path{at->first};
   while (true) {
     const std::size_t next = start + (kmers_[at->first / 2] - 1 - at->second) + 1;
@@ -135,9 +195,8 @@ bool ReadThreads::thread_run(std::string_view bases) {
     path.push_back(at->first);
     start = next;
   }
-  if (path.size() < 2) return false;
-  count(path);
-  return true;
+  if (path.size() >= 2) count(path);
+  return path;
 }
 
 void ReadThreads::count(const std::vector<Oriented>& path) {

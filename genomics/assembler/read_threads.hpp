@@ -25,8 +25,10 @@ class ReadThreads {
   // Ready to thread reads through the unitigs of `graph`.
   ReadThreads(const UnitigGraph& graph, int k);
 
-  // Threads every read of `files` (FASTA/FASTQ, plain or gzip).
-  void thread_files(const std::vector<std::string>& files);
+  // Threads every read of `files` (FASTA/FASTQ, plain or gzip). With `pair_files`, files 1
+  // and 2, 3 and 4, ... hold mates: records at the same place in both (when both files hold
+  // as many records; unpaired_files() counts the pairs of files that did not).
+  void thread_files(const std::vector<std::string>& files, bool pair_files = false);
   // Threads reads kept by an earlier ReadThreads (through a graph that joined unitigs since:
   // a read crosses no more unitigs than it did, so no other read can matter).
   void thread_reads(const std::vector<std::string>& reads);
@@ -39,6 +41,11 @@ class ReadThreads {
   // How many reads went on to each unitig right after going through `context` (unitigs in a
   // row, read as given). The key is the next unitig.
   std::map<Oriented, std::uint32_t> next_after(const std::vector<Oriented>& context) const;
+
+  // How many read pairs with one mate in `anchor` have the other mate, further along the
+  // same way, in each of `ways` (read as given).
+  std::map<Oriented, std::uint32_t> mates_after(Oriented anchor, const std::vector<Oriented>& ways) const;
+  std::uint64_t unpaired_files() const { return unpaired_files_; }
   std::uint64_t reads_threaded() const { return reads_threaded_; }
 
  private:
@@ -56,8 +63,9 @@ class ReadThreads {
 
   void index(const UnitigGraph& graph);
   const Location* find(const PackedKmer<2>& canonical) const;
-  void thread(std::string_view read);
-  bool thread_run(std::string_view bases);  // true when it crossed two unitigs or more
+  std::vector<Oriented> thread(std::string_view read);      // the unitigs it went through
+  std::vector<Oriented> thread_run(std::string_view bases);  // those of one run of ACGT
+  void add_pair(const std::vector<Oriented>& first, const std::vector<Oriented>& second);
   void count(const std::vector<Oriented>& path);
 
   int k_;
@@ -73,6 +81,11 @@ class ReadThreads {
   // unitig, the paths where something follows it.
   std::vector<std::vector<Oriented>> paths_;
   std::map<Oriented, std::vector<std::uint32_t>> paths_by_unitig_;
+  // Read pairs, each both ways: the unitigs of the mate further along the fragment, found by
+  // the unitigs of the mate before it.
+  std::vector<std::vector<Oriented>> pairs_;
+  std::map<Oriented, std::vector<std::uint32_t>> pairs_by_unitig_;
+  std::uint64_t unpaired_files_ = 0;
   std::uint64_t reads_threaded_ = 0;
   std::vector<std::string> kept_reads_;
 };

@@ -350,7 +350,10 @@ CleaningReport UnitigGraph::clean(const CleaningSettings& settings) {
 
 // The unitigs after `start`, one way on at a time: the only one, or the one reads choose.
 std::vector<UnitigGraph::Oriented> UnitigGraph::way_on(const Junctions& joined, Oriented start,
-                                                       const NextAfter& reads) const {
+                                                       const NextAfter& reads, const MatesAfter& mates) const {
+  constexpr std::size_t kAnchorLength = 300;  // a unitig this long is taken for unique
+  constexpr std::size_t kMateReach = 300;     // bases from the anchor's end to the branch, at most
+  constexpr std::uint32_t kMinimumPairs = 3;
   constexpr std::size_t kSteps = 64;
   constexpr std::size_t kLongestContext = 8;
   std::vector<Oriented> path{start};
@@ -372,6 +375,28 @@ std::vector<UnitigGraph::Oriented> UnitigGraph::way_on(const Junctions& joined, 
         }
         break;  // enough reads at this length: they agreed or they did not
       }
+      if (!next && mates) {
+        // Pairs whose first mate lies in the last long unitig, close enough to the branch for
+        // the other mate to reach past it.
+        std::size_t reach = 0;
+        std::optional<Oriented> anchor;
+        for (auto it = path.rbegin(); it != path.rend() && reach <= kMateReach; ++it) {
+          const std::size_t length = unitigs_[*it / 2].bases.size();
+          if (length >= kAnchorLength) {
+            anchor = *it;
+            break;
+          }
+          reach += length - static_cast<std::size_t>(k_) + 1;
+        }
+        if (anchor && reach <= kMateReach) {
+          const std::map<Oriented, std::uint32_t> votes = mates(*anchor, following);
+          std::uint32_t total = 0;
+          for (const auto& [way, count] : votes) total += count;
+          for (const auto& [way, count] : votes) {
+            if (count >= kMinimumPairs && count == total) next = way;
+          }
+        }
+      }
     }
     if (!next) break;
     const bool seen = std::any_of(path.begin(), path.end(), [&](Oriented oriented) { return oriented / 2 == *next / 2; });
@@ -385,10 +410,10 @@ std::vector<UnitigGraph::Oriented> UnitigGraph::way_on(const Junctions& joined, 
 // occurrence of a unitig in the genome goes on that way, so the extension is as true as the
 // unitig. `members` gets the unitigs it holds whole.
 std::string UnitigGraph::extended(const Junctions& joined, std::size_t index, const NextAfter& reads,
-                                  std::vector<std::size_t>& members) const {
+                                  const MatesAfter& mates, std::vector<std::size_t>& members) const {
   const std::size_t overlap = static_cast<std::size_t>(k_) - 1;
-  const std::vector<Oriented> forward = way_on(joined, 2 * index, reads);
-  const std::vector<Oriented> backward = way_on(joined, 2 * index + 1, reads);
+  const std::vector<Oriented> forward = way_on(joined, 2 * index, reads, mates);
+  const std::vector<Oriented> backward = way_on(joined, 2 * index + 1, reads, mates);
   members.clear();
   std::string bases;
   // Backward, read the other way, then the unitig and forward.
@@ -406,7 +431,8 @@ std::string UnitigGraph::extended(const Junctions& joined, std::size_t index, co
   return bases;
 }
 
-std::vector<Unitig> UnitigGraph::contigs(std::size_t minimum_length, bool extend, const NextAfter& reads) const {
+std::vector<Unitig> UnitigGraph::contigs(std::size_t minimum_length, bool extend, const NextAfter& reads,
+                                         const MatesAfter& mates) const {
   std::vector<Unitig> candidates;
   std::vector<std::vector<std::size_t>> members(unitigs_.size());
   const Junctions joined = extend ? junctions() : Junctions{};
@@ -416,7 +442,7 @@ std::vector<Unitig> UnitigGraph::contigs(std::size_t minimum_length, bool extend
       contig.bases.resize(contig.bases.size() - static_cast<std::size_t>(k_) + 1);
       members[index].assign(1, index);
     } else if (extend) {
-      contig.bases = extended(joined, index, reads, members[index]);
+      contig.bases = extended(joined, index, reads, mates, members[index]);
     } else {
       members[index].assign(1, index);
     }

@@ -52,6 +52,8 @@ class UnitigGraph {
   using Passages = std::function<std::uint32_t(Oriented x, Oriented y, Oriented z)>;
   // How many reads went on to each unitig after going through `context` (unitigs in a row).
   using NextAfter = std::function<std::map<Oriented, std::uint32_t>(const std::vector<Oriented>& context)>;
+  // How many read pairs with a mate in `anchor` have the other mate in each of `ways`.
+  using MatesAfter = std::function<std::map<Oriented, std::uint32_t>(Oriented anchor, const std::vector<Oriented>& ways)>;
 
   explicit UnitigGraph(int k) : k_(k) {}
 
@@ -71,8 +73,11 @@ class UnitigGraph {
   // Where two or more ways lead on, `reads` (when given) can pick one: the way taken by at
   // least two reads that went through the last unitigs of the contig so far, when no read
   // that went through them took another (the longest such stretch of unitigs that reads
-  // crossed decides). Reads are as sure as the unitigs, so such contigs are too.
-  std::vector<Unitig> contigs(std::size_t minimum_length, bool extend = true, const NextAfter& reads = {}) const;
+  // crossed decides). Failing that, `mates` can: the way where at least three read pairs with
+  // a mate in the contig's last long unitig (300 bases or more, at most 300 bases back) have
+  // the other mate, when no pair points to another way.
+  std::vector<Unitig> contigs(std::size_t minimum_length, bool extend = true, const NextAfter& reads = {},
+                              const MatesAfter& mates = {}) const;
 
 
   // Settles repeats: a unitig that n unitigs enter and n leave (n >= 2), where reads pair
@@ -99,9 +104,10 @@ class UnitigGraph {
   const std::vector<Oriented>& after(const Junctions& junctions, Oriented oriented) const;
   const std::vector<Oriented>& before(const Junctions& junctions, Oriented oriented) const;
   bool better(std::size_t a, std::size_t b) const;  // a is kept over b
-  std::string extended(const Junctions& joined, std::size_t index, const NextAfter& reads,
+  std::string extended(const Junctions& joined, std::size_t index, const NextAfter& reads, const MatesAfter& mates,
                        std::vector<std::size_t>& members) const;
-  std::vector<Oriented> way_on(const Junctions& joined, Oriented start, const NextAfter& reads) const;
+  std::vector<Oriented> way_on(const Junctions& joined, Oriented start, const NextAfter& reads,
+                               const MatesAfter& mates) const;
 
   std::uint64_t remove_tips(std::size_t tip_length);
   std::uint64_t pop_bubbles(std::size_t bubble_length);

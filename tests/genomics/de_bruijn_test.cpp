@@ -366,6 +366,52 @@ TEST(UnitigGraph, SettlesARepeatOnlyWhereItIsTheOnlyWayOn) {
   }
 }
 
+// A repeat longer than the reads but shorter than the fragments: no read crosses it, read
+// pairs with a mate on either side do. Mates are records at the same place in two files.
+TEST(ReadThreads, PairsGuideContigsPastARepeatLongerThanTheReads) {
+  std::mt19937_64 random(10);
+  const std::string repeat = random_bases(random, 250);
+  const std::string first = random_bases(random, 2000) + repeat + random_bases(random, 2000);
+  const std::string second = random_bases(random, 1800) + repeat + random_bases(random, 1900);
+  UnitigGraph graph(kK);
+  for (const std::string& genome : {first, second}) {
+    const std::size_t at = genome.find(repeat);
+    graph.add(genome.substr(0, at + kK - 1), 20 * (at + 1), false);
+    graph.add(genome.substr(at + repeat.size() - (kK - 1)), 20 * (genome.size() - at - repeat.size() + 1), false);
+  }
+  graph.add(repeat, 40 * kmers_in(repeat), false);
+  graph.compact();
+  // 100-base mates of 500-base fragments, every 5 bases: the second mate reverse complemented.
+  std::string mates_1, mates_2;
+  int pair = 0;
+  for (const std::string& genome : {first, second}) {
+    for (std::size_t at = 0; at + 500 <= genome.size(); at += 5, ++pair) {
+      mates_1 += ">p" + std::to_string(pair) + "/1\n" + genome.substr(at, 100) + "\n";
+      mates_2 += ">p" + std::to_string(pair) + "/2\n" + reverse_complement(genome.substr(at + 400, 100)) + "\n";
+    }
+  }
+  const xenon::testing::TemporaryDirectory directory("xenon-read-pairs");
+  const std::vector<std::string> files = {directory.write("reads_1.fa", mates_1), directory.write("reads_2.fa", mates_2)};
+  const auto guided = [&](bool paired) {
+    ReadThreads threads(graph, kK);
+    threads.thread_files(files, paired);
+    EXPECT_EQ(threads.unpaired_files(), 0u);
+    return graph.contigs(
+        200, true, [&threads](const std::vector<std::size_t>& context) { return threads.next_after(context); },
+        [&threads](std::size_t anchor, const std::vector<std::size_t>& ways) { return threads.mates_after(anchor, ways); });
+  };
+  const std::vector<Unitig> unpaired = guided(false);
+  EXPECT_EQ(unpaired.size(), 4u) << "reads alone cannot cross the repeat";
+  const std::vector<Unitig> paired = guided(true);
+  ASSERT_EQ(paired.size(), 2u);
+  EXPECT_TRUE(same_either_way(paired[0].bases, first));
+  EXPECT_TRUE(same_either_way(paired[1].bases, second));
+  // Files with different numbers of records are not paired.
+  ReadThreads uneven(graph, kK);
+  uneven.thread_files({files[0], directory.write("short_2.fa", ">p0/2\n" + mates_2.substr(mates_2.find('\n') + 1, 101))}, true);
+  EXPECT_EQ(uneven.unpaired_files(), 1u);
+}
+
 TEST(UnitigGraph, N50HoldsHalfTheTotalLength) {
   std::vector<Unitig> contigs(4);
   contigs[0].bases.assign(100, 'A');
