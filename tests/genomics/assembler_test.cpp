@@ -14,23 +14,16 @@
 
 #include "tests/support/mpi_run.hpp"
 #include "tests/support/run_binary.hpp"
+#include "tests/support/shared_data.hpp"
 #include "tests/support/temporary_directory.hpp"
 
 namespace {
 
+using xenon::testing::data_directory;
+using xenon::testing::under_sanitizer;
 using xenon::testing::mpi_run;
 using xenon::testing::run_binary;
 using xenon::testing::run_command;
-
-std::string data_directory() {
-  const char* data = std::getenv("XENON_DATA");
-  return data != nullptr ? data : "../shared/data";
-}
-
-bool under_sanitizer() {
-  const char* sanitize = std::getenv("XENON_SANITIZE");
-  return sanitize != nullptr && *sanitize != '\0';
-}
 
 std::string reads(const std::string& first, const std::string& second) {
   return " " + data_directory() + "/" + first + " " + data_directory() + "/" + second;

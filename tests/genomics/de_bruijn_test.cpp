@@ -255,21 +255,36 @@ bool inside_either_way(const std::string& piece, const std::string& sequence) {
   return sequence.find(piece) != std::string::npos || sequence.find(reverse_complement(piece)) != std::string::npos;
 }
 
+// Two random sequences that share `repeat`, as the compacted graph has them: each one's part
+// before the repeat and after it (20x), and the repeat (40x): five unitigs.
+struct SharedRepeat {
+  std::string repeat, first, second;
+  UnitigGraph graph{kK};
+
+  SharedRepeat(std::mt19937_64& random, std::size_t repeat_length, std::size_t first_flanks,
+               std::size_t second_flanks)
+      : repeat(random_bases(random, repeat_length)),
+        first(random_bases(random, first_flanks) + repeat + random_bases(random, first_flanks)),
+        second(random_bases(random, second_flanks) + repeat + random_bases(random, second_flanks + 100)) {
+    for (const std::string& genome : {first, second}) {
+      const std::size_t at = genome.find(repeat);
+      const std::string in = genome.substr(0, at + kK - 1);
+      const std::string out = genome.substr(at + repeat.size() - (kK - 1));
+      graph.add(in, 20 * kmers_in(in), false);
+      graph.add(out, 20 * kmers_in(out), false);
+    }
+    graph.add(repeat, 40 * kmers_in(repeat), false);
+    graph.compact();
+  }
+};
+
 TEST(UnitigGraph, ExtendsContigsIntoARepeatSoEachCopyIsWrittenBesideItsFlanks) {
   std::mt19937_64 random(6);
-  const std::string repeat = random_bases(random, 300);
-  const std::string first = random_bases(random, 2000) + repeat + random_bases(random, 2000);
-  const std::string second = random_bases(random, 1500) + repeat + random_bases(random, 1800);
-  UnitigGraph graph(kK);
-  for (const std::string& genome : {first, second}) {
-    const std::size_t at = genome.find(repeat);
-    const std::string in = genome.substr(0, at + kK - 1);
-    const std::string out = genome.substr(at + repeat.size() - (kK - 1));
-    graph.add(in, 20 * kmers_in(in), false);
-    graph.add(out, 20 * kmers_in(out), false);
-  }
-  graph.add(repeat, 40 * kmers_in(repeat), false);
-  graph.compact();
+  SharedRepeat shared(random, 300, 2000, 1500);
+  const UnitigGraph& graph = shared.graph;
+  const std::string& repeat = shared.repeat;
+  const std::string& first = shared.first;
+  const std::string& second = shared.second;
   EXPECT_EQ(graph.unitigs().size(), 5u);
   const std::vector<Unitig> plain = graph.contigs(200, false);
   EXPECT_EQ(plain.size(), 5u);
@@ -286,17 +301,10 @@ TEST(UnitigGraph, ExtendsContigsIntoARepeatSoEachCopyIsWrittenBesideItsFlanks) {
 // goes with which way out, and each sequence comes back whole.
 TEST(ReadThreads, SettleARepeatThatReadsCross) {
   std::mt19937_64 random(8);
-  const std::string repeat = random_bases(random, 80);
-  const std::string first = random_bases(random, 3000) + repeat + random_bases(random, 3000);
-  const std::string second = random_bases(random, 2500) + repeat + random_bases(random, 2700);
-  UnitigGraph graph(kK);
-  for (const std::string& genome : {first, second}) {
-    const std::size_t at = genome.find(repeat);
-    graph.add(genome.substr(0, at + kK - 1), 20 * (at + 1), false);
-    graph.add(genome.substr(at + repeat.size() - (kK - 1)), 20 * (genome.size() - at - repeat.size() + 1), false);
-  }
-  graph.add(repeat, 40 * kmers_in(repeat), false);
-  graph.compact();
+  SharedRepeat shared(random, 80, 3000, 2500);
+  UnitigGraph& graph = shared.graph;
+  const std::string& first = shared.first;
+  const std::string& second = shared.second;
   ASSERT_EQ(graph.unitigs().size(), 5u);
   // 150-base reads every 7 bases along both sequences, every other one reverse complemented.
   std::string fasta;
@@ -370,17 +378,10 @@ TEST(UnitigGraph, SettlesARepeatOnlyWhereItIsTheOnlyWayOn) {
 // pairs with a mate on either side do. Mates are records at the same place in two files.
 TEST(ReadThreads, PairsGuideContigsPastARepeatLongerThanTheReads) {
   std::mt19937_64 random(10);
-  const std::string repeat = random_bases(random, 250);
-  const std::string first = random_bases(random, 2000) + repeat + random_bases(random, 2000);
-  const std::string second = random_bases(random, 1800) + repeat + random_bases(random, 1900);
-  UnitigGraph graph(kK);
-  for (const std::string& genome : {first, second}) {
-    const std::size_t at = genome.find(repeat);
-    graph.add(genome.substr(0, at + kK - 1), 20 * (at + 1), false);
-    graph.add(genome.substr(at + repeat.size() - (kK - 1)), 20 * (genome.size() - at - repeat.size() + 1), false);
-  }
-  graph.add(repeat, 40 * kmers_in(repeat), false);
-  graph.compact();
+  SharedRepeat shared(random, 250, 2000, 1800);
+  const UnitigGraph& graph = shared.graph;
+  const std::string& first = shared.first;
+  const std::string& second = shared.second;
   // 100-base mates of 500-base fragments, every 5 bases: the second mate reverse complemented.
   std::string mates_1, mates_2;
   int pair = 0;

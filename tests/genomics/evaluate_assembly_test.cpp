@@ -15,19 +15,16 @@
 #include <vector>
 
 #include "tests/support/run_binary.hpp"
+#include "tests/support/shared_data.hpp"
 #include "tests/support/temporary_directory.hpp"
 
 namespace {
 
+using xenon::testing::data_directory;
 using xenon::testing::ProcessResult;
 using xenon::testing::run_command;
 
 constexpr const char* kScript = "genomics/evaluate_assembly.sh";
-
-std::string data_directory() {
-  const char* data = std::getenv("XENON_DATA");
-  return data != nullptr ? data : "../shared/data";
-}
 
 std::string lambda_path() { return data_directory() + "/lambda/lambda_virus.fa.gz"; }
 std::string plasmids_path() { return data_directory() + "/unicycler-sample/reference.fasta.gz"; }
