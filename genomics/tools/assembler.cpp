@@ -11,6 +11,7 @@
 #include "engine/xenon.hpp"
 #include "genomics/assembler/assembler_coordinator.hpp"
 #include "genomics/assembler/assembler_settings.hpp"
+#include "genomics/tools/tool_main.hpp"
 
 namespace {
 
@@ -75,45 +76,33 @@ void start_assembly(Engine& engine, const AssemblerSettings& settings, CounterOu
 int main(int argc, char** argv) {
   EngineOptions options;
   AssemblerSettings settings;
-  try {
-    if (!parse_command_line(argc, argv, options, settings)) return 0;
-  } catch (const std::exception& error) {  // CommandLineError or UsageError
-    std::fprintf(stderr, "%s: error: %s\n", kProgram, error.what());
-    return 2;
-  }
-  try {
-    const MonotonicClock::time_point started = MonotonicClock::now();
-    Engine engine(options);
-    engine.register_actor_type<GraphStore<1>>(std::string(kGraphStoreType1));
-    engine.register_actor_type<GraphStore<2>>(std::string(kGraphStoreType2));
-    engine.register_actor_type<KmerParser<1>>(std::string(kParserType1));
-    engine.register_actor_type<KmerParser<2>>(std::string(kParserType2));
-    CounterOutcome counted;
-    AssemblyOutcome outcome;
-    if (engine.node_index() == 0) {
-      if (kmer_words(settings.counting.k) == 1) {
-        start_assembly<1>(engine, settings, counted, outcome);
-      } else {
-        start_assembly<2>(engine, settings, counted, outcome);
-      }
-    }
-    engine.run();
-    if (engine.node_index() != 0) return 0;
-    if (!counted.succeeded) {
-      std::fprintf(stderr, "%s: error: %s\n", kProgram, counted.error.c_str());
-      return 1;
-    }
-    const double seconds = seconds_between(started, MonotonicClock::now());
-    std::printf("%s: k=%d, %llu contigs of %zu bases or more, total %llu bases, largest %llu, N50 %llu, "
-                "in %.2f s (%d node(s) x %d worker(s))\n",
-                kProgram, settings.counting.k, static_cast<unsigned long long>(outcome.contigs),
-                settings.minimum_contig, static_cast<unsigned long long>(outcome.total_length),
-                static_cast<unsigned long long>(outcome.largest_contig),
-                static_cast<unsigned long long>(outcome.n50), seconds, engine.node_count(), engine.worker_count());
-    for (const std::string& file : counted.files_written) std::printf("  wrote %s\n", file.c_str());
-    return 0;
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "%s: error: %s\n", kProgram, error.what());
-    return 1;
-  }
+  return tool_main(
+      kProgram, [&] { return parse_command_line(argc, argv, options, settings); },
+      [&] {
+        const MonotonicClock::time_point started = MonotonicClock::now();
+        Engine engine(options);
+        engine.register_actor_type<GraphStore<1>>(std::string(kGraphStoreType1));
+        engine.register_actor_type<GraphStore<2>>(std::string(kGraphStoreType2));
+        register_parsers(engine);
+        CounterOutcome counted;
+        AssemblyOutcome outcome;
+        if (engine.node_index() == 0) {
+          if (kmer_words(settings.counting.k) == 1) {
+            start_assembly<1>(engine, settings, counted, outcome);
+          } else {
+            start_assembly<2>(engine, settings, counted, outcome);
+          }
+        }
+        engine.run();
+        if (engine.node_index() != 0) return 0;
+        return report_outcome(kProgram, counted, [&] {
+          std::printf("%s: k=%d, %llu contigs of %zu bases or more, total %llu bases, largest %llu, N50 %llu, "
+                      "in %.2f s (%d node(s) x %d worker(s))\n",
+                      kProgram, settings.counting.k, static_cast<unsigned long long>(outcome.contigs),
+                      settings.minimum_contig, static_cast<unsigned long long>(outcome.total_length),
+                      static_cast<unsigned long long>(outcome.largest_contig),
+                      static_cast<unsigned long long>(outcome.n50), seconds_between(started, MonotonicClock::now()),
+                      engine.node_count(), engine.worker_count());
+        });
+      });
 }

@@ -11,6 +11,7 @@
 #include "engine/xenon.hpp"
 #include "genomics/counter/counter_coordinator.hpp"
 #include "genomics/counter/counter_settings.hpp"
+#include "genomics/tools/tool_main.hpp"
 
 namespace {
 
@@ -74,46 +75,32 @@ std::string thousands(std::uint64_t value) {
 int main(int argc, char** argv) {
   EngineOptions options;
   CounterSettings settings;
-  try {
-    if (!parse_command_line(argc, argv, options, settings)) return 0;
-  } catch (const std::exception& error) {  // CommandLineError or UsageError
-    std::fprintf(stderr, "%s: error: %s\n", kProgram, error.what());
-    return 2;
-  }
-  try {
-    const MonotonicClock::time_point started = MonotonicClock::now();
-    Engine engine(options);
-    engine.register_actor_type<KmerStore<1>>(std::string(kStoreType1));
-    engine.register_actor_type<KmerStore<2>>(std::string(kStoreType2));
-    engine.register_actor_type<KmerParser<1>>(std::string(kParserType1));
-    engine.register_actor_type<KmerParser<2>>(std::string(kParserType2));
-    CounterOutcome outcome;
-    if (engine.node_index() == 0) {
-      if (kmer_words(settings.k) == 1) {
-        start_count<1>(engine, settings, outcome);
-      } else {
-        start_count<2>(engine, settings, outcome);
-      }
-    }
-    engine.run();
-    if (engine.node_index() != 0) return 0;
-    if (!outcome.succeeded) {
-      std::fprintf(stderr, "%s: error: %s\n", kProgram, outcome.error.c_str());
-      return 1;
-    }
-    const double seconds = seconds_between(started, MonotonicClock::now());
-    std::printf("%s: k=%d, %s records, %s bases, %s k-mers, %s distinct, %s unique, in %.2f s "
-                "(%d node(s) x %d worker(s))\n",
-                kProgram, settings.k, thousands(outcome.tally.records).c_str(),
-                thousands(outcome.tally.bases).c_str(),
-                thousands(outcome.histogram.total_kmers()).c_str(),
-                thousands(outcome.histogram.distinct_kmers()).c_str(),
-                thousands(outcome.histogram.unique_kmers()).c_str(), seconds, engine.node_count(),
-                engine.worker_count());
-    for (const std::string& file : outcome.files_written) std::printf("  wrote %s\n", file.c_str());
-    return 0;
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "%s: error: %s\n", kProgram, error.what());
-    return 1;
-  }
+  return tool_main(
+      kProgram, [&] { return parse_command_line(argc, argv, options, settings); },
+      [&] {
+        const MonotonicClock::time_point started = MonotonicClock::now();
+        Engine engine(options);
+        engine.register_actor_type<KmerStore<1>>(std::string(kStoreType1));
+        engine.register_actor_type<KmerStore<2>>(std::string(kStoreType2));
+        register_parsers(engine);
+        CounterOutcome outcome;
+        if (engine.node_index() == 0) {
+          if (kmer_words(settings.k) == 1) {
+            start_count<1>(engine, settings, outcome);
+          } else {
+            start_count<2>(engine, settings, outcome);
+          }
+        }
+        engine.run();
+        if (engine.node_index() != 0) return 0;
+        return report_outcome(kProgram, outcome, [&] {
+          std::printf("%s: k=%d, %s records, %s bases, %s k-mers, %s distinct, %s unique, in %.2f s "
+                      "(%d node(s) x %d worker(s))\n",
+                      kProgram, settings.k, thousands(outcome.tally.records).c_str(),
+                      thousands(outcome.tally.bases).c_str(), thousands(outcome.histogram.total_kmers()).c_str(),
+                      thousands(outcome.histogram.distinct_kmers()).c_str(),
+                      thousands(outcome.histogram.unique_kmers()).c_str(),
+                      seconds_between(started, MonotonicClock::now()), engine.node_count(), engine.worker_count());
+        });
+      });
 }
