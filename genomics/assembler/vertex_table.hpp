@@ -56,7 +56,6 @@ class VertexTable {
     slots_[slot].key = key;
     slots_[slot].count = static_cast<std::uint32_t>(
         std::clamp<std::uint64_t>(count, 1, std::numeric_limits<std::uint32_t>::max()));
-    ++size_;
   }
 
   std::uint32_t find(const Key& key) const {
@@ -69,7 +68,6 @@ class VertexTable {
   // Where a key's search starts, for prefetching.
   const void* home_address(const Key& key) const { return &slots_[home(key)]; }
 
-  std::size_t size() const { return size_; }
   std::size_t slots() const { return slots_.size(); }
   bool occupied(std::size_t slot) const { return slots_[slot].count != 0; }
   const Key& key(std::size_t slot) const { return slots_[slot].key; }
@@ -93,7 +91,6 @@ class VertexTable {
   std::size_t home(const Key& key) const { return static_cast<std::size_t>(key[Words - 1]) & mask_; }
 
   std::size_t mask_ = 0;
-  std::size_t size_ = 0;
   std::vector<Slot> slots_;
 };
 

@@ -24,7 +24,9 @@ BUILD=${BUILD:-build/release}
 DATASETS=${DATASETS:-"ecoli shigella"}
 PROCESSES=${PROCESSES:-2}
 TOOLS=${TOOLS:-"xenon minia velvet ray"}
-GENOME=/usr/share/doc/ragout/examples/E.Coli/references/MG1655-K12.fasta.gz
+PROGRAM=assembly_bench
+# shellcheck source=performance/bench_common.sh
+. performance/bench_common.sh
 SHIGELLA=../shared/data/unicycler-sample
 assembler=$BUILD/bin/assembler
 evaluate=genomics/evaluate_assembly.sh
@@ -61,16 +63,8 @@ fi
 
 declare -A reads_of reference_of
 if [[ " $DATASETS " == *" ecoli "* ]]; then
-  mkdir -p "$DATA_DIR"
+  simulate_ecoli_reads "$DATA_DIR"
   reads=("$DATA_DIR/reads_1.fq" "$DATA_DIR/reads_2.fq")
-  if [ ! -s "${reads[1]}" ]; then
-    [ -s "$GENOME" ] || { echo "assembly_bench: $GENOME is missing: run make deps" >&2; exit 2; }
-    echo "assembly_bench: simulating 2x150 reads at 40x over E. coli K-12 MG1655 with ART"
-    zcat "$GENOME" > "$DATA_DIR/genome.fa"
-    art_illumina -ss HS25 -i "$DATA_DIR/genome.fa" -p -l 150 -f 40 -m 400 -s 50 -rs 42 -na \
-      -o "$DATA_DIR/reads_" > "$DATA_DIR/art.log"
-  fi
-  [ -s "$DATA_DIR/genome.fa" ] || zcat "$GENOME" > "$DATA_DIR/genome.fa"
   reads_of[ecoli]="${reads[*]}"
   reference_of[ecoli]=$DATA_DIR/genome.fa
 fi
@@ -83,17 +77,6 @@ if [[ " $DATASETS " == *" shigella "* ]]; then
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-
-# measure NAME COMMAND...: runs it, records wall seconds and peak resident memory (MB).
-declare -A wall peak
-measure() {
-  local name=$1
-  shift
-  /usr/bin/time -f "%e %M" -o "$work/time" "$@" > "$work/$name.log" 2>&1 ||
-    { echo "assembly_bench: $name failed; the end of its log:" >&2; tail -n 30 "$work/$name.log" >&2; exit 1; }
-  read -r "wall[$name]" kilobytes < "$work/time"
-  peak[$name]=$((kilobytes / 1024))
-}
 
 # evaluate NAME TOOL DATA CONTIGS: the ASSEMBLY_BENCH line of one run.
 evaluate() {

@@ -14,7 +14,6 @@ K=${K:-31}
 DATA_DIR=${DATA_DIR:-results/ecoli}
 BUILD=${BUILD:-build/release}
 PROCESSES=${PROCESSES:-"2 4"}
-GENOME=/usr/share/doc/ragout/examples/E.Coli/references/MG1655-K12.fasta.gz
 counter=$BUILD/bin/kmer_counter
 
 for tool in jellyfish kmc kmc_tools art_illumina /usr/bin/time; do
@@ -22,28 +21,19 @@ for tool in jellyfish kmc kmc_tools art_illumina /usr/bin/time; do
 done
 [ -x "$counter" ] || { echo "kmer_bench: $counter is missing: run make" >&2; exit 2; }
 
-mkdir -p "$DATA_DIR"
+PROGRAM=kmer_bench
+# shellcheck source=performance/bench_common.sh
+. performance/bench_common.sh
+simulate_ecoli_reads "$DATA_DIR"
 reads=("$DATA_DIR/reads_1.fq" "$DATA_DIR/reads_2.fq")
-if [ ! -s "${reads[1]}" ]; then
-  [ -s "$GENOME" ] || { echo "kmer_bench: $GENOME is missing: run make deps" >&2; exit 2; }
-  echo "kmer_bench: simulating 2x150 reads at 40x over E. coli K-12 MG1655 with ART"
-  zcat "$GENOME" > "$DATA_DIR/genome.fa"
-  art_illumina -ss HS25 -i "$DATA_DIR/genome.fa" -p -l 150 -f 40 -m 400 -s 50 -rs 42 -na \
-    -o "$DATA_DIR/reads_" > "$DATA_DIR/art.log"
-fi
 bases=$(awk 'NR % 4 == 2 { total += length($0) } END { print total }' "${reads[@]}")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# measure NAME COMMAND...: runs it, records wall seconds and peak resident memory.
-declare -A wall peak
-measure() {
+# report NAME COMMAND...: measure (bench_common.sh), then its KMER_BENCH line.
+report() {
   local name=$1
-  shift
-  /usr/bin/time -f "%e %M" -o "$work/time" "$@" > "$work/$name.log" 2>&1 ||
-    { echo "kmer_bench: $name failed:" >&2; cat "$work/$name.log" >&2; exit 1; }
-  read -r wall[$name] kilobytes < "$work/time"
-  peak[$name]=$((kilobytes / 1024))
+  measure "$@"
   awk -v name="$name" -v wall="${wall[$name]}" -v mb="${peak[$name]}" -v bases="$bases" \
     'BEGIN { printf "KMER_BENCH tool=%s wall_s=%.2f peak_mb=%d bases_per_s=%.1fM\n", name, wall, mb, bases / wall / 1e6 }'
 }
@@ -52,14 +42,14 @@ normalise() { awk '$2 != 0 { print $1, $2 }' "$1"; }
 
 echo "kmer_bench: $(nproc) cores, k=$K, $THREADS threads, $bases bases in ${reads[*]}"
 # -threads-per-node counts the communication thread too: THREADS workers need THREADS + 1.
-measure xenon "$counter" --quiet -threads-per-node $((THREADS + 1)) -k "$K" -o "$work/xenon" "${reads[@]}"
-measure jellyfish jellyfish count -C -m "$K" -s 100M -t "$THREADS" -o "$work/jf.jf" "${reads[@]}"
+report xenon "$counter" --quiet -threads-per-node $((THREADS + 1)) -k "$K" -o "$work/xenon" "${reads[@]}"
+report jellyfish jellyfish count -C -m "$K" -s 100M -t "$THREADS" -o "$work/jf.jf" "${reads[@]}"
 jellyfish histo "$work/jf.jf" > "$work/jellyfish.histo"
 rm -f "$work/jf.jf"
 printf '%s\n' "${reads[@]}" > "$work/kmc.list"
 mkdir -p "$work/kmc.tmp"
 # -ci1 -cs4294967295: count every k-mer, without KMC's default cap, as Jellyfish does.
-measure kmc kmc -k"$K" -t"$THREADS" -ci1 -cs4294967295 -fq "@$work/kmc.list" "$work/kmc" "$work/kmc.tmp"
+report kmc kmc -k"$K" -t"$THREADS" -ci1 -cs4294967295 -fq "@$work/kmc.list" "$work/kmc" "$work/kmc.tmp"
 # (KMC lists counts 1 to 10000, as Jellyfish before its line for higher counts.)
 kmc_tools transform "$work/kmc" histogram "$work/kmc.histo" > /dev/null 2>&1
 
@@ -83,7 +73,7 @@ if [ -n "$PROCESSES" ] && command -v mpiexec > /dev/null; then
   for processes in $PROCESSES; do
     name=xenon-${processes}p
     # Each process: one worker and its communication thread, all on the same cores.
-    measure "$name" env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+    report "$name" env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
       OMPI_MCA_mpi_yield_when_idle=1 mpiexec --oversubscribe --bind-to none -n "$processes" \
       "$counter" --quiet -threads-per-node 2 -k "$K" -o "$work/$name" "${reads[@]}"
     if cmp -s "$work/$name/histogram.txt" "$work/xenon/histogram.txt" &&
