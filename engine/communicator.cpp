@@ -38,13 +38,20 @@ void Communicator::connect_outbound(int worker, MessageRing* ring, Parker* consu
 
 bool Communicator::progress() {
   const Drained drained = drain_workers();
+  // Taking everything the workers had ends a burst: send every frame now (before testing
+  // for arrivals, which costs more than a reply should wait). While they produce faster than
+  // we drain, frames fill up instead (or leave at the deadline).
+  flush_frames(drained.everything);
+  // A frame that brought a large payload ends the poll: its actor runs (and frees the
+  // payload) before the next large one is allocated, so those bytes stay warm in cache.
+  // When the only worker drives us, every frame ends it: the worker runs what arrived
+  // (and a reply leaves) before anything else is tested.
+  received_attachment_ = false;
   const bool received =
       transport_.poll([this](int source, std::span<const std::byte> frame) {
         receive_frame(source, frame);
+        return !received_attachment_ && !driven_by_worker_;
       }) > 0;
-  // Taking everything the workers had ends a burst: send every frame now. While they
-  // produce faster than we drain, frames fill up instead (or leave at the deadline).
-  flush_frames(drained.everything);
   flush_workers();
   // Relaxed first look, so the common case costs no read-modify-write; the exchange's
   // acquire pairs with the release store in request_termination_check().
@@ -98,6 +105,11 @@ void Communicator::sleep_between_polls() {
   // Frames can arrive without anyone waking us. Keep polling for kPollBeforeSleeping (a
   // reply is usually that close), then sleep between polls: 20 us at first, up to 1 ms when
   // nothing comes (at most ~1000 wake-ups per second when idle).
+  // While our sends are unfinished, MPI needs our calls to finish them: keep polling.
+  if (transport_.sends_in_flight()) {
+    std::this_thread::yield();
+    return;
+  }
   const auto now = MonotonicClock::now();
   if (!idle_polling_) {
     idle_polling_ = true;
@@ -166,7 +178,7 @@ void Communicator::append(std::uint32_t node, ActorName from, ActorName to, Acti
                           std::span<const std::byte> payload) {
   PeerState& peer = peers_[node];
   if (peer.writer.empty()) {
-    peer.first_append = MonotonicClock::now();
+    peer.first_kept = MonotonicClock::time_point{};  // set by flush_frames() if it waits
     pending_frames_.push_back(node);
   }
   peer.writer.append(from, to, action, payload);
@@ -175,12 +187,15 @@ void Communicator::append(std::uint32_t node, ActorName from, ActorName to, Acti
 
 void Communicator::flush_frames(bool everything) {
   if (pending_frames_.empty()) return;
-  const auto now = MonotonicClock::now();
+  // The clock is read only when a frame may wait (a reply on its way does not); the
+  // deadline counts from the first round that kept the frame.
+  const auto now = everything ? MonotonicClock::time_point{} : MonotonicClock::now();
   std::size_t kept = 0;
   for (std::uint32_t node : pending_frames_) {
     PeerState& peer = peers_[node];
     if (peer.writer.empty()) continue;  // already sent because it was full
-    if (everything || now - peer.first_append >= kFlushDeadline) {
+    if (peer.first_kept == MonotonicClock::time_point{}) peer.first_kept = now;
+    if (everything || now - peer.first_kept >= kFlushDeadline) {
       send_frame(node);
     } else {
       pending_frames_[kept++] = node;
@@ -192,7 +207,8 @@ void Communicator::flush_frames(bool everything) {
 void Communicator::send_frame(std::uint32_t node) {
   PeerState& peer = peers_[node];
   if (peer.writer.empty()) return;
-  transport_.send(static_cast<int>(node), peer.writer.take(peer.next_send_sequence++));
+  transport_.send(static_cast<int>(node),
+                  peer.writer.take(peer.next_send_sequence++, transport_.spare_frame_buffer()));
   ++frames_sent_;
 }
 
@@ -237,6 +253,7 @@ void Communicator::deliver_frame(std::uint32_t source, std::span<const std::byte
     // Straight from the wire into the payload the actor will read.
     Payload payload = Payload::for_overwrite(record.attached_length);
     transport_.receive_attachment(static_cast<int>(source), payload.writable_bytes());
+    received_attachment_ = true;
     deliver(record.source, record.destination, record.action, std::move(payload));
   });
 }
@@ -459,6 +476,7 @@ void Communicator::close() {
       }
       if (record.destination.worker() != kCommunicatorWorker) ++dead_letters_;
     });
+    return true;
   });
 }
 

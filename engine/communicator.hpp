@@ -46,6 +46,8 @@ class Communicator {
   void add_inbound(MessageRing* ring) { inbound_.push_back(ring); }
   void connect_outbound(int worker, MessageRing* ring, Parker* consumer);
   void set_wake_target(Parker* parker) { wake_target_ = parker; }
+  // The node's only worker runs this communicator between its rounds (no own thread).
+  void set_driven_by_worker() { driven_by_worker_ = true; }
   Parker& parker() noexcept { return parker_; }
 
   // One round of work; true if anything happened.
@@ -70,7 +72,7 @@ class Communicator {
  private:
   struct PeerState {
     FrameWriter writer;
-    MonotonicClock::time_point first_append;
+    MonotonicClock::time_point first_kept;  // when a flush first let the frame wait
     std::uint64_t next_send_sequence = 0;
     std::uint64_t next_receive_sequence = 0;
     std::map<std::uint64_t, std::vector<std::byte>> early_frames;  // arrived out of order
@@ -118,6 +120,8 @@ class Communicator {
   std::vector<std::size_t> dirty_workers_;
   std::vector<PeerState> peers_;           // by node
   std::vector<std::uint32_t> pending_frames_;  // nodes whose writer holds records
+  bool received_attachment_ = false;  // in this round's poll
+  bool driven_by_worker_ = false;
   unsigned sleep_microseconds_ = 0;
   bool idle_polling_ = false;
   MonotonicClock::time_point idle_since_;

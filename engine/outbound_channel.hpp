@@ -12,7 +12,8 @@ using MessageRing = SpscRing<Message>;
 
 // The producer end of one ring, owned by the thread that sends into it. Messages are built
 // in place in the ring and published in batches; when the ring is full they wait, in order,
-// in an overflow queue that is drained first. Nothing is ever dropped.
+// in an overflow queue that is drained first. Nothing is ever dropped. The consumer is
+// woken after each publication, unless it is the producing thread itself (no consumer).
 class OutboundChannel {
  public:
   static constexpr std::size_t kPublishBatch = 64;
@@ -34,7 +35,7 @@ class OutboundChannel {
     }
     if (ring_->staged_count() >= kPublishBatch) {
       ring_->publish();
-      consumer_->wake();
+      wake_consumer();
     }
   }
 
@@ -42,7 +43,7 @@ class OutboundChannel {
   // anything became visible. Returns true while messages still wait in the overflow.
   bool flush() {
     while (!overflow_.empty() && ring_->try_stage(overflow_.front())) overflow_.pop_front();
-    if (ring_->publish() > 0) consumer_->wake();
+    if (ring_->publish() > 0) wake_consumer();
     return !overflow_.empty();
   }
 
@@ -55,6 +56,10 @@ class OutboundChannel {
   }
 
  private:
+  void wake_consumer() noexcept {
+    if (consumer_ != nullptr) consumer_->wake();
+  }
+
   MessageRing* ring_ = nullptr;
   Parker* consumer_ = nullptr;
   std::deque<Message> overflow_;

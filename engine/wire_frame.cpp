@@ -45,7 +45,8 @@ void FrameWriter::append(ActorName source, ActorName destination, Action action,
   ++records_;
 }
 
-std::vector<std::byte> FrameWriter::take(std::uint64_t sequence) {
+std::vector<std::byte> FrameWriter::take(std::uint64_t sequence,
+                                        std::vector<std::byte> next_buffer) {
   std::byte* header = bytes_.data();
   store_le32(header, kFrameMagic);
   store_le16(header + 4, kFrameVersion);
@@ -55,7 +56,7 @@ std::vector<std::byte> FrameWriter::take(std::uint64_t sequence) {
   store_le64(header + 16, sequence);
   store_le64(header + 24, bytes_.size() - kFrameHeaderSize);
   std::vector<std::byte> frame = std::move(bytes_);
-  bytes_ = {};
+  bytes_ = std::move(next_buffer);
   start();
   return frame;
 }

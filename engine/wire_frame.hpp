@@ -57,8 +57,10 @@ class FrameWriter {
   std::size_t size() const noexcept { return bytes_.size(); }
   bool empty() const noexcept { return records_ == 0; }
 
-  // Finishes the header and returns the frame; the writer is empty afterwards.
-  std::vector<std::byte> take(std::uint64_t sequence);
+  // Finishes the header and returns the frame; the writer is empty afterwards and writes
+  // its next frame into next_buffer (whose capacity a finished send may have left behind,
+  // so that a steady stream of frames allocates nothing).
+  std::vector<std::byte> take(std::uint64_t sequence, std::vector<std::byte> next_buffer = {});
 
  private:
   void start();

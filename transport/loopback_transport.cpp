@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace xenon {
 
@@ -36,13 +37,20 @@ void LoopbackTransport::receive_attachment(int node, std::span<std::byte> into) 
   attachments_.pop_front();
 }
 
+std::vector<std::byte> LoopbackTransport::spare_frame_buffer() {
+  return std::exchange(spare_, {});
+}
+
 std::size_t LoopbackTransport::poll(const FrameHandler& handle) {
   std::size_t count = 0;
   while (!frames_.empty()) {
     std::vector<std::byte> frame = std::move(frames_.front());
     frames_.pop_front();
-    handle(0, frame);
     ++count;
+    const bool keep_going = handle(0, frame);
+    frame.clear();
+    spare_ = std::move(frame);
+    if (!keep_going) break;
   }
   return count;
 }

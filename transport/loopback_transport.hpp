@@ -16,15 +16,18 @@ class LoopbackTransport final : public Transport {
   int node_count() const override { return 1; }
   std::string describe() const override { return "loopback (single process)"; }
   void send(int node, std::vector<std::byte> frame) override;
+  std::vector<std::byte> spare_frame_buffer() override;
   void send_attachment(int node, Attachment attachment) override;
   void receive_attachment(int node, std::span<std::byte> into) override;
   std::size_t poll(const FrameHandler& handle) override;
   bool frames_arrive_unannounced() const override { return false; }
+  bool sends_in_flight() const override { return false; }  // sends are done on return
   void close(const FrameHandler& handle) override { poll(handle); }
 
  private:
   std::deque<std::vector<std::byte>> frames_;
   std::deque<std::vector<std::byte>> attachments_;
+  std::vector<std::byte> spare_;  // the last frame handed over, emptied
 };
 
 }  // namespace xenon

@@ -17,7 +17,10 @@ namespace xenon {
 // thread while the engine runs; the main thread before and after).
 class Transport {
  public:
-  using FrameHandler = std::function<void(int source_node, std::span<const std::byte> frame)>;
+  // Takes one frame; returns false to stop the poll there (the frames not yet handed over
+  // wait for the next poll). A receiver stops after a frame that brought a large payload, so
+  // that its actor can free it before the next one is allocated (memory stays warm).
+  using FrameHandler = std::function<bool(int source_node, std::span<const std::byte> frame)>;
 
   virtual ~Transport() = default;
 
@@ -29,6 +32,10 @@ class Transport {
   // transport keeps it until done). Frames from one node to another may arrive in another
   // order: the engine numbers its frames and restores the order.
   virtual void send(int node, std::vector<std::byte> frame) = 0;
+
+  // An empty buffer for the next frame, with the capacity of a frame whose send has
+  // finished when there is one (a steady stream of frames then allocates nothing).
+  virtual std::vector<std::byte> spare_frame_buffer() = 0;
 
   // A block of bytes sent straight from its owner's memory after the last frame sent to the
   // same node; release() runs once the transport no longer needs the bytes.
@@ -43,7 +50,8 @@ class Transport {
   // frame). Throws if its size differs.
   virtual void receive_attachment(int node, std::span<std::byte> into) = 0;
 
-  // Hands every frame that has arrived to handle. Returns how many.
+  // Hands the frames that have arrived to handle, until it returns false. Returns how many
+  // it handed over.
   virtual std::size_t poll(const FrameHandler& handle) = 0;
 
   // True when frames can arrive while this process does nothing (MPI): an idle
@@ -51,9 +59,14 @@ class Transport {
   // arrives unless this node sent it (loopback): it may park until woken.
   virtual bool frames_arrive_unannounced() const = 0;
 
+  // True while sends started here are unfinished. MPI moves a large message's bytes only
+  // while this process calls into it (rendezvous, TCP back-pressure), so a poller must not
+  // sleep then.
+  virtual bool sends_in_flight() const = 0;
+
   // Collective end: every node calls it once, after its last send. Returns when this node's
   // sends are complete and every node has called it; frames that arrive meanwhile go to
-  // handle.
+  // handle (which must not stop).
   virtual void close(const FrameHandler& handle) = 0;
 };
 

@@ -102,6 +102,26 @@ TEST(WireFrame, RejectsMalformedFramesWithoutReadingPastTheEnd) {
   expect_rejected(too_few, "bytes after the last of 1 records");
 }
 
+TEST(WireFrame, AReusedBufferGivesTheSameBytesAsAFreshOne) {
+  const auto write = [](FrameWriter& writer) {
+    writer.append(ActorName::make(0, 1, 2), ActorName::make(1, 0, 3), kPing,
+                  std::as_bytes(std::span("payload")));
+    writer.append(ActorName::make(0, 1, 2), ActorName::make(1, 0, 4), kPing, {});
+  };
+  FrameWriter fresh(0);
+  write(fresh);
+  const std::vector<std::byte> expected = fresh.take(9);
+
+  FrameWriter reusing(0);
+  std::vector<std::byte> used(4096, std::byte{0xEE});  // a finished frame's leftovers
+  const std::byte* storage = used.data();
+  reusing.take(8, std::move(used));
+  write(reusing);
+  const std::vector<std::byte> frame = reusing.take(9);
+  EXPECT_EQ(frame, expected);
+  EXPECT_EQ(frame.data(), storage) << "the writer should have written into the given buffer";
+}
+
 TEST(WireFrame, WriterStartsAfreshAfterTake) {
   FrameWriter writer(0);
   writer.append(ActorName::make(0, 0, 0), ActorName::make(1, 0, 0), kPing, {});

@@ -40,8 +40,6 @@ MpiTransport::MpiTransport() {
   check(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
   receive_buffers_.resize(kPostedReceives);
   receive_requests_.assign(kPostedReceives, MPI_REQUEST_NULL);
-  completed_indices_.resize(kPostedReceives);
-  completed_statuses_.resize(kPostedReceives);
   for (int slot = 0; slot < kPostedReceives; ++slot) {
     receive_buffers_[slot].resize(kSmallFrameBytes);
     post_receive(slot);
@@ -92,6 +90,13 @@ void MpiTransport::send(int node, std::vector<std::byte> frame) {
         "MPI_Isend");
 }
 
+std::vector<std::byte> MpiTransport::spare_frame_buffer() {
+  if (spare_buffers_.empty()) return {};
+  std::vector<std::byte> buffer = std::move(spare_buffers_.back());
+  spare_buffers_.pop_back();
+  return buffer;
+}
+
 void MpiTransport::send_attachment(int node, Attachment attachment) {
   if (node < 0 || node >= size_) {
     throw std::out_of_range("MPI transport: no node " + std::to_string(node));
@@ -129,7 +134,13 @@ std::size_t MpiTransport::complete_sends() {
     int done = 0;
     check(MPI_Test(&pending_sends_.front().request, &done, MPI_STATUS_IGNORE), "MPI_Test");
     if (!done) break;
-    if (pending_sends_.front().release) pending_sends_.front().release();
+    PendingSend& finished = pending_sends_.front();
+    if (finished.release) finished.release();
+    if (finished.frame.capacity() != 0 && finished.frame.capacity() <= kSpareBufferCapacity &&
+        spare_buffers_.size() < kSpareBuffers) {
+      finished.frame.clear();
+      spare_buffers_.push_back(std::move(finished.frame));
+    }
     pending_sends_.pop_front();
     ++completed;
   }
@@ -139,54 +150,78 @@ std::size_t MpiTransport::complete_sends() {
 std::size_t MpiTransport::poll(const FrameHandler& handle) {
   complete_sends();
   std::size_t frames = 0;
-  int count = 0;
-  check(MPI_Testsome(kPostedReceives, receive_requests_.data(), &count, completed_indices_.data(),
-                     completed_statuses_.data()),
-        "MPI_Testsome");
-  if (count != MPI_UNDEFINED) {
-    for (int i = 0; i < count; ++i) {
-      const int slot = completed_indices_[i];
-      int bytes = 0;
-      check(MPI_Get_count(&completed_statuses_[i], MPI_BYTE, &bytes), "MPI_Get_count");
-      handle(completed_statuses_[i].MPI_SOURCE,
-             std::span<const std::byte>(receive_buffers_[slot].data(), static_cast<std::size_t>(bytes)));
-      post_receive(slot);
-      ++frames;
-    }
-  }
-  return frames + poll_large(handle);
+  if (!poll_small(handle, frames)) return frames;
+  // Large frames are rare: look for them every kPollsPerLargeProbe polls, busy or not, so
+  // that neither kind can starve the other.
+  if (++polls_since_large_probe_ < kPollsPerLargeProbe) return frames;
+  polls_since_large_probe_ = 0;
+  poll_large(handle, frames);
+  return frames;
 }
 
-std::size_t MpiTransport::poll_large(const FrameHandler& handle) {
-  std::size_t frames = 0;
+void MpiTransport::post_handled_receives() {
+  for (; unposted_receives_ > 0; --unposted_receives_) {
+    post_receive((oldest_receive_ - unposted_receives_ + kPostedReceives) % kPostedReceives);
+  }
+}
+
+bool MpiTransport::poll_small(const FrameHandler& handle, std::size_t& frames) {
+  post_handled_receives();  // in the order they were handed over: oldest first
+  for (int tested = 0; tested < kPostedReceives; ++tested) {
+    const int slot = oldest_receive_;
+    int done = 0;
+    MPI_Status status;
+    check(MPI_Test(&receive_requests_[slot], &done, &status), "MPI_Test");
+    if (!done) return true;
+    int bytes = 0;
+    check(MPI_Get_count(&status, MPI_BYTE, &bytes), "MPI_Get_count");
+    const bool keep_going =
+        handle(status.MPI_SOURCE,
+               std::span<const std::byte>(receive_buffers_[slot].data(), static_cast<std::size_t>(bytes)));
+    ++unposted_receives_;
+    oldest_receive_ = (slot + 1) % kPostedReceives;
+    ++frames;
+    if (!keep_going) return false;
+  }
+  return true;
+}
+
+bool MpiTransport::poll_large(const FrameHandler& handle, std::size_t& frames) {
   for (;;) {
     int found = 0;
     MPI_Message message;
     MPI_Status status;
     check(MPI_Improbe(MPI_ANY_SOURCE, kTagLarge, comm_, &found, &message, &status), "MPI_Improbe");
-    if (!found) return frames;
+    if (!found) return true;
     int bytes = 0;
     check(MPI_Get_count(&status, MPI_BYTE, &bytes), "MPI_Get_count");
     std::vector<std::byte> frame(static_cast<std::size_t>(bytes));
     check(MPI_Mrecv(frame.data(), bytes, MPI_BYTE, &message, MPI_STATUS_IGNORE), "MPI_Mrecv");
-    handle(status.MPI_SOURCE, frame);
     ++frames;
+    if (!handle(status.MPI_SOURCE, frame)) return false;
   }
 }
 
 void MpiTransport::close(const FrameHandler& handle) {
   // Finish our sends while still receiving (a large send completes only once its receiver
   // has matched it), then wait for every node to get here, still receiving.
-  while (!pending_sends_.empty()) poll(handle);
+  std::size_t frames = 0;
+  const auto poll_both = [&] {
+    complete_sends();
+    poll_small(handle, frames);
+    poll_large(handle, frames);
+  };
+  while (!pending_sends_.empty()) poll_both();
   MPI_Request barrier = MPI_REQUEST_NULL;
   check(MPI_Ibarrier(comm_, &barrier), "MPI_Ibarrier");
   for (;;) {
     int done = 0;
     check(MPI_Test(&barrier, &done, MPI_STATUS_IGNORE), "MPI_Test");
     if (done) break;
-    poll(handle);
+    poll_both();
   }
-  poll(handle);
+  poll_both();
+  post_handled_receives();
   for (MPI_Request& request : receive_requests_) {
     check(MPI_Cancel(&request), "MPI_Cancel");
     check(MPI_Wait(&request, MPI_STATUS_IGNORE), "MPI_Wait");

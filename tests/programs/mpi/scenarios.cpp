@@ -4,7 +4,9 @@
 //
 //   ordering   every sender on every worker of every node sends K numbered messages to a
 //              receiver on every node: each arrives once and in order per sender.
-//   payloads   payloads of 0 B to 64 MiB go to the last node and back, checksummed.
+//   payloads   payloads of 0 B to 64 MiB go to the last node and back, checksummed, one at a
+//              time; then a burst of numbered payloads of mixed sizes (small ones in frames,
+//              large ones as attachments, in flight together) comes back whole and in order.
 //   spawn      actors spawned by name on every worker of every node: their names say where
 //              they live, they answer by name, and their supervisor hears when they stop.
 //   idle       node 0's only actor stops at once; nodes without actors end with it.
@@ -34,6 +36,7 @@ inline constexpr Action ACTION_SENT_ALL{"scenario.sent-all"};
 inline constexpr Action ACTION_COUNTS{"scenario.counts"};
 inline constexpr Action ACTION_STOP{"scenario.stop"};
 inline constexpr Action ACTION_ECHO{"scenario.echo"};
+inline constexpr Action ACTION_BURST{"scenario.burst"};
 inline constexpr Action ACTION_WHO{"scenario.who"};
 
 int g_failures = 0;  // node 0 only (written by its root actor, read after run())
@@ -186,8 +189,8 @@ class Echo final : public xenon::Actor {
  public:
   explicit Echo(std::span<const std::byte>) {}
   void receive(const Message& message) override {
-    if (message.action() == ACTION_ECHO) {
-      reply(message, ACTION_ECHO, message.share_payload());
+    if (message.action() == ACTION_ECHO || message.action() == ACTION_BURST) {
+      reply(message, message.action(), message.share_payload());
     } else if (message.action() == ACTION_STOP) {
       stop();
     }
@@ -215,6 +218,21 @@ class PayloadRoot final : public xenon::Actor {
       } else {
         std::printf("payloads: %zu sizes up to %zu bytes crossed nodes intact\n", std::size(kSizes),
                     kSizes[std::size(kSizes) - 1]);
+        for (std::uint64_t index = 0; index < kBurst; ++index) {
+          send(echo_, ACTION_BURST, numbered_payload(index));
+        }
+      }
+    } else if (message.action() == ACTION_BURST) {
+      const std::uint64_t index = burst_returned_++;
+      if (message.payload_size() != burst_size(index) ||
+          message.payload_size() < sizeof(index) || read_value<std::uint64_t>(message.payload()) != index) {
+        fail("burst payload " + std::to_string(index) + " came back out of order or resized");
+      } else if (checksum(message.payload()) != checksum(numbered_payload(index).bytes())) {
+        fail("burst payload " + std::to_string(index) + " came back changed");
+      }
+      if (burst_returned_ == kBurst) {
+        std::printf("payloads: a burst of %" PRIu64 " payloads of mixed sizes came back in order\n",
+                    kBurst);
         send(echo_, ACTION_STOP);
       }
     } else if (message.action() == xenon::ACTION_CHILD_STOPPED) {
@@ -239,9 +257,28 @@ class PayloadRoot final : public xenon::Actor {
     send(echo_, ACTION_ECHO, std::move(payload));
   }
 
+  // The burst, numbered in the payloads' first 8 bytes: first sizes on both sides of the
+  // attachment threshold (32 KiB), then a run just under it, whose frames (two or more
+  // records) outgrow a posted receive (64 KiB) and travel as large frames.
+  static constexpr std::uint64_t kBurst = 120;
+  static std::size_t burst_size(std::uint64_t index) {
+    constexpr std::size_t kBurstSizes[] = {8, 40000, 100, 300000, 16, 1 << 20, 32767, 70000};
+    return index < kBurst / 2 ? kBurstSizes[index % std::size(kBurstSizes)] : 32767;
+  }
+  static Payload numbered_payload(std::uint64_t index) {
+    Payload payload = Payload::with_size(burst_size(index));
+    std::span<std::byte> bytes = payload.writable_bytes();
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+      bytes[i] = static_cast<std::byte>((i * 31 + index * 7) >> 3);
+    }
+    std::memcpy(bytes.data(), &index, sizeof(index));
+    return payload;
+  }
+
   ActorName echo_;
   std::size_t next_ = 0;
   std::uint64_t expected_ = 0;
+  std::uint64_t burst_returned_ = 0;
 };
 
 // ---- spawn and names ----
