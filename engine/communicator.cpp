@@ -36,7 +36,7 @@ void Communicator::connect_outbound(int worker, MessageRing* ring, Parker* consu
   outbound_[static_cast<std::size_t>(worker)].connect(ring, consumer);
 }
 
-bool Communicator::progress() {
+bool Communicator::progress(bool take_arrivals) {
   const Drained drained = drain_workers();
   // Taking everything the workers had ends a burst: send every frame now (before testing
   // for arrivals, which costs more than a reply should wait). While they produce faster than
@@ -48,7 +48,7 @@ bool Communicator::progress() {
   // (and a reply leaves) before anything else is tested.
   received_attachment_ = false;
   const bool received =
-      transport_.poll([this](int source, std::span<const std::byte> frame) {
+      take_arrivals && transport_.poll([this](int source, std::span<const std::byte> frame) {
         receive_frame(source, frame);
         return !received_attachment_ && !driven_by_worker_;
       }) > 0;
@@ -106,7 +106,7 @@ void Communicator::sleep_between_polls() {
   // reply is usually that close), then sleep between polls: 20 us at first, up to 1 ms when
   // nothing comes (at most ~1000 wake-ups per second when idle).
   // While our sends are unfinished, MPI needs our calls to finish them: keep polling.
-  if (transport_.sends_in_flight()) {
+  if (transport_.sends_in_flight() > 0) {
     std::this_thread::yield();
     return;
   }
@@ -129,6 +129,8 @@ void Communicator::request_termination_check() noexcept {
   termination_check_requested_.store(true, std::memory_order_release);
   wake_driver();
 }
+
+std::size_t Communicator::sends_in_flight() const { return transport_.sends_in_flight(); }
 
 void Communicator::wake_driver() noexcept { wake_target_->wake(); }
 
@@ -285,6 +287,11 @@ void Communicator::deliver(ActorName from, ActorName to, Action action, Payload 
 
 void Communicator::stage_to_worker(std::size_t worker, ActorName from, ActorName to,
                                    Action action, const PayloadSlot& payload) {
+  if (driven_by_worker_) {  // that worker is this thread: straight into the mailbox
+    engine_.worker(static_cast<int>(worker)).deliver_from_driven_communicator(
+        Message(from, to, action, payload));
+    return;
+  }
   if (!dirty_[worker]) {
     dirty_[worker] = true;
     dirty_workers_.push_back(worker);

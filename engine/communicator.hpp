@@ -50,8 +50,13 @@ class Communicator {
   void set_driven_by_worker() { driven_by_worker_ = true; }
   Parker& parker() noexcept { return parker_; }
 
-  // One round of work; true if anything happened.
-  bool progress();
+  // One round of work; true if anything happened. Without take_arrivals it only sends
+  // (its driving worker has enough to do).
+  bool progress(bool take_arrivals = true);
+  // A message from an actor of this node for another node (or for this communicator).
+  // Workers hand them over through their rings; the worker that drives this communicator
+  // calls it directly.
+  void route_outgoing(const Message& message);
   // The communication thread's body; returns when the engine shuts down.
   void run();
   // Whether an idle driver must keep polling (the transport cannot wake it).
@@ -65,6 +70,7 @@ class Communicator {
   // closes the transport (collectively).
   void close();
 
+  std::size_t sends_in_flight() const;  // frames and attachments the transport still holds
   std::uint64_t dead_letters() const noexcept { return dead_letters_; }
   std::uint64_t frames_sent() const noexcept { return frames_sent_; }
   std::uint64_t frames_received() const noexcept { return frames_received_; }
@@ -84,7 +90,6 @@ class Communicator {
     bool everything = true;   // left nothing visible behind
   };
   Drained drain_workers();
-  void route_outgoing(const Message& message);
   void append(std::uint32_t node, ActorName from, ActorName to, Action action,
               std::span<const std::byte> payload);
   void flush_frames(bool everything);

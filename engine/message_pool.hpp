@@ -22,13 +22,16 @@ class MessagePool {
     if (free_ == nullptr) grow();
     MessageNode* node = free_;
     free_ = node->next;
+    ++in_use_;
     return node;
   }
   std::size_t allocated_nodes() const noexcept { return chunks_.size() * kChunkNodes; }
+  // Messages now waiting in this worker's mailboxes.
+  std::size_t nodes_in_use() const noexcept { return in_use_; }
 
   void free(MessageNode* node) noexcept {
-    node->next = free_;
-    free_ = node;
+    push_free(node);
+    --in_use_;
   }
 
  private:
@@ -37,10 +40,15 @@ class MessagePool {
   [[gnu::noinline]] void grow() {
     chunks_.push_back(std::make_unique<MessageNode[]>(kChunkNodes));
     MessageNode* chunk = chunks_.back().get();
-    for (std::size_t i = 0; i < kChunkNodes; ++i) free(&chunk[i]);
+    for (std::size_t i = 0; i < kChunkNodes; ++i) push_free(&chunk[i]);
+  }
+  void push_free(MessageNode* node) noexcept {
+    node->next = free_;
+    free_ = node;
   }
 
   MessageNode* free_ = nullptr;
+  std::size_t in_use_ = 0;
   std::vector<std::unique_ptr<MessageNode[]>> chunks_;
 };
 

@@ -46,7 +46,9 @@ void Worker::run() {
     bool busy = drain_inbound();
     busy |= run_ready_actors();
     flush_outbound();
-    if (driven_ != nullptr) busy |= driven_->progress();
+    // Frames are taken only while the mailboxes are short: a frame can hold thousands of
+    // messages, more than a round runs, and the backlog would otherwise grow without end.
+    if (driven_ != nullptr) busy |= driven_->progress(pool_.nodes_in_use() < kArrivalBacklog);
     if (busy) {
       backoff.reset();
     } else {
@@ -113,15 +115,43 @@ void Worker::send_elsewhere(ActorName from, ActorName to, Action action,
       ++counters_.messages_to_other_workers;
       stage(worker, from, to, action, payload);
     } else if (worker == kCommunicatorWorker) {
-      stage(communicator, from, to, action, payload);
+      to_communicator(communicator, from, to, action, payload);
     } else {
       dead_letter(Message(from, to, action, payload));  // no such worker: never valid here
     }
   } else if (to.node() < node_count_ && !to.is_none()) {
     ++counters_.messages_to_other_nodes;
-    stage(communicator, from, to, action, payload);
+    to_communicator(communicator, from, to, action, payload);
   } else {
     dead_letter(Message(from, to, action, payload));  // no such node
+  }
+}
+
+void Worker::to_communicator(std::size_t channel, ActorName from, ActorName to, Action action,
+                             const PayloadSlot& payload) {
+  if (driven_ != nullptr) {
+    driven_->route_outgoing(Message(from, to, action, payload));  // same thread: no ring
+    if (driven_->sends_in_flight() > kSendsInFlightLimit) wait_for_sends();
+  } else {
+    stage(channel, from, to, action, payload);
+  }
+}
+
+// Backpressure towards the network, for a worker that drives the communicator: an actor
+// that sends faster than the frames leave waits, inside send(), until half of them have
+// left. The communicator keeps receiving meanwhile (into mailboxes), so two nodes flooding
+// each other both progress.
+void Worker::wait_for_sends() {
+  ++counters_.backpressure_waits;
+  IdleBackoff backoff;
+  while (driven_->sends_in_flight() > kSendsInFlightLimit / 2 && !engine_.shutting_down()) {
+    if (driven_->progress()) {
+      backoff.reset();
+    } else if (backoff.next() == IdleBackoff::Step::kSpin) {
+      cpu_relax();
+    } else {
+      std::this_thread::yield();
+    }
   }
 }
 

@@ -58,6 +58,8 @@ class Worker {
   // Wiring, before any thread runs. Channel worker_count() leads to the communicator.
   void add_inbound(MessageRing* ring) { inbound_.push_back(ring); }
   void connect_outbound(int channel, MessageRing* ring, Parker* consumer);
+  // With one thread per node: this worker runs the communicator between its rounds, and
+  // messages pass between them by direct calls instead of rings (same thread).
   void drive_communicator(Communicator* communicator) { driven_ = communicator; }
 
   // Thread body; returns when the engine shuts down.
@@ -68,6 +70,9 @@ class Worker {
   ActorName spawn(std::unique_ptr<Actor> child, ActorName supervisor, int target_worker);
   std::uint64_t request_spawn(ActorName requester, int node, int worker, std::string_view type,
                               Payload arguments);
+
+  // From the communicator this worker drives: a message for one of our actors.
+  void deliver_from_driven_communicator(const Message& message) { deliver_local(message); }
 
   // Any thread: reserves the next actor index on this worker.
   std::uint32_t reserve_index() noexcept {
@@ -93,6 +98,9 @@ class Worker {
 
  private:
   void deliver_local(const Message& message);
+  void to_communicator(std::size_t channel, ActorName from, ActorName to, Action action,
+                       const PayloadSlot& payload);
+  void wait_for_sends();
   void deliver_to_absent(const Message& message);
   void enqueue(Actor* actor, const Message& message);
   void append_to_mailbox(Actor* actor, MessageNode* node) noexcept;
@@ -137,6 +145,10 @@ class Worker {
 
   // Messages a sender may have waiting for room in one ring before send() waits (4 MiB).
   static constexpr std::size_t kOverflowLimit = 64 * 1024;
+  // Frames and attachments a driving worker lets the transport hold before its actors wait.
+  static constexpr std::size_t kSendsInFlightLimit = 256;
+  // Messages waiting in the mailboxes above which a driving worker takes no more frames.
+  static constexpr std::size_t kArrivalBacklog = 4096;
 
   mutable WorkerCounters counters_;
 

@@ -21,7 +21,7 @@ class LoopbackTransport final : public Transport {
   void receive_attachment(int node, std::span<std::byte> into) override;
   std::size_t poll(const FrameHandler& handle) override;
   bool frames_arrive_unannounced() const override { return false; }
-  bool sends_in_flight() const override { return false; }  // sends are done on return
+  std::size_t sends_in_flight() const override { return 0; }  // done on return
   void close(const FrameHandler& handle) override { poll(handle); }
 
  private:

@@ -59,10 +59,10 @@ class Transport {
   // arrives unless this node sent it (loopback): it may park until woken.
   virtual bool frames_arrive_unannounced() const = 0;
 
-  // True while sends started here are unfinished. MPI moves a large message's bytes only
-  // while this process calls into it (rendezvous, TCP back-pressure), so a poller must not
-  // sleep then.
-  virtual bool sends_in_flight() const = 0;
+  // How many sends started here are unfinished (counted lazily: a finished send may be
+  // counted until the next poll). MPI moves a large message's bytes only while this process
+  // calls into it (rendezvous, TCP back-pressure), so a poller must not sleep then.
+  virtual std::size_t sends_in_flight() const = 0;
 
   // Collective end: every node calls it once, after its last send. Returns when this node's
   // sends are complete and every node has called it; frames that arrive meanwhile go to

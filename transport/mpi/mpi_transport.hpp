@@ -47,7 +47,7 @@ class MpiTransport final : public Transport {
   void receive_attachment(int node, std::span<std::byte> into) override;
   std::size_t poll(const FrameHandler& handle) override;
   bool frames_arrive_unannounced() const override { return true; }
-  bool sends_in_flight() const override { return !pending_sends_.empty(); }
+  std::size_t sends_in_flight() const override { return pending_sends_.size(); }
   void close(const FrameHandler& handle) override;
 
  private:
