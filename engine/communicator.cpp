@@ -44,14 +44,20 @@ bool Communicator::progress(bool take_arrivals) {
   flush_frames(drained.everything);
   // A frame that brought a large payload ends the poll: its actor runs (and frees the
   // payload) before the next large one is allocated, so those bytes stay warm in cache.
-  // When the only worker drives us, every frame ends it: the worker runs what arrived
-  // (and a reply leaves) before anything else is tested.
+  // So does a full mailbox backlog on the worker that drives us, and, for that worker, the
+  // first frame after an empty poll: a message to an idle node is run (and its reply sent)
+  // before anything else is tested, while a steady flow of frames is taken whole.
   received_attachment_ = false;
+  const bool after_empty_poll = !received_last_poll_;
   const bool received =
-      take_arrivals && transport_.poll([this](int source, std::span<const std::byte> frame) {
+      take_arrivals && transport_.poll([this, after_empty_poll](int source,
+                                                                std::span<const std::byte> frame) {
         receive_frame(source, frame);
-        return !received_attachment_ && !driven_by_worker_;
+        if (received_attachment_) return false;
+        return !driven_by_worker_ ||
+               (!after_empty_poll && engine_.worker(0).has_room_for_arrivals());
       }) > 0;
+  if (take_arrivals) received_last_poll_ = received;
   flush_workers();
   // Relaxed first look, so the common case costs no read-modify-write; the exchange's
   // acquire pairs with the release store in request_termination_check().

@@ -127,6 +127,7 @@ class Communicator {
   std::vector<std::uint32_t> pending_frames_;  // nodes whose writer holds records
   bool received_attachment_ = false;  // in this round's poll
   bool driven_by_worker_ = false;
+  bool received_last_poll_ = false;
   unsigned sleep_microseconds_ = 0;
   bool idle_polling_ = false;
   MonotonicClock::time_point idle_since_;

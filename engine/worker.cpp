@@ -46,9 +46,7 @@ void Worker::run() {
     bool busy = drain_inbound();
     busy |= run_ready_actors();
     flush_outbound();
-    // Frames are taken only while the mailboxes are short: a frame can hold thousands of
-    // messages, more than a round runs, and the backlog would otherwise grow without end.
-    if (driven_ != nullptr) busy |= driven_->progress(pool_.nodes_in_use() < kArrivalBacklog);
+    if (driven_ != nullptr) busy |= driven_->progress(has_room_for_arrivals());
     if (busy) {
       backoff.reset();
     } else {

@@ -71,8 +71,11 @@ class Worker {
   std::uint64_t request_spawn(ActorName requester, int node, int worker, std::string_view type,
                               Payload arguments);
 
-  // From the communicator this worker drives: a message for one of our actors.
+  // From the communicator this worker drives: a message for one of our actors, and whether
+  // it should take more (a frame can hold thousands of messages, more than a round runs:
+  // past kArrivalBacklog waiting messages, frames wait in the transport instead).
   void deliver_from_driven_communicator(const Message& message) { deliver_local(message); }
+  bool has_room_for_arrivals() const noexcept { return pool_.nodes_in_use() < kArrivalBacklog; }
 
   // Any thread: reserves the next actor index on this worker.
   std::uint32_t reserve_index() noexcept {
