@@ -2,10 +2,14 @@
 # Node-to-node figures through Xenon actors against plain MPI, in one run, over shared
 # memory and over TCP loopback: one-way latency and streaming bandwidth per payload size
 # with the ratio Xenon / MPI, the half-bandwidth size n_1/2 of each, and the 8-byte message
-# rate with aggregation on and off. Usage: performance/node_probe/compare.sh [RESULTS_DIR]
+# rate with aggregation on and off. Usage: [REPETITIONS=N] performance/node_probe/compare.sh
+# [RESULTS_DIR]. With REPETITIONS > 1 the three programs run N times, interleaved, and every
+# figure is the median of its N values (this machine's noise swings single runs by 2x).
 set -euo pipefail
 bin=${XENON_BIN:-build/release/bin}
 out=${1:-results}
+repetitions=${REPETITIONS:-1}
+[[ $repetitions =~ ^[1-9][0-9]*$ ]] || { echo "compare.sh: REPETITIONS must be a positive integer" >&2; exit 2; }
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Two ranks of one thread each on two cores do not oversubscribe, so neither program is told
@@ -19,14 +23,29 @@ value() { awk -v name="$2" '$2 == name { print $4 }' "$1"; }
 
 for transport in shared-memory tcp; do
   read -r -a mca <<<"${transports[$transport]}"
+  runs="$out/node_probe-$transport-runs.txt"
   raw="$out/node_probe-$transport.txt"
-  {
-    mpirun "${mpirun_flags[@]}" "${mca[@]}" "$bin/raw_mpi_probe"
-    mpirun "${mpirun_flags[@]}" "${mca[@]}" "$bin/node_probe" -threads-per-node 1
-    mpirun "${mpirun_flags[@]}" "${mca[@]}" "$bin/node_probe" -threads-per-node 1 \
-      -aggregation-bytes 0 | sed 's/xenon-/xenon-unaggregated-/'
-  } > "$raw"
-  echo "## $transport (raw counters: $raw)"
+  : > "$runs"
+  for ((run = 1; run <= repetitions; run++)); do
+    {
+      mpirun "${mpirun_flags[@]}" "${mca[@]}" "$bin/raw_mpi_probe"
+      mpirun "${mpirun_flags[@]}" "${mca[@]}" "$bin/node_probe" -threads-per-node 1
+      mpirun "${mpirun_flags[@]}" "${mca[@]}" "$bin/node_probe" -threads-per-node 1 \
+        -aggregation-bytes 0 | sed 's/xenon-/xenon-unaggregated-/'
+    } >> "$runs"
+  done
+  # One line per counter, its median over the runs, in the probes' own format.
+  awk '$1 == "PERFORMANCE_COUNTER" {
+         if (!($2 in count)) order[++names] = $2
+         values[$2, ++count[$2]] = $4; unit[$2] = ""
+         for (i = 5; i <= NF; i++) unit[$2] = unit[$2] " " $i }
+       END { for (k = 1; k <= names; k++) {
+               name = order[k]; n = count[name]
+               for (i = 1; i <= n; i++) sorted[i] = values[name, i] + 0
+               for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (sorted[j] < sorted[i]) { t = sorted[i]; sorted[i] = sorted[j]; sorted[j] = t }
+               median = (n % 2) ? sorted[(n + 1) / 2] : (sorted[n / 2] + sorted[n / 2 + 1]) / 2
+               printf "PERFORMANCE_COUNTER %s = %.3f%s\n", name, median, unit[name] } }' "$runs" > "$raw"
+  echo "## $transport (medians of $repetitions run(s): $raw; every run: $runs)"
   echo "| payload | MPI one-way | Xenon one-way | Xenon / MPI | MPI stream | Xenon stream | Xenon / MPI |"
   echo "|---|---|---|---|---|---|---|"
   for size in 0 8 64 512 4096 32768 262144 1048576 4194304; do
