@@ -150,12 +150,13 @@ std::size_t MpiTransport::complete_sends() {
 std::size_t MpiTransport::poll(const FrameHandler& handle) {
   complete_sends();
   std::size_t frames = 0;
-  if (!poll_small(handle, frames)) return frames;
-  // Large frames are rare: look for them every kPollsPerLargeProbe polls, busy or not, so
-  // that neither kind can starve the other.
-  if (++polls_since_large_probe_ < kPollsPerLargeProbe) return frames;
-  polls_since_large_probe_ = 0;
-  poll_large(handle, frames);
+  // Large frames are rare: look for them every kPollsPerLargeProbe polls, first, whatever
+  // the small ones do (a handler that stops every poll early must not starve them).
+  if (++polls_since_large_probe_ >= kPollsPerLargeProbe) {
+    polls_since_large_probe_ = 0;
+    if (!poll_large(handle, frames)) return frames;
+  }
+  poll_small(handle, frames);
   return frames;
 }
 
