@@ -49,16 +49,11 @@ Engine::Engine(EngineOptions options, std::unique_ptr<Transport> transport)
       worker(producer).connect_outbound(consumer, ring, &worker(consumer).parker());
       worker(consumer).add_inbound(ring);
     }
-    // With one thread per node, the worker and the communicator it drives are one thread:
-    // neither end of their rings ever needs waking (nor the fence a wake costs).
-    const bool same_thread = !options_.has_communication_thread();
     MessageRing* to_communicator = make_ring();
-    worker(producer).connect_outbound(workers, to_communicator,
-                                      same_thread ? nullptr : &communicator_parker);
+    worker(producer).connect_outbound(workers, to_communicator, &communicator_parker);
     communicator_->add_inbound(to_communicator);
     MessageRing* from_communicator = make_ring();
-    communicator_->connect_outbound(producer, from_communicator,
-                                    same_thread ? nullptr : &worker(producer).parker());
+    communicator_->connect_outbound(producer, from_communicator, &worker(producer).parker());
     worker(producer).add_inbound(from_communicator);
   }
   communicator_->set_wake_target(&communicator_parker);

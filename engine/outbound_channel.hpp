@@ -12,8 +12,7 @@ using MessageRing = SpscRing<Message>;
 
 // The producer end of one ring, owned by the thread that sends into it. Messages are built
 // in place in the ring and published in batches; when the ring is full they wait, in order,
-// in an overflow queue that is drained first. Nothing is ever dropped. The consumer is
-// woken after each publication, unless it is the producing thread itself (no consumer).
+// in an overflow queue that is drained first. Nothing is ever dropped.
 class OutboundChannel {
  public:
   static constexpr std::size_t kPublishBatch = 64;
@@ -35,7 +34,7 @@ class OutboundChannel {
     }
     if (ring_->staged_count() >= kPublishBatch) {
       ring_->publish();
-      wake_consumer();
+      consumer_->wake();
     }
   }
 
@@ -43,7 +42,7 @@ class OutboundChannel {
   // anything became visible. Returns true while messages still wait in the overflow.
   bool flush() {
     while (!overflow_.empty() && ring_->try_stage(overflow_.front())) overflow_.pop_front();
-    if (ring_->publish() > 0) wake_consumer();
+    if (ring_->publish() > 0) consumer_->wake();
     return !overflow_.empty();
   }
 
@@ -56,10 +55,6 @@ class OutboundChannel {
   }
 
  private:
-  void wake_consumer() noexcept {
-    if (consumer_ != nullptr) consumer_->wake();
-  }
-
   MessageRing* ring_ = nullptr;
   Parker* consumer_ = nullptr;
   std::deque<Message> overflow_;
