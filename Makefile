@@ -28,11 +28,14 @@ else ifneq ($(SANITIZE),)
 endif
 
 LIB_SOURCES := $(wildcard core/*.cpp engine/*.cpp transport/*.cpp)
+GOALS_WITHOUT_BUILD := deps deps-dev clean
 
 ifeq ($(CONFIG_MPI),y)
   MPI_COMPILE_FLAGS := $(shell mpicc --showme:compile 2>/dev/null)
   MPI_LINK_FLAGS := $(shell mpicc --showme:link 2>/dev/null)
-  ifeq ($(MPI_LINK_FLAGS),)
+  # A fresh machine has no mpicc before `make deps`: the goals that install or clean need none.
+  ifeq ($(MPI_LINK_FLAGS)$(filter-out $(GOALS_WITHOUT_BUILD),$(or $(MAKECMDGOALS),all)),)
+  else ifeq ($(MPI_LINK_FLAGS),)
     $(error Open MPI not found (mpicc): run 'make deps', or build without MPI: CONFIG_MPI=n)
   endif
   LIB_SOURCES += $(wildcard transport/mpi/*.cpp)
@@ -45,7 +48,7 @@ ifeq ($(CONFIG_MPI),y)
 else ifneq ($(CONFIG_MPI),n)
   $(error CONFIG_MPI must be y or n, not '$(CONFIG_MPI)')
 endif
-TEST_SOURCES := $(wildcard tests/*/*.cpp)
+include tests/sources.mk
 PROBES := latency_probe ring_probe idle_probe node_probe
 EXAMPLES := ping_pair hello ring two_nodes
 
@@ -55,9 +58,9 @@ LIBRARY := $(BUILD)/libxenon.a
 CONFIG_GENOMICS ?= y
 ifeq ($(CONFIG_GENOMICS),y)
   GENOMICS_LIBRARY := $(BUILD)/libxenon_genomics.a
+  TEST_SOURCES += $(GENOMICS_TEST_SOURCES)
 else ifeq ($(CONFIG_GENOMICS),n)
   GENOMICS_LIBRARY :=
-  TEST_SOURCES := $(filter-out tests/genomics/%,$(TEST_SOURCES))
   LDLIBS := $(filter-out -lz,$(LDLIBS))
 else
   $(error CONFIG_GENOMICS must be y or n, not '$(CONFIG_GENOMICS)')

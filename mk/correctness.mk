@@ -17,7 +17,6 @@ endif
 # ---- Relacy model checks: their own binary, because Relacy replaces the global operator
 # new while it simulates (sized delete must then go through it too), and because its fibers
 # (swapcontext) are not followed by the sanitizers: plain builds only. ----
-MODEL_TEST_SOURCES := $(wildcard tests/model/*/*.cpp)
 MODEL_TEST_OBJECTS := $(call objects,$(MODEL_TEST_SOURCES))
 MODEL_TEST_BINARY := $(BUILD)/bin/xenon_model_tests
 

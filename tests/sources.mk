@@ -1,0 +1,47 @@
+# The unit and end-to-end tests linked into xenon_tests, listed one by one: a test file is
+# built because it is named here, not because of how deep its folder is. A *_test.cpp under
+# tests/ that is in no list (here, or MODEL_TEST_SOURCES in mk/correctness.mk) stops the build.
+TEST_SOURCES := \
+  tests/core/command_line_test.cpp \
+  tests/core/counter_report_test.cpp \
+  tests/core/parker_test.cpp \
+  tests/core/random_test.cpp \
+  tests/core/spsc_ring_test.cpp \
+  tests/engine/engine_test.cpp \
+  tests/engine/names_and_payloads_test.cpp \
+  tests/engine/wire_frame_recorded_test.cpp \
+  tests/engine/wire_frame_test.cpp \
+  tests/examples/hello_test.cpp \
+  tests/examples/ping_pair_test.cpp \
+  tests/examples/ring_test.cpp \
+  tests/examples/two_nodes_test.cpp \
+  tests/install/install_test.cpp \
+  tests/mpi/mpi_test.cpp \
+  tests/mpi/netns_test.cpp \
+  tests/performance/cacheline_probe_test.cpp \
+  tests/performance/latency_probe_output_test.cpp \
+  tests/performance/latency_probe_test.cpp \
+  tests/performance/plot_latency_test.cpp \
+  tests/performance/savina_test.cpp \
+  tests/tools/help_test.cpp \
+  tests/transport/loopback_transport_test.cpp
+
+# Tests of genome analysis (left out with CONFIG_GENOMICS=n).
+GENOMICS_TEST_SOURCES := \
+  tests/genomics/assembler_test.cpp \
+  tests/genomics/de_bruijn_test.cpp \
+  tests/genomics/evaluate_assembly_test.cpp \
+  tests/genomics/kmer_counter_test.cpp \
+  tests/genomics/kmer_test.cpp \
+  tests/genomics/sequence_input_test.cpp
+
+# Relacy model checks, a binary of their own (mk/correctness.mk).
+MODEL_TEST_SOURCES := \
+  tests/model/core/parker_model_test.cpp \
+  tests/model/core/spsc_ring_model_test.cpp
+
+UNLISTED_TESTS := $(filter-out $(TEST_SOURCES) $(GENOMICS_TEST_SOURCES) $(MODEL_TEST_SOURCES), \
+  $(shell find tests -name '*_test.cpp'))
+ifneq ($(UNLISTED_TESTS),)
+  $(error tests not listed in tests/sources.mk (so never built): $(UNLISTED_TESTS))
+endif
