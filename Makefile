@@ -3,7 +3,8 @@
 #   make test            build and run every test; ends with "N passed, N failed"
 #   make run             latency_probe with defaults for this machine
 #   make test SANITIZE=thread|address   the same suite under ThreadSanitizer / ASan+UBSan
-#   make deps            install the Debian packages we build with (apt-get, as root)
+#   make deps            install the Debian packages to build, run and test (apt-get, as root)
+#   make deps-dev        also those of the correctness checks, API docs and peer benchmarks
 
 CXX ?= g++
 SANITIZE ?=
@@ -71,7 +72,7 @@ PROBE_BINARIES := $(PROBES:%=$(BUILD)/bin/%) $(EXAMPLES:%=$(BUILD)/bin/%) $(BUIL
 
 objects = $(patsubst %.cpp,$(BUILD)/obj/%.o,$(1))
 
-.PHONY: all test run deps clean bench-ring
+.PHONY: all test run deps deps-dev clean bench-ring
 all: $(LIBRARY) $(PROBE_BINARIES) $(TEST_BINARY)
 ifeq ($(CONFIG),release)
 all: performance/latency_probe/latency_probe
@@ -133,6 +134,8 @@ bench-ring: $(BUILD)/bin/ring_probe
 
 deps:
 	tools/install_deps.sh
+deps-dev:
+	tools/install_deps.sh --dev
 
 clean:
 	rm -rf build performance/latency_probe/latency_probe

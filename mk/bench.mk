@@ -1,4 +1,4 @@
-# Benchmarks of issue 5: the physical limit, the Savina suite, the scaling curve, and
+# Benchmarks: the physical limit, the Savina suite, the scaling curve, and
 # `make bench`, which runs every probe and writes results/bench.txt (+ scaling CSV and PNG).
 #   make bench                       full run (a few minutes)
 #   make bench BENCH_QUICK=1         a seconds-long smoke run of the same script

@@ -1,4 +1,4 @@
-# Correctness checks of issue 4: weak memory and bad input.
+# Correctness checks: weak memory (Relacy, cross builds under qemu) and bad input (fuzzing, lint).
 #   make test                 also runs build/.../xenon_model_tests (Relacy model checks)
 #   make test-cross           cross-builds for POWER7 big-endian, ppc64el and arm64, runs the
 #                             unit tests and a small latency_probe under qemu-user, and checks

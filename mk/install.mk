@@ -1,4 +1,4 @@
-# Xenon as a library others embed (issue 8): make install / make uninstall.
+# Xenon as a library others embed: make install / make uninstall.
 #   make install PREFIX=DIR      (default /usr/local; DESTDIR=... stages it for packaging)
 #       DIR/include/xenon/xenon.hpp and the headers it reaches, nothing internal
 #       DIR/lib/libxenon.a, libxenon.so.0 (+ libxenon.so), pkgconfig/xenon.pc, xenon-static.pc

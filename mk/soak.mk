@@ -1,4 +1,4 @@
-# Soak of issue 4: over 100 million messages across workers and across processes, every count
+# Soak: over 100 million messages across workers and across processes, every count
 # checked exactly. latency_probe itself exits non-zero if any ping, reply or message went
 # missing (it compares pings sent, pings received and replies received with the expected total
 # and requires dead-letter-count = 0); each run here also checks the printed counters.

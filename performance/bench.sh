@@ -70,7 +70,7 @@ scaling_args=(-repetitions "$repetitions" -out "$out")
 [ -z "$quick" ] || scaling_args+=(-- "${latency_args[@]}")
 run scaling env XENON_BIN="$bin" "$(dirname "$0")/scaling/scaling.sh" "${scaling_args[@]}"
 
-# ---- Summary: the targets of issue 5, as ratios of figures from this run ----
+# ---- Summary: the engine's targets, as ratios of figures from this run ----
 value() {  # value NAME: the first value of counter NAME in the report
   awk -v name="$1" '$1 == "PERFORMANCE_COUNTER" && $2 == name { print $4; exit }' "$report"
 }
@@ -102,7 +102,7 @@ ping_pong=$(value savina-ping-pong-different-workers-round-trip)
 idle=$(value idle-cpu-fraction-of-one-core)
 {
   echo
-  echo "# summary: issue 5 targets, measured in this run (latency_probe: median of $repetitions)"
+  echo "# summary: the engine's targets, measured in this run (latency_probe: median of $repetitions)"
   load=$(cut -d' ' -f1 /proc/loadavg)
   if awk -v l="$load" -v c="$(nproc)" 'BEGIN { exit !(l > c / 2) }'; then
     echo "# warning: load average $load on $(nproc) cores: other processes shared the cores; figures are noisy"

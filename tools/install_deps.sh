@@ -1,21 +1,40 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Xenon builds and tests with, if any is missing.
+# SPDX-License-Identifier: BSD-3-Clause
+# Installs the Debian packages Xenon needs, if any is missing.
+#   tools/install_deps.sh         (make deps)      build, run, and pass `make test`
+#   tools/install_deps.sh --dev   (make deps-dev)  also the correctness checks (make test-cross,
+#                                                  fuzz, lint), the API docs and the peer benchmarks
 set -euo pipefail
-packages=(g++ make libhwloc-dev hwloc libboost-dev libgtest-dev zlib1g-dev openmpi-bin libopenmpi-dev gnuplot-nox)
-# Correctness checks (mk/correctness.mk): Relacy, clang-tidy and cppcheck, libFuzzer, and the
-# cross compilers, GoogleTest sources and qemu-user of make test-cross.
-packages+=(relacy-dev cppcheck clang-tidy-14 clang-14 libclang-rt-14-dev googletest
-  g++-powerpc64-linux-gnu g++-powerpc64le-linux-gnu g++-aarch64-linux-gnu qemu-user)
+
+# ---- make deps: what building, running and `make test` need ----
+# The library, its probes and tests: hwloc (pinning), Open MPI (the transport), GoogleTest,
+# zlib (compressed reads), Boost.Lockfree (ring_probe's baseline), Relacy (the model checks
+# make test runs), gnuplot (the probes' plots, checked by make test).
+packages=(g++ make pkg-config libhwloc-dev hwloc libboost-dev libgtest-dev zlib1g-dev openmpi-bin
+  libopenmpi-dev relacy-dev gnuplot-nox)
 # Simulated hosts for the MPI tests (tests/netns/netns_mpi_test.sh): ip netns, veth, bridge.
 packages+=(iproute2)
-# Genomics: Jellyfish is the k-mer counter's reference in make test; KMC, ART (read simulator)
-# and the E. coli genome of ragout-examples serve performance/kmer_bench/kmer_bench.sh.
-packages+=(jellyfish kmc art-nextgen-simulation-tools ragout-examples time)
-# Assembly quality (genomics/evaluate_assembly.sh): minimap2 aligns contigs to the reference,
-# MUMmer's dnadiff cross-checks.
-packages+=(minimap2 mummer python3)
-# The assembler's peers in performance/assembly_bench/assembly_bench.sh.
-packages+=(minia velvet ray)
+# Genomics checks in make test: Jellyfish is the k-mer counter's reference; minimap2 and
+# MUMmer's dnadiff judge assemblies (genomics/evaluate_assembly.sh).
+packages+=(jellyfish minimap2 mummer python3)
+
+# ---- make deps-dev: the checks and benchmarks beyond make test ----
+dev_packages=()
+# Correctness checks (mk/correctness.mk): clang-tidy and cppcheck, libFuzzer, and the cross
+# compilers, GoogleTest sources and qemu-user of make test-cross.
+dev_packages+=(cppcheck clang-tidy-14 clang-14 libclang-rt-14-dev googletest
+  g++-powerpc64-linux-gnu g++-powerpc64le-linux-gnu g++-aarch64-linux-gnu qemu-user)
+# Peer benchmarks: KMC, ART (read simulator) and the E. coli genome of ragout-examples
+# (performance/kmer_bench/kmer_bench.sh); Minia, Velvet and Ray
+# (performance/assembly_bench/assembly_bench.sh).
+dev_packages+=(kmc art-nextgen-simulation-tools ragout-examples time minia velvet ray)
+
+case "${1:-}" in
+  "") ;;
+  --dev) packages+=("${dev_packages[@]}") ;;
+  *) echo "install_deps.sh: error: unknown option '$1' (use --dev or nothing)" >&2; exit 2 ;;
+esac
+
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -1,4 +1,4 @@
-# Issue 8 (mk/install.mk): `make install` into a fresh prefix, an out-of-tree build of the
+# Install round trip (mk/install.mk): `make install` into a fresh prefix, an out-of-tree build of the
 # installed hello example with pkg-config, then `make uninstall`, which must leave nothing.
 # (make test checks the same through tools/install_tree.sh; this runs the make targets.)
 # shellcheck disable=SC2046  # pkg-config's flags are meant to split into words

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The k-mer counter against Jellyfish and KMC on the same reads with the same threads, one
-# after another in one run (issue 6). Prints one KMER_BENCH line per run (wall time, peak
+# after another in one run. Prints one KMER_BENCH line per run (wall time, peak
 # memory, bases per second), the ratios to Xenon, whether the histograms are identical, and
 # then Xenon across 2 and 4 MPI processes.
 #   performance/kmer_bench/kmer_bench.sh                 40x E. coli K-12, 2x150, k = 31

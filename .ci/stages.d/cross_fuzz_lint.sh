@@ -1,4 +1,4 @@
-# Issue 4's stages (sourced by .ci/run, which defines run_stage). The Relacy model checks
+# Correctness checks beyond make test (mk/correctness.mk; sourced by .ci/run, which defines run_stage). The Relacy model checks
 # run inside `make test` (build/release/bin/xenon_model_tests).
 #   test-cross: three cross builds (~2 min each on 2 cores), unit tests + latency_probe under
 #               qemu-user, barrier check

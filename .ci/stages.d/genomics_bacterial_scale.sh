@@ -1,4 +1,4 @@
-# Issue 6 at bacterial scale: performance/kmer_bench/kmer_bench.sh simulates 40x E. coli reads
+# k-mer counting at bacterial scale: performance/kmer_bench/kmer_bench.sh simulates 40x E. coli reads
 # with ART (about a minute), then counts them with kmer_counter, Jellyfish and KMC and across
 # 2 and 4 MPI processes; it fails unless every histogram is identical to Jellyfish's and KMC's
 # and the multi-process outputs are byte-identical to the single-process one (13.7 M distinct
@@ -6,9 +6,9 @@
 # running nothing else, are printed but not judged.
 run_stage kmer-bench-ecoli performance/kmer_bench/kmer_bench.sh
 
-# Issue 7 at bacterial scale: the assembler on the same 40x E. coli reads and on the Shigella
+# Assembly at bacterial scale: the assembler on the same 40x E. coli reads and on the Shigella
 # reads, judged by genomics/evaluate_assembly.sh against the references; it fails unless the
-# issue's quality targets hold (E. coli >= 98.75% genome fraction, Shigella >= 90%, no
+# quality targets hold (E. coli >= 98.75% genome fraction, Shigella >= 90%, no
 # misassembly) and the contigs of 2 MPI processes are byte-identical to one process's. The
 # peers (Minia, Velvet, Ray: about 7 more minutes) run only from the README's command.
 run_stage assembly-bench-ecoli env TOOLS=xenon performance/assembly_bench/assembly_bench.sh
