@@ -5,11 +5,17 @@
 #   make test SANITIZE=thread|address   the same suite under ThreadSanitizer / ASan+UBSan
 #   make deps            install the Debian packages to build, run and test (apt-get, as root)
 #   make deps-dev        also those of the correctness checks, API docs and peer benchmarks
+#   make CONFIG_MPI=n    build and test without MPI (single node only)
+#   make CONFIG_GENOMICS=n   leave genomics/ (and zlib) out: the cross builds do
+#   make CONFIG_HWLOC=n  build without hwloc (-pin then reports pinning unavailable)
+#   make help            every target and option of this file and of mk/*.mk
+# Each target and option is described once, in the header of the file that defines it, in
+# lines '#   make ...'; `make help` prints those headers.
 
 CXX ?= g++
 SANITIZE ?=
-# CONFIG_MPI=n builds and tests everything without MPI (single node only).
 CONFIG_MPI ?= y
+CONFIG_HWLOC ?= y
 CONFIG := $(if $(SANITIZE),$(SANITIZE),release)
 BUILD := build/$(CONFIG)$(if $(filter n,$(CONFIG_MPI)),-nompi)
 
@@ -29,7 +35,7 @@ else ifneq ($(SANITIZE),)
 endif
 
 LIB_SOURCES := $(wildcard core/*.cpp engine/*.cpp transport/*.cpp)
-GOALS_WITHOUT_BUILD := deps deps-dev clean
+GOALS_WITHOUT_BUILD := deps deps-dev clean help
 
 ifeq ($(CONFIG_MPI),y)
   MPI_COMPILE_FLAGS := $(shell mpicc --showme:compile 2>/dev/null)
@@ -72,7 +78,7 @@ PROBE_BINARIES := $(PROBES:%=$(BUILD)/bin/%) $(EXAMPLES:%=$(BUILD)/bin/%) $(BUIL
 
 objects = $(patsubst %.cpp,$(BUILD)/obj/%.o,$(1))
 
-.PHONY: all test run deps deps-dev clean bench-ring
+.PHONY: all test run deps deps-dev clean bench-ring help
 all: $(LIBRARY) $(PROBE_BINARIES) $(TEST_BINARY)
 ifeq ($(CONFIG),release)
 all: performance/latency_probe/latency_probe
@@ -136,6 +142,10 @@ deps:
 	tools/install_deps.sh
 deps-dev:
 	tools/install_deps.sh --dev
+
+help:
+	@awk 'FNR == 1 { shown = 0 } /^#   make / { shown = 1; print; next } \
+	  shown && /^#      / { print; next } { shown = 0 }' Makefile $(sort $(wildcard mk/*.mk))
 
 clean:
 	rm -rf build performance/latency_probe/latency_probe

@@ -5,10 +5,8 @@
 #                             the emitted barriers (tools/check_barriers.sh)
 #   make fuzz                 builds fuzz/*_fuzzer.cpp with libFuzzer, runs each FUZZ_SECONDS
 #   make lint                 clang-tidy (bugprone-, concurrency-, clang-analyzer-) + cppcheck
-#   make CONFIG_HWLOC=n       build without hwloc (-pin then reports pinning unavailable)
 
-# ---- Build without hwloc ----
-CONFIG_HWLOC ?= y
+# ---- Build without hwloc (CONFIG_HWLOC, Makefile) ----
 ifeq ($(CONFIG_HWLOC),n)
   override CXXFLAGS += -DXENON_HWLOC=0
   LDLIBS := $(filter-out -lhwloc,$(LDLIBS))
