@@ -16,6 +16,9 @@ packages+=(jellyfish kmc art-nextgen-simulation-tools ragout-examples time)
 packages+=(minimap2 mummer python3)
 # The assembler's peers in performance/assembly_bench/assembly_bench.sh.
 packages+=(minia velvet ray)
+# Genomics test data: `make test-data` (tools/make_test_data.sh) builds build/test-data from
+# these packages' genomes and reads (and ART, above, for the simulated lambda reads).
+packages+=(bowtie2-examples gasic-examples unicycler-data)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
