@@ -44,12 +44,12 @@ inline ::testing::AssertionResult test_data_present() {
     std::istringstream(line) >> sum >> file;
     if (std::filesystem::is_regular_file(directory + "/" + file)) continue;
     if (std::getenv("XENON_DATA") != nullptr && *std::getenv("XENON_DATA") != '\0') {
-      return ::testing::AssertionFailure() << "test data missing: XENON_DATA=" << directory << " has no "
-                                           << file << ": unset XENON_DATA to use the made data, or "
-                                           << howto;
+      return ::testing::AssertionFailure()
+             << "test data missing: XENON_DATA=" << directory << " has no " << file
+             << ": unset XENON_DATA to use the made data, or " << howto;
     }
-    return ::testing::AssertionFailure() << "test data missing: " << directory << "/" << file << ": "
-                                         << howto;
+    return ::testing::AssertionFailure()
+           << "test data missing: " << directory << "/" << file << ": " << howto;
   }
   return ::testing::AssertionSuccess();
 }
