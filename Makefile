@@ -35,7 +35,7 @@ else ifneq ($(SANITIZE),)
 endif
 
 LIB_SOURCES := $(wildcard core/*.cpp engine/*.cpp transport/*.cpp)
-GOALS_WITHOUT_BUILD := deps deps-dev clean help
+GOALS_WITHOUT_BUILD := deps deps-dev clean help test-data
 
 ifeq ($(CONFIG_MPI),y)
   MPI_COMPILE_FLAGS := $(shell mpicc --showme:compile 2>/dev/null)

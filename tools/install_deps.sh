@@ -17,6 +17,9 @@ packages+=(iproute2)
 # Genomics checks in make test: Jellyfish is the k-mer counter's reference; minimap2 and
 # MUMmer's dnadiff judge assemblies (genomics/evaluate_assembly.sh).
 packages+=(jellyfish minimap2 mummer python3)
+# Genomics test data: `make test-data` (tools/make_test_data.sh) builds build/test-data from
+# these packages' genomes and reads, and ART simulates the lambda reads with a fixed seed.
+packages+=(bowtie2-examples gasic-examples unicycler-data art-nextgen-simulation-tools)
 
 # ---- make deps-dev: the checks and benchmarks beyond make test ----
 dev_packages=()
@@ -24,10 +27,10 @@ dev_packages=()
 # compilers, GoogleTest sources and qemu-user of make test-cross.
 dev_packages+=(cppcheck clang-tidy-14 clang-14 libclang-rt-14-dev googletest
   g++-powerpc64-linux-gnu g++-powerpc64le-linux-gnu g++-aarch64-linux-gnu qemu-user)
-# Peer benchmarks: KMC, ART (read simulator) and the E. coli genome of ragout-examples
+# Peer benchmarks: KMC and the E. coli genome of ragout-examples
 # (performance/kmer_bench/kmer_bench.sh); Minia, Velvet and Ray
 # (performance/assembly_bench/assembly_bench.sh).
-dev_packages+=(kmc art-nextgen-simulation-tools ragout-examples time minia velvet ray)
+dev_packages+=(kmc ragout-examples time minia velvet ray)
 
 case "${1:-}" in
   "") ;;

@@ -27,7 +27,8 @@ TOOLS=${TOOLS:-"xenon minia velvet ray"}
 PROGRAM=assembly_bench
 # shellcheck source=performance/bench_common.sh
 . performance/bench_common.sh
-SHIGELLA=../shared/data/unicycler-sample
+# shellcheck source=tools/test_data.sh
+. tools/test_data.sh
 assembler=$BUILD/bin/assembler
 evaluate=genomics/evaluate_assembly.sh
 
@@ -70,8 +71,9 @@ if [[ " $DATASETS " == *" ecoli "* ]]; then
 fi
 if [[ " $DATASETS " == *" shigella "* ]]; then
   for file in short_reads_1.fastq.gz short_reads_2.fastq.gz reference.fasta.gz; do
-    [ -s "$SHIGELLA/$file" ] || { echo "assembly_bench: $SHIGELLA/$file is missing (see ../shared/data/README.md)" >&2; exit 2; }
+    test_data_file "unicycler-sample/$file" > /dev/null || exit 2
   done
+  SHIGELLA=$(test_data_directory)/unicycler-sample
   reads_of[shigella]="$SHIGELLA/short_reads_1.fastq.gz $SHIGELLA/short_reads_2.fastq.gz"
   reference_of[shigella]=$SHIGELLA/reference.fasta.gz
 fi

@@ -6,7 +6,7 @@
 #   performance/kmer_bench/kmer_bench.sh                 40x E. coli K-12, 2x150, k = 31
 #   THREADS=2 K=31 DATA_DIR=results/ecoli kmer_bench.sh
 # The reads are simulated once with ART over the E. coli genome of the ragout-examples
-# package (as ../shared/data/README.md says) and kept in DATA_DIR.
+# package (performance/bench_common.sh) and kept in DATA_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 THREADS=${THREADS:-2}

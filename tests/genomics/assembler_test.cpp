@@ -1,7 +1,7 @@
-// The assembler end to end on the real read sets of ../shared/data, judged against the known
-// references by genomics/evaluate_assembly.sh (minimap2, as QUAST counts): the quality
-// targets, the same bytes for every thread and process count, every k-mer accounted for, and
-// bad use and bad input ending with one clear line and no output files.
+// The assembler end to end on the real read sets of tests/support/test_data.hpp, judged against
+// the known references by genomics/evaluate_assembly.sh (minimap2, as QUAST counts): the issue's
+// quality targets, the same bytes for every thread and process count, every k-mer accounted for,
+// and bad use and bad input ending with one clear line and no output files.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,12 +14,14 @@
 
 #include "tests/support/mpi_run.hpp"
 #include "tests/support/run_binary.hpp"
-#include "tests/support/shared_data.hpp"
 #include "tests/support/temporary_directory.hpp"
+#include "tests/support/test_data.hpp"
+#include "tests/support/test_support.hpp"
 
 namespace {
 
 using xenon::testing::data_directory;
+using xenon::testing::test_data_present;
 using xenon::testing::under_sanitizer;
 using xenon::testing::mpi_run;
 using xenon::testing::run_binary;
@@ -75,8 +77,12 @@ std::map<std::string, double> evaluate(const std::string& contigs, const std::st
   return metrics;
 }
 
-bool can_evaluate() {
-  return run_command("command -v minimap2 && command -v dnadiff && command -v python3").exit_code == 0;
+// Success when genomics/evaluate_assembly.sh has its tools, else what to install.
+::testing::AssertionResult can_evaluate() {
+  if (run_command("command -v minimap2 && command -v dnadiff && command -v python3").exit_code == 0)
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "minimap2, dnadiff or python3 is not installed: run `make deps` "
+                                          "(Debian packages minimap2, mummer, python3)";
 }
 
 // Runs the assembler into `out`; returns its output (stdout and stderr).
@@ -87,6 +93,7 @@ std::string assemble(const OutputDirectory& out, const std::string& options, con
 }
 
 TEST(Assembler, SummaryAgreesWithTheContigsWritten) {
+  ASSERT_TRUE(test_data_present());
   OutputDirectory out;
   assemble(out, "-threads-per-node 2 -k 31", kLambdaReads);
   const std::vector<std::string> contigs = contigs_of(out.read("contigs.fasta"));
@@ -130,7 +137,8 @@ TEST(Assembler, SummaryAgreesWithTheContigsWritten) {
 }
 
 TEST(Assembler, LambdaArtReadsGiveTheWholeGenomeInOneContig) {
-  if (!can_evaluate()) GTEST_SKIP() << "minimap2, mummer or python3 missing (make deps)";
+  ASSERT_TRUE(test_data_present());
+  ASSERT_TRUE(can_evaluate());
   OutputDirectory out;
   assemble(out, "-threads-per-node 3 -k 31", kLambdaArt);
   EXPECT_EQ(contigs_of(out.read("contigs.fasta")).size(), 1u);
@@ -140,7 +148,8 @@ TEST(Assembler, LambdaArtReadsGiveTheWholeGenomeInOneContig) {
 }
 
 TEST(Assembler, LambdaReadsGiveTheGenomeInAtMostThreeContigs) {
-  if (!can_evaluate()) GTEST_SKIP() << "minimap2, mummer or python3 missing (make deps)";
+  ASSERT_TRUE(test_data_present());
+  ASSERT_TRUE(can_evaluate());
   OutputDirectory out;
   assemble(out, "-threads-per-node 3 -k 31", kLambdaReads);
   const std::size_t contigs = contigs_of(out.read("contigs.fasta")).size();
@@ -155,7 +164,8 @@ TEST(Assembler, LambdaReadsGiveTheGenomeInAtMostThreeContigs) {
 }
 
 TEST(Assembler, ShigellaPlasmidsAreNinetyPercentCoveredWithoutMisassembly) {
-  if (!can_evaluate()) GTEST_SKIP() << "minimap2, mummer or python3 missing (make deps)";
+  ASSERT_TRUE(test_data_present());
+  ASSERT_TRUE(can_evaluate());
   OutputDirectory out;
   assemble(out, "-threads-per-node 3 -k 63", kShigella);
   auto metrics = evaluate(out.contigs(), "unicycler-sample/reference.fasta.gz");
@@ -164,6 +174,7 @@ TEST(Assembler, ShigellaPlasmidsAreNinetyPercentCoveredWithoutMisassembly) {
 }
 
 TEST(Assembler, WritesTheSameBytesForEveryThreadAndProcessCountAndAccountsForEveryKmer) {
+  ASSERT_TRUE(test_data_present());
   for (const int k : {31, 63}) {
     if (under_sanitizer() && k == 63) continue;
     const std::string options = "-k " + std::to_string(k) + " -block-kib 64";
@@ -195,6 +206,7 @@ TEST(Assembler, WritesTheSameBytesForEveryThreadAndProcessCountAndAccountsForEve
 }
 
 TEST(Assembler, ThresholdAndCleaningCanBeChosen) {
+  ASSERT_TRUE(test_data_present());
   OutputDirectory automatic, all_kmers, uncleaned;
   assemble(automatic, "-k 31", kLambdaReads);
   assemble(all_kmers, "-k 31 --min-coverage 1", kLambdaReads);

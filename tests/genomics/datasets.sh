@@ -1,5 +1,5 @@
 # The data sets the k-mer counter is checked on (sourced by scripts; paths relative to the
-# shared data folder, ../shared/data beside the project root). Each line: NAME FILE...
+# test data folder that tools/test_data.sh names). Each line: NAME FILE...
 XENON_DATASETS=(
   "lambda-reads lambda/reads_1.fq.gz lambda/reads_2.fq.gz"
   "lambda-art lambda/art_1.fq.gz lambda/art_2.fq.gz"

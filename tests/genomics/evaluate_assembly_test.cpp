@@ -1,4 +1,4 @@
-// genomics/evaluate_assembly.sh on contigs cut from the real references of ../shared/data
+// genomics/evaluate_assembly.sh on contigs cut from the real references of the test data
 // (lambda phage; three Shigella plasmids), whose right answers are known by construction:
 // a reference cut into pieces is covered whole without misassembly, and each kind of
 // misassembly built into a contig is counted once. Bad use and bad input end with one line.
@@ -15,12 +15,13 @@
 #include <vector>
 
 #include "tests/support/run_binary.hpp"
-#include "tests/support/shared_data.hpp"
 #include "tests/support/temporary_directory.hpp"
+#include "tests/support/test_data.hpp"
 
 namespace {
 
 using xenon::testing::data_directory;
+using xenon::testing::test_data_present;
 using xenon::testing::ProcessResult;
 using xenon::testing::run_command;
 
@@ -138,16 +139,23 @@ void expect_misassemblies(const Evaluation& evaluation, int relocations, int tra
 
 class EvaluateAssembly : public ::testing::Test {
  protected:
+  // The references, read once for the suite. Nothing here may throw or fail: GoogleTest
+  // would then mark every test skipped without a word. SetUp says what is wrong instead.
   static void SetUpTestSuite() {
-    lambda_ = read_gzip_fasta(lambda_path()).at(0).sequence;
+    if (!test_data_present()) return;
+    const std::vector<Record> lambda = read_gzip_fasta(lambda_path());
+    if (!lambda.empty()) lambda_ = lambda.front().sequence;
     plasmids_ = read_gzip_fasta(plasmids_path());
   }
 
   void SetUp() override {
-    if (!installed("minimap2"))
-      GTEST_SKIP() << "minimap2 is not installed (Debian package minimap2)";
-    ASSERT_EQ(lambda_.size(), 48502u);
-    ASSERT_EQ(plasmids_.size(), 3u);
+    ASSERT_TRUE(test_data_present());
+    ASSERT_TRUE(installed("minimap2"))
+        << "minimap2 is not installed: run `make deps` (Debian package minimap2)";
+    ASSERT_EQ(lambda_.size(), 48502u)
+        << lambda_path() << " is not the lambda genome (see tools/test_data.sha256)";
+    ASSERT_EQ(plasmids_.size(), 3u)
+        << plasmids_path() << " is not the three plasmids (see tools/test_data.sha256)";
   }
 
   static std::string lambda(std::size_t start, std::size_t end) {

@@ -1,7 +1,7 @@
-// kmer_counter end to end, on the real data sets of ../shared/data: the histogram and totals
-// must equal Jellyfish's (kept in tests/genomics/expected, and recomputed live when jellyfish
-// is installed), for every k, thread count and process count, byte for byte; bad use and bad
-// input end with one clear line and no output files.
+// kmer_counter end to end, on the real data sets of tests/support/test_data.hpp: the histogram
+// and totals must equal Jellyfish's (kept in tests/genomics/expected, and recomputed live when
+// jellyfish is installed), for every k, thread count and process count, byte for byte; bad use
+// and bad input end with one clear line and no output files.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,12 +15,14 @@
 
 #include "tests/support/mpi_run.hpp"
 #include "tests/support/run_binary.hpp"
-#include "tests/support/shared_data.hpp"
 #include "tests/support/temporary_directory.hpp"
+#include "tests/support/test_data.hpp"
+#include "tests/support/test_support.hpp"
 
 namespace {
 
 using xenon::testing::data_directory;
+using xenon::testing::test_data_present;
 using xenon::testing::under_sanitizer;
 using xenon::testing::mpi_run;
 using xenon::testing::run_binary;
@@ -97,8 +99,7 @@ void expect_jellyfish_answers(const OutputDirectory& out, const std::string& nam
 }
 
 TEST(KmerCounter, GivesJellyfishsHistogramAndTotalsOnEveryDataSetKAndThreadCount) {
-  ASSERT_TRUE(std::filesystem::exists(data_directory() + "/README.md"))
-      << "the shared data sets are missing: " << data_directory();
+  ASSERT_TRUE(test_data_present());
   const std::vector<Dataset> sets = datasets();
   ASSERT_EQ(sets.size(), 6u);
   for (const Dataset& set : sets) {
@@ -118,6 +119,7 @@ TEST(KmerCounter, GivesJellyfishsHistogramAndTotalsOnEveryDataSetKAndThreadCount
 }
 
 TEST(KmerCounter, WritesTheSameBytesForEveryThreadAndProcessCount) {
+  ASSERT_TRUE(test_data_present());
   const Dataset set = datasets()[0];  // lambda reads, two files
   OutputDirectory reference;
   ASSERT_EQ(run_binary("kmer_counter", "--quiet -threads-per-node 1 --dump -o " + reference.path() +
@@ -144,6 +146,7 @@ TEST(KmerCounter, WritesTheSameBytesForEveryThreadAndProcessCount) {
 
 TEST(KmerCounter, AcrossTwoProcessesGivesJellyfishsAnswersOnEveryDataSet) {
   SKIP_WITHOUT_MPI();
+  ASSERT_TRUE(test_data_present());
   for (const Dataset& set : datasets()) {
     if (under_sanitizer() && set.name != "lambda-art") continue;
     for (const int k : {31, 55}) {
@@ -158,6 +161,7 @@ TEST(KmerCounter, AcrossTwoProcessesGivesJellyfishsAnswersOnEveryDataSet) {
 }
 
 TEST(KmerCounter, DumpListsEveryKmerOnceSortedAndHonoursMinCount) {
+  ASSERT_TRUE(test_data_present());
   const Dataset set = datasets()[1];  // lambda ART reads
   for (const int k : {31, 55}) {
     OutputDirectory all;
@@ -189,8 +193,10 @@ TEST(KmerCounter, DumpListsEveryKmerOnceSortedAndHonoursMinCount) {
 // Jellyfish itself, when installed (CI installs it): the kept answers are still its answers,
 // and its dump equals ours line for line.
 TEST(KmerCounter, AgreesWithJellyfishRunLive) {
-  if (run_command("command -v jellyfish").exit_code != 0) GTEST_SKIP() << "jellyfish is not installed";
   if (under_sanitizer()) GTEST_SKIP() << "the comparison does not involve our code's memory or threads";
+  ASSERT_EQ(run_command("command -v jellyfish").exit_code, 0)
+      << "jellyfish is not installed: run `make deps` (Debian package jellyfish)";
+  ASSERT_TRUE(test_data_present());
   OutputDirectory live;
   const auto made = run_command("tests/genomics/jellyfish_expected.sh " + data_directory() + " " + live.path());
   ASSERT_EQ(made.exit_code, 0) << made.output;
@@ -231,6 +237,7 @@ TEST(KmerCounter, RejectsBadUseWithOneLineAndExitStatus2) {
 }
 
 TEST(KmerCounter, StopsAtTheFirstBadRecordNamingItAndWritesNothing) {
+  ASSERT_TRUE(test_data_present());
   OutputDirectory in;
   std::string reads;
   for (int i = 1; i <= 3000; ++i) {
@@ -262,6 +269,7 @@ TEST(KmerCounter, StopsAtTheFirstBadRecordNamingItAndWritesNothing) {
 // Blocks of 4 KiB cut the genomes' records into dozens of pieces; k-mers across each cut
 // must be counted once, as Jellyfish counts the whole record.
 TEST(KmerCounter, CountsFastaRecordsLongerThanABlockExactly) {
+  ASSERT_TRUE(test_data_present());
   for (const Dataset& set : datasets()) {
     if (set.name.find("reference") == std::string::npos) continue;
     for (const int k : {21, 55}) {
@@ -276,6 +284,7 @@ TEST(KmerCounter, CountsFastaRecordsLongerThanABlockExactly) {
 
 // Jellyfish users feed it through pipes: <(zcat ...) must keep every byte.
 TEST(KmerCounter, ReadsFromPipes) {
+  ASSERT_TRUE(test_data_present());
   const Dataset set = datasets()[0];
   OutputDirectory out;
   std::string pipes;
@@ -288,6 +297,7 @@ TEST(KmerCounter, ReadsFromPipes) {
 }
 
 TEST(KmerCounter, AnEmptyFileIsWarnedAboutAndCountsNothing) {
+  ASSERT_TRUE(test_data_present());
   OutputDirectory in;
   std::ofstream(in.path() + "/empty.fq").flush();
   OutputDirectory out;
@@ -323,6 +333,7 @@ TEST(KmerCounter, ReportsTheFirstOfSeveralBadRecordsInInputOrder) {
 
 // The files appear together or not at all: a summary that cannot be written takes the others.
 TEST(KmerCounter, WritesNoFileWhenOneOfThemCannotBeWritten) {
+  ASSERT_TRUE(test_data_present());
   OutputDirectory out;
   std::filesystem::create_directory(out.path() + "/summary.json");  // in the way of the rename
   const auto run = run_binary("kmer_counter", "--quiet --dump -o " + out.path() + " " + data_directory() +
@@ -333,6 +344,7 @@ TEST(KmerCounter, WritesNoFileWhenOneOfThemCannotBeWritten) {
 }
 
 TEST(KmerCounter, ShowsProgressOnStandardErrorUnlessQuiet) {
+  ASSERT_TRUE(test_data_present());
   OutputDirectory out;
   const std::string reads = " " + data_directory() + "/unicycler-sample/short_reads_1.fastq.gz";
   const auto chatty = run_binary("kmer_counter", "-o " + out.path() + reads);

@@ -17,7 +17,8 @@ using xenon::testing::run_command;
 class PlotLatency : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (run_command("command -v gnuplot").exit_code != 0) GTEST_SKIP() << "no gnuplot";
+    ASSERT_EQ(run_command("command -v gnuplot").exit_code, 0)
+        << "gnuplot is not installed: run `make deps` (Debian package gnuplot-nox)";
     std::string pattern = (fs::temp_directory_path() / "xenon_plot_XXXXXX").string();
     ASSERT_NE(mkdtemp(pattern.data()), nullptr);
     out_ = pattern;

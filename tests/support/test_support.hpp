@@ -11,6 +11,12 @@
 
 namespace xenon::testing {
 
+// True under make test SANITIZE=...: runs are 5-20x slower, so the largest matrices shrink.
+inline bool under_sanitizer() {
+  const char* sanitize = std::getenv("XENON_SANITIZE");
+  return sanitize != nullptr && *sanitize != '\0';
+}
+
 // Stress sizes shrink under sanitizers (make test SANITIZE=...), which run 5-20x slower.
 inline std::uint64_t stress_items(std::uint64_t full) {
   const char* sanitize = std::getenv("XENON_SANITIZE");
