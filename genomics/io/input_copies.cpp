@@ -61,9 +61,10 @@ std::uint64_t copy_bytes(const std::string& input, const std::string& path) {
 
 }  // namespace
 
-bool can_be_read_again(const std::string& input) {
+bool is_read_once(const std::string& input) {
   struct stat status {};
-  return input != kStandardInput && stat(input.c_str(), &status) == 0 && S_ISREG(status.st_mode);
+  if (input == kStandardInput) return true;
+  return stat(input.c_str(), &status) == 0 && !S_ISREG(status.st_mode) && !S_ISDIR(status.st_mode);
 }
 
 std::string file_to_read(const std::string& input) {
@@ -75,7 +76,7 @@ std::string file_to_read(const std::string& input) {
 InputCopies::InputCopies(const std::vector<std::string>& inputs, const std::string& directory) {
   try {
     for (std::size_t i = 0; i < inputs.size(); ++i) {
-      if (can_be_read_again(inputs[i])) continue;
+      if (!is_read_once(inputs[i])) continue;
       Copy copy;
       copy.input = inputs[i];
       copy.path = (std::filesystem::path(directory) /

@@ -7,8 +7,8 @@
 
 namespace xenon::genomics {
 
-// Copies of the inputs that can be read only once (standard input, "-"; a pipe such as
-// <(zcat ...); anything else that is not a regular file), for a tool that reads its inputs
+// Copies of the inputs that can be read only once (is_read_once: standard input, "-"; a
+// pipe such as <(zcat ...)), for a tool that reads its inputs
 // more than once (the assembler threads the reads through its graph after counting them).
 // The bytes are copied as they are (still compressed, if they are), into the given
 // directory; while the copies exist, InputFile reads an input from its copy, and every
@@ -36,8 +36,10 @@ class InputCopies {
   std::vector<Copy> copies_;
 };
 
-// Whether `input` can be opened a second time and give the same bytes: a regular file can.
-bool can_be_read_again(const std::string& input);
+// Whether `input` gives its bytes only once: "-", or something that exists and is neither a
+// regular file nor a directory (a pipe, a character device). A missing file is not: opening
+// it fails, and names it, where every other input is opened.
+bool is_read_once(const std::string& input);
 
 // The file InputFile opens for `input`: its copy while one exists, else `input` itself.
 std::string file_to_read(const std::string& input);

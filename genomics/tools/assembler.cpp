@@ -88,7 +88,7 @@ void start_assembly(Engine& engine, const AssemblerSettings& settings, CounterOu
 // counting; the copy is logged as a phase of its own.
 std::unique_ptr<InputCopies> copy_inputs_read_once(const std::vector<std::string>& files, const std::string& directory,
                                                    RunLog& log) {
-  if (std::all_of(files.begin(), files.end(), [](const std::string& file) { return can_be_read_again(file); })) {
+  if (std::none_of(files.begin(), files.end(), [](const std::string& file) { return is_read_once(file); })) {
     return nullptr;
   }
   log.begin_phase("copying inputs read once");
