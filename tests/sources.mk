@@ -33,7 +33,8 @@ GENOMICS_TEST_SOURCES := \
   tests/genomics/evaluate_assembly_test.cpp \
   tests/genomics/kmer_counter_test.cpp \
   tests/genomics/kmer_test.cpp \
-  tests/genomics/sequence_input_test.cpp
+  tests/genomics/sequence_input_test.cpp \
+  tests/genomics/tool_options_test.cpp
 
 # Relacy model checks, a binary of their own (mk/correctness.mk).
 MODEL_TEST_SOURCES := \

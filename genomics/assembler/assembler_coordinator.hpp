@@ -34,8 +34,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   using Kmer = PackedKmer<Words>;
 
  public:
-  AssemblerCoordinator(AssemblerSettings settings, CounterOutcome& counted, AssemblyOutcome& outcome)
-      : Base(settings.counting, counted), settings_(std::move(settings)), outcome_(outcome),
+  AssemblerCoordinator(AssemblerSettings settings, CounterOutcome& counted, AssemblyOutcome& outcome, RunLog& log)
+      : Base(settings.counting, counted, log), settings_(std::move(settings)), outcome_(outcome),
         shape_(settings_.counting.k) {}
 
  protected:
@@ -49,6 +49,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
 
   void counted() override {
     report("counted");
+    this->log().begin_phase("solid k-mers");
     outcome_.coverage_threshold = settings_.coverage_threshold != 0 ? settings_.coverage_threshold
                                                                     : coverage_threshold_from(this->histogram());
     GraphSetup setup;
@@ -64,12 +65,14 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     if (action == ACTION_GRAPH_SOLID) {
       outcome_.solid_kmers += message.payload_as<std::uint64_t>();
       if (--awaited_ != 0) return;
-      report("%llu solid k-mers (counted %llu times or more)", outcome_.solid_kmers, outcome_.coverage_threshold);
+      phase_done("%llu solid k-mers (counted %llu times or more)", outcome_.solid_kmers, outcome_.coverage_threshold);
+      this->log().begin_phase("edges");
       to_every_store(ACTION_GRAPH_EDGES, [] { return Payload{}; });
     } else if (action == ACTION_GRAPH_EDGES_DONE) {
       outcome_.edges += message.payload_as<std::uint64_t>();
       if (--awaited_ != 0) return;
-      report("%llu edges", outcome_.edges);
+      phase_done("%llu edges", outcome_.edges);
+      this->log().begin_phase("walks");
       to_every_store(ACTION_GRAPH_WALK, [] { return Payload{}; });
     } else if (action == ACTION_UNITIGS) {
       for (UnitigRecord& record : decode_unitigs(message.payload())) {
@@ -107,7 +110,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   void walks_maybe_done() {
     if (awaited_ != 0 || unitigs_.size() != unitigs_promised_) return;
     if (unitig_kmers_ != kmers_promised_) throw std::runtime_error("unitig k-mers differ from the stores' reports");
-    report("%llu pieces of unitigs walked", static_cast<unsigned long long>(unitigs_.size()));
+    phase_done("%llu pieces of unitigs walked", static_cast<unsigned long long>(unitigs_.size()));
+    this->log().begin_phase("unitigs");
     unitigs_promised_ = ~std::uint64_t{0};  // no second time
     to_every_store(ACTION_UNVISITED_REQUEST, [] { return Payload{}; });
   }
@@ -172,9 +176,10 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     }
     graph.compact();  // the walks' pieces into unitigs
     outcome_.unitigs = graph.unitigs().size();
-    report("%llu unitigs", static_cast<unsigned long long>(outcome_.unitigs));
+    phase_done("%llu unitigs", static_cast<unsigned long long>(outcome_.unitigs));
+    this->log().begin_phase("cleaning");
     outcome_.cleaning = graph.clean(settings_.cleaning);
-    report("cleaning: %llu tips removed, %llu bubbles popped, %llu unitigs left",
+    phase_done("cleaning: %llu tips removed, %llu bubbles popped, %llu unitigs left",
            outcome_.cleaning.tips_removed, outcome_.cleaning.bubbles_popped,
            static_cast<unsigned long long>(graph.unitigs().size()));
     // Repeats shorter than a read: reads that cross them tell which way in goes with which
@@ -185,6 +190,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     std::vector<std::string> crossing_reads;
     bool graph_changed = true;
     for (int round = 0; round < settings_.repeat_rounds && graph_changed; ++round) {
+      this->log().begin_phase("repeats, round " + std::to_string(round + 1));
       threads.emplace(graph, settings_.counting.k);
       if (round == 0) {
         threads->thread_files(settings_.counting.files);
@@ -198,26 +204,28 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
           settings_.minimum_passages);
       outcome_.repeats_resolved += settled;
       graph_changed = settled != 0;
-      report("repeats: %llu reads threaded, %llu repeats settled, %llu unitigs left", threads->reads_threaded(),
+      phase_done("repeats: %llu reads threaded, %llu repeats settled, %llu unitigs left", threads->reads_threaded(),
              settled, static_cast<unsigned long long>(graph.unitigs().size()));
     }
     // Every read again through the final graph, mates paired (files 1 and 2, 3 and 4, ...).
     UnitigGraph::NextAfter reads;
     UnitigGraph::MatesAfter mates;
     if (threads) {
+      this->log().begin_phase("reads and pairs");
       threads.emplace(graph, settings_.counting.k);
       threads->thread_files(settings_.counting.files, true);
       if (threads->unpaired_files() != 0) {
-        report("%llu pair(s) of files hold different numbers of records: their reads are not paired",
-               threads->unpaired_files());
+        this->log().line(report("%llu pair(s) of files hold different numbers of records: their reads are not paired",
+                                threads->unpaired_files()));
       }
       const ReadThreads& final_threads = *threads;
       reads = [&final_threads](const std::vector<std::size_t>& context) { return final_threads.next_after(context); };
       mates = [&final_threads](std::size_t anchor, const std::vector<std::size_t>& ways) {
         return final_threads.mates_after(anchor, ways);
       };
-      report("reads and pairs threaded through the final graph");
+      phase_done("reads and pairs threaded through the final graph");
     }
+    this->log().begin_phase("contigs");
     const std::vector<Unitig> contigs = graph.contigs(settings_.minimum_contig, true, reads, mates);
     outcome_.contigs = contigs.size();
     for (const Unitig& contig : contigs) {
@@ -232,15 +240,26 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     AtomicOutputFile histogram(this->output_path(kHistogramFile));
     histogram.write(this->histogram().jellyfish_text());
     publish_together({&contigs_file, &summary, &histogram});
+    this->log().end_phase(std::to_string(outcome_.contigs) + " contigs, " + std::to_string(outcome_.total_length) +
+                          " bases, the largest " + std::to_string(outcome_.largest_contig) + ", N50 " +
+                          std::to_string(outcome_.n50));
     this->succeed({contigs_file.path(), summary.path(), histogram.path()});
   }
 
+  // A line of progress on standard error (unless quiet); returns its text.
   template <class... Values>
-  void report(const char* format, Values... values) {
-    if (!settings_.counting.show_progress) return;
-    std::fprintf(stderr, "assembler: %6.2f s: ", seconds_between(started_, MonotonicClock::now()));
-    std::fprintf(stderr, format, static_cast<unsigned long long>(values)...);
-    std::fprintf(stderr, "\n");
+  std::string report(const char* format, Values... values) {
+    char text[256];
+    std::snprintf(text, sizeof text, format, static_cast<unsigned long long>(values)...);
+    if (settings_.counting.show_progress) {
+      std::fprintf(stderr, "assembler: %6.2f s: %s\n", seconds_between(started_, MonotonicClock::now()), text);
+    }
+    return text;
+  }
+  // The end of a phase: its line of progress, and in the log.
+  template <class... Values>
+  void phase_done(const char* format, Values... values) {
+    this->log().end_phase(report(format, values...));
   }
 
   struct UnvisitedVertex {

@@ -22,6 +22,7 @@
 #include "genomics/io/atomic_output_file.hpp"
 #include "genomics/io/input_file.hpp"
 #include "genomics/io/input_error.hpp"
+#include "genomics/io/run_log.hpp"
 
 namespace xenon::genomics {
 
@@ -29,12 +30,13 @@ namespace xenon::genomics {
 // the reader beside itself, waits for the input to be counted, gathers the histogram (and,
 // with a dump, merges the stores' sorted k-mers into one file), writes the output files, and
 // stops every actor it spawned before stopping itself, so the engine ends exactly when the
-// work is done. Any failure ends the run the same way, with the reason in the outcome.
+// work is done. Any failure ends the run the same way, with the reason in the outcome. Each
+// phase goes into the run's log as it begins and ends.
 template <int Words>
 class CounterCoordinator : public Actor {
  public:
-  CounterCoordinator(CounterSettings settings, CounterOutcome& outcome)
-      : settings_(std::move(settings)), outcome_(outcome) {}
+  CounterCoordinator(CounterSettings settings, CounterOutcome& outcome, RunLog& log)
+      : settings_(std::move(settings)), outcome_(outcome), log_(log) {}
 
   void receive(const Message& message) override {
     try {
@@ -63,6 +65,7 @@ class CounterCoordinator : public Actor {
       finish();
       return;
     }
+    log_.begin_phase("dump");
     dump_file_ = std::make_unique<AtomicOutputFile>(output_path(kDumpFile));
     for (const ActorName store : stores_) {
       send_value(store, ACTION_DUMP_PREPARE, settings_.minimum_count);
@@ -77,6 +80,7 @@ class CounterCoordinator : public Actor {
   const std::vector<ActorName>& stores() const { return stores_; }
   const KmerHistogram& histogram() const { return outcome_.histogram; }
   const InputTally& tally() const { return outcome_.tally; }
+  RunLog& log() const { return log_; }
 
   // Ends the run: the reason goes into the outcome, every child is stopped.
   void fail(const std::string& reason) {
@@ -132,6 +136,7 @@ class CounterCoordinator : public Actor {
                                (error ? ": " + error.message() : std::string()));
     }
     for (const std::string& file : settings_.files) InputFile::check_readable(file);  // fail early
+    log_.begin_phase("counting");
     stores_.resize(static_cast<std::size_t>(store_count()));
     parsers_.resize(stores_.size());
     spawn_all(Role::kStore);
@@ -195,6 +200,9 @@ class CounterCoordinator : public Actor {
   void input_done(const InputTally& tally) {
     reader_ = ActorName::none();  // it stops itself after reporting
     outcome_.tally = tally;
+    log_.end_phase(std::to_string(tally.records) + " records, " + std::to_string(tally.bases) + " bases, " +
+                   std::to_string(tally.kmers) + " k-mers");
+    log_.begin_phase("histogram");
     histograms_awaited_ = stores_.size();
     for (const ActorName store : stores_) send(store, ACTION_HISTOGRAM_REQUEST);
   }
@@ -213,12 +221,17 @@ class CounterCoordinator : public Actor {
                                " parsed, " + std::to_string(kmers_stored_) + " received by stores, " +
                                std::to_string(outcome_.histogram.total_kmers()) + " counted");
     }
+    log_.end_phase(std::to_string(outcome_.histogram.distinct_kmers()) + " distinct k-mers, " +
+                   std::to_string(outcome_.histogram.unique_kmers()) + " unique, the largest count " +
+                   std::to_string(outcome_.histogram.max_count()));
     counted();
   }
 
   // Writes the histogram and the summary, and publishes them with the dump as one: every
   // file appears, or none.
   void finish() {
+    if (dump_file_ != nullptr) log_.end_phase(std::to_string(merger_->written()) + " k-mers dumped");
+    log_.begin_phase("writing");
     AtomicOutputFile histogram(output_path(kHistogramFile));
     histogram.write(outcome_.histogram.jellyfish_text());
     AtomicOutputFile summary(output_path(kSummaryFile));
@@ -230,6 +243,7 @@ class CounterCoordinator : public Actor {
     } else {
       publish_together({&histogram, &summary});
     }
+    log_.end_phase();
     succeed({histogram.path(), summary.path()});
   }
 
@@ -273,6 +287,7 @@ class CounterCoordinator : public Actor {
 
   CounterSettings settings_;
   CounterOutcome& outcome_;
+  RunLog& log_;
   std::vector<ActorName> stores_;
   std::vector<ActorName> parsers_;
   ActorName reader_;

@@ -72,7 +72,7 @@ bool InputReader::next_block(BlockOrigin& origin) {
                                                     settings_.block_bytes, settings_.overlap_bases);
         if (splitter_->empty()) {
           std::fprintf(stderr, "%s: warning: %s is empty (no records)\n", settings_.program.c_str(),
-                       settings_.files[file_index_].c_str());
+                       input_display_name(settings_.files[file_index_]).c_str());
         }
       }
       if (splitter_->next(origin, block_)) return true;

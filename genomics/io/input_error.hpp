@@ -6,13 +6,21 @@
 
 namespace xenon::genomics {
 
+// The name that stands for standard input among the input files, as in most Unix tools.
+inline constexpr const char* kStandardInput = "-";
+
+// How an input is named in messages: "standard input" for "-", else its path.
+inline std::string input_display_name(const std::string& file) {
+  return file == kStandardInput ? std::string("standard input") : file;
+}
+
 // Bad input: names the file and, where one is known, the record (1-based) that is wrong.
 class InputError : public std::runtime_error {
  public:
   InputError(const std::string& file, const std::string& problem)
-      : std::runtime_error(file + ": " + problem), file_(file), problem_(problem) {}
+      : std::runtime_error(input_display_name(file) + ": " + problem), file_(file), problem_(problem) {}
   InputError(const std::string& file, std::uint64_t record, const std::string& problem)
-      : std::runtime_error(file + ": record " + std::to_string(record) + ": " + problem),
+      : std::runtime_error(input_display_name(file) + ": record " + std::to_string(record) + ": " + problem),
         file_(file),
         problem_(problem),
         record_(record) {}

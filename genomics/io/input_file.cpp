@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "core/error_text.hpp"
+#include "genomics/io/input_copies.hpp"
 #include "genomics/io/input_error.hpp"
 
 namespace xenon::genomics {
@@ -24,6 +25,11 @@ constexpr unsigned kZlibBufferBytes = 1u << 18;
 void InputFile::check_readable(const std::string& path) {
   // stat and access, not a trial read: a pipe (<(zcat ...), /dev/stdin) must keep its bytes.
   struct stat status {};
+  if (path == kStandardInput) {
+    if (fstat(STDIN_FILENO, &status) != 0) throw InputError(path, "cannot read: " + error_text(errno));
+    if (S_ISDIR(status.st_mode)) throw InputError(path, "cannot read: a directory");
+    return;
+  }
   if (stat(path.c_str(), &status) != 0) {
     throw InputError(path, "cannot open: " + error_text(errno));
   }
@@ -34,9 +40,19 @@ void InputFile::check_readable(const std::string& path) {
 }
 
 InputFile::InputFile(std::string path) : path_(std::move(path)) {
-  check_readable(path_);
+  const std::string source = file_to_read(path_);
+  check_readable(source);
   errno = 0;
-  gzFile file = gzopen(path_.c_str(), "rb");
+  gzFile file = nullptr;
+  if (source == kStandardInput) {
+    // zlib closes the descriptor it is given: a duplicate leaves standard input open.
+    const int descriptor = dup(STDIN_FILENO);
+    if (descriptor < 0) throw InputError(path_, "cannot read: " + error_text(errno));
+    file = gzdopen(descriptor, "rb");
+    if (file == nullptr) close(descriptor);
+  } else {
+    file = gzopen(source.c_str(), "rb");
+  }
   if (file == nullptr) {
     throw InputError(path_, std::string("cannot open: ") +
                                 (errno != 0 ? error_text(errno) : std::string("out of memory")));

@@ -6,8 +6,10 @@
 namespace xenon::genomics {
 
 // A sequence file read as a stream of bytes, plain or gzip-compressed (detected from its
-// first bytes; concatenated gzip members are read one after the other). Errors (missing or
-// unreadable file, corrupt or truncated compressed data) throw InputError naming the file.
+// first bytes; concatenated gzip members are read one after the other). "-" is standard
+// input. A file that InputCopies copied is read from its copy, under its own name. Errors
+// (missing or unreadable file, corrupt or truncated compressed data) throw InputError naming
+// the file.
 class InputFile {
  public:
   explicit InputFile(std::string path);
@@ -15,8 +17,8 @@ class InputFile {
   InputFile(const InputFile&) = delete;
   InputFile& operator=(const InputFile&) = delete;
 
-  // Throws InputError unless `path` names something readable that is not a directory;
-  // reads nothing, so a pipe given as a path keeps its bytes.
+  // Throws InputError unless `path` names something readable that is not a directory
+  // (for "-": unless standard input is open); reads nothing, so a pipe keeps its bytes.
   static void check_readable(const std::string& path);
 
   // Reads up to `capacity` bytes; returns 0 only at the end of the file.

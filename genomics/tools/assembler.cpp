@@ -1,16 +1,23 @@
 // assembler: assembles short reads (FASTA/FASTQ, plain or gzip) into contigs with a de Bruijn
 // graph spread over store actors on every worker of every node.
-//   assembler -threads-per-node 2 -k 31 -o out reads_1.fq.gz reads_2.fq.gz
+//   assembler -t 2 -k 31 -o out reads_1.fq.gz reads_2.fq.gz
+//   zcat reads.fq.gz | assembler -k 31 -o out -
 //   mpiexec -n 4 assembler -k 31 -o out reads.fq.gz
 // Writes out/contigs.fasta, out/assembly.json (contigs, total length, largest, N50, and how
-// the graph was built) and out/histogram.txt, all or none.
+// the graph was built) and out/histogram.txt, all or none; out/assembler.log tells how the
+// run went.
+#include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "core/clock.hpp"
 #include "engine/xenon.hpp"
 #include "genomics/assembler/assembler_coordinator.hpp"
 #include "genomics/assembler/assembler_settings.hpp"
+#include "genomics/io/input_copies.hpp"
+#include "genomics/tools/thread_options.hpp"
 #include "genomics/tools/tool_main.hpp"
 
 namespace {
@@ -25,13 +32,16 @@ struct UsageError : std::runtime_error {
 };
 
 // Parses the command line into engine options and assembler settings; false after --help.
-bool parse_command_line(int argc, char** argv, EngineOptions& options, AssemblerSettings& settings) {
+bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOptions& threads,
+                        AssemblerSettings& settings) {
   CommandLine command_line(kProgram,
                            "Assembles short reads in FASTA/FASTQ files, plain or gzip, into contigs "
                            "with a de Bruijn graph over workers and MPI nodes: counts k-mers, keeps "
                            "those counted often enough, walks unitigs, removes tips and pops bubbles. "
-                           "Writes DIR/contigs.fasta, DIR/assembly.json and DIR/histogram.txt.");
-  add_engine_options(command_line, options);
+                           "'-' reads standard input (copied into DIR while the assembler runs, as it "
+                           "reads its inputs more than once). Writes DIR/contigs.fasta, DIR/assembly.json "
+                           "and DIR/histogram.txt, and logs the run in DIR/assembler.log.");
+  threads.add_to(command_line, options);
   std::int64_t k = settings.counting.k;
   command_line.add_integer("k", &k, 5, kMaxKmerLength - 1, "k-mer length, odd");
   command_line.add_string("o", &settings.counting.output_directory, "output directory (created if missing)");
@@ -49,6 +59,7 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, Assembler
   command_line.add_flag("quiet", &quiet, "no progress on standard error");
   command_line.allow_positional("FILES", &settings.counting.files);
   if (!command_line.parse(argc, argv)) return false;
+  threads.resolve(options);
   settings.counting.k = static_cast<int>(k);
   settings.counting.block_bytes = static_cast<std::size_t>(block_kib) << 10;
   settings.counting.show_progress = !quiet;
@@ -59,6 +70,7 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, Assembler
     throw UsageError("-k must be odd: an even k-mer can be its own reverse complement");
   }
   if (settings.counting.files.empty()) throw UsageError("no input files (FASTA or FASTQ, plain or gzip)");
+  check_standard_input_once(settings.counting.files);
   if (settings.counting.output_directory.empty()) throw UsageError("no output directory: give -o DIR");
   if (settings.minimum_contig == 0) throw UsageError("--min-contig must be at least 1");
   return true;
@@ -66,43 +78,69 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, Assembler
 
 template <int Words>
 void start_assembly(Engine& engine, const AssemblerSettings& settings, CounterOutcome& counted,
-                    AssemblyOutcome& outcome) {
-  const ActorName coordinator = engine.spawn<AssemblerCoordinator<Words>>(settings, counted, outcome);
+                    AssemblyOutcome& outcome, RunLog& log) {
+  const ActorName coordinator = engine.spawn<AssemblerCoordinator<Words>>(settings, counted, outcome, log);
   engine.send(coordinator, ACTION_COUNTER_START);
+}
+
+// On node 0, before the run: inputs that cannot be read again (standard input, pipes) are
+// copied into the output directory, as the reads are threaded through the graph after
+// counting; the copy is logged as a phase of its own.
+std::unique_ptr<InputCopies> copy_inputs_read_once(const std::vector<std::string>& files, const std::string& directory,
+                                                   RunLog& log) {
+  if (std::none_of(files.begin(), files.end(), [](const std::string& file) { return is_read_once(file); })) {
+    return nullptr;
+  }
+  log.begin_phase("copying inputs read once");
+  auto copies = std::make_unique<InputCopies>(files, directory);
+  std::string copied;
+  for (const InputCopies::Copy& copy : copies->copies()) {
+    copied += (copied.empty() ? "" : ", ") + input_display_name(copy.input) + " (" + std::to_string(copy.bytes) +
+              " bytes) to " + copy.path;
+  }
+  log.end_phase(copied);
+  return copies;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   EngineOptions options;
+  ThreadOptions threads;
   AssemblerSettings settings;
   return tool_main(
-      kProgram, [&] { return parse_command_line(argc, argv, options, settings); },
-      [&] {
-        const MonotonicClock::time_point started = MonotonicClock::now();
+      kProgram, argc, argv, [&] { return parse_command_line(argc, argv, options, threads, settings); },
+      [&](ToolRun& run) {
         Engine engine(options);
         engine.register_actor_type<GraphStore<1>>(std::string(kGraphStoreType1));
         engine.register_actor_type<GraphStore<2>>(std::string(kGraphStoreType2));
         register_parsers(engine);
         CounterOutcome counted;
         AssemblyOutcome outcome;
+        std::unique_ptr<InputCopies> copies;  // removed when the run ends, whichever way
         if (engine.node_index() == 0) {
+          const std::string& directory = settings.counting.output_directory;
+          run.open_log(directory, settings.counting.files, threads.describe(options), engine.node_count());
+          copies = copy_inputs_read_once(settings.counting.files, directory, run.log);
           if (kmer_words(settings.counting.k) == 1) {
-            start_assembly<1>(engine, settings, counted, outcome);
+            start_assembly<1>(engine, settings, counted, outcome, run.log);
           } else {
-            start_assembly<2>(engine, settings, counted, outcome);
+            start_assembly<2>(engine, settings, counted, outcome, run.log);
           }
         }
         engine.run();
         if (engine.node_index() != 0) return 0;
-        return report_outcome(kProgram, counted, [&] {
-          std::printf("%s: k=%d, %llu contigs of %zu bases or more, total %llu bases, largest %llu, N50 %llu, "
-                      "in %.2f s (%d node(s) x %d worker(s))\n",
-                      kProgram, settings.counting.k, static_cast<unsigned long long>(outcome.contigs),
-                      settings.minimum_contig, static_cast<unsigned long long>(outcome.total_length),
-                      static_cast<unsigned long long>(outcome.largest_contig),
-                      static_cast<unsigned long long>(outcome.n50), seconds_between(started, MonotonicClock::now()),
-                      engine.node_count(), engine.worker_count());
+        return report_outcome(run, counted, [&] {
+          char line[400];
+          std::snprintf(line, sizeof line,
+                        "%s: k=%d, %llu contigs of %zu bases or more, total %llu bases, largest %llu, N50 %llu, "
+                        "in %.2f s (%d node(s) x %d worker(s))",
+                        kProgram, settings.counting.k, static_cast<unsigned long long>(outcome.contigs),
+                        settings.minimum_contig, static_cast<unsigned long long>(outcome.total_length),
+                        static_cast<unsigned long long>(outcome.largest_contig),
+                        static_cast<unsigned long long>(outcome.n50), run.seconds(), engine.node_count(),
+                        engine.worker_count());
+          return std::string(line);
         });
       });
 }

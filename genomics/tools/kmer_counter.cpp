@@ -1,9 +1,10 @@
 // kmer_counter: counts canonical k-mers of FASTA/FASTQ files (plain or gzip) on actors spread
 // over every worker of every node, with Jellyfish's answers (jellyfish count -C, then histo).
-//   kmer_counter -threads-per-node 3 -k 31 -o out reads_1.fq.gz reads_2.fq.gz
+//   kmer_counter -t 2 -k 31 -o out reads_1.fq.gz reads_2.fq.gz
+//   zcat reads.fq.gz | kmer_counter -k 31 -o out -
 //   mpiexec -n 4 kmer_counter -k 31 -o out reads.fq.gz
 // Writes out/histogram.txt (Jellyfish's histo format), out/summary.json and, with --dump,
-// out/counts.txt ("kmer count" per line, sorted).
+// out/counts.txt ("kmer count" per line, sorted); out/kmer_counter.log tells how the run went.
 #include <cstdio>
 #include <string>
 
@@ -11,6 +12,7 @@
 #include "engine/xenon.hpp"
 #include "genomics/counter/counter_coordinator.hpp"
 #include "genomics/counter/counter_settings.hpp"
+#include "genomics/tools/thread_options.hpp"
 #include "genomics/tools/tool_main.hpp"
 
 namespace {
@@ -25,13 +27,15 @@ struct UsageError : std::runtime_error {
 };
 
 // Parses the command line into engine options and counter settings; false after --help.
-bool parse_command_line(int argc, char** argv, EngineOptions& options, CounterSettings& settings) {
+bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOptions& threads,
+                        CounterSettings& settings) {
   CommandLine command_line(kProgram,
                            "Counts canonical k-mers (a k-mer and its reverse complement are one) "
-                           "in FASTA/FASTQ files, plain or gzip, across workers and MPI nodes. "
-                           "Writes DIR/histogram.txt (as jellyfish histo), DIR/summary.json and, "
-                           "with --dump, DIR/counts.txt.");
-  add_engine_options(command_line, options);
+                           "in FASTA/FASTQ files, plain or gzip, across workers and MPI nodes; "
+                           "'-' reads standard input. Writes DIR/histogram.txt (as jellyfish histo), "
+                           "DIR/summary.json and, with --dump, DIR/counts.txt, and logs the run in "
+                           "DIR/kmer_counter.log.");
+  threads.add_to(command_line, options);
   std::int64_t k = settings.k;
   command_line.add_integer("k", &k, 1, kMaxKmerLength, "k-mer length (odd k avoids k-mers equal to their reverse complement)");
   command_line.add_string("o", &settings.output_directory, "output directory (created if missing)");
@@ -43,10 +47,12 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, CounterSe
   command_line.add_flag("quiet", &quiet, "no progress line on standard error");
   command_line.allow_positional("FILES", &settings.files);
   if (!command_line.parse(argc, argv)) return false;
+  threads.resolve(options);
   settings.k = static_cast<int>(k);
   settings.block_bytes = static_cast<std::size_t>(block_kib) << 10;
   settings.show_progress = !quiet;
   if (settings.files.empty()) throw UsageError("no input files (FASTA or FASTQ, plain or gzip)");
+  check_standard_input_once(settings.files);
   if (settings.output_directory.empty()) throw UsageError("no output directory: give -o DIR");
   if (settings.minimum_count == 0) throw UsageError("--min-count must be at least 1");
   if (settings.minimum_count != 1 && !settings.dump) throw UsageError("--min-count applies to --dump only");
@@ -54,8 +60,8 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, CounterSe
 }
 
 template <int Words>
-ActorName start_count(Engine& engine, const CounterSettings& settings, CounterOutcome& outcome) {
-  const ActorName coordinator = engine.spawn<CounterCoordinator<Words>>(settings, outcome);
+ActorName start_count(Engine& engine, const CounterSettings& settings, CounterOutcome& outcome, RunLog& log) {
+  const ActorName coordinator = engine.spawn<CounterCoordinator<Words>>(settings, outcome, log);
   engine.send(coordinator, ACTION_COUNTER_START);
   return coordinator;
 }
@@ -74,33 +80,37 @@ std::string thousands(std::uint64_t value) {
 
 int main(int argc, char** argv) {
   EngineOptions options;
+  ThreadOptions threads;
   CounterSettings settings;
   return tool_main(
-      kProgram, [&] { return parse_command_line(argc, argv, options, settings); },
-      [&] {
-        const MonotonicClock::time_point started = MonotonicClock::now();
+      kProgram, argc, argv, [&] { return parse_command_line(argc, argv, options, threads, settings); },
+      [&](ToolRun& run) {
         Engine engine(options);
         engine.register_actor_type<KmerStore<1>>(std::string(kStoreType1));
         engine.register_actor_type<KmerStore<2>>(std::string(kStoreType2));
         register_parsers(engine);
         CounterOutcome outcome;
         if (engine.node_index() == 0) {
+          run.open_log(settings.output_directory, settings.files, threads.describe(options), engine.node_count());
           if (kmer_words(settings.k) == 1) {
-            start_count<1>(engine, settings, outcome);
+            start_count<1>(engine, settings, outcome, run.log);
           } else {
-            start_count<2>(engine, settings, outcome);
+            start_count<2>(engine, settings, outcome, run.log);
           }
         }
         engine.run();
         if (engine.node_index() != 0) return 0;
-        return report_outcome(kProgram, outcome, [&] {
-          std::printf("%s: k=%d, %s records, %s bases, %s k-mers, %s distinct, %s unique, in %.2f s "
-                      "(%d node(s) x %d worker(s))\n",
-                      kProgram, settings.k, thousands(outcome.tally.records).c_str(),
-                      thousands(outcome.tally.bases).c_str(), thousands(outcome.histogram.total_kmers()).c_str(),
-                      thousands(outcome.histogram.distinct_kmers()).c_str(),
-                      thousands(outcome.histogram.unique_kmers()).c_str(),
-                      seconds_between(started, MonotonicClock::now()), engine.node_count(), engine.worker_count());
+        return report_outcome(run, outcome, [&] {
+          char line[400];
+          std::snprintf(line, sizeof line,
+                        "%s: k=%d, %s records, %s bases, %s k-mers, %s distinct, %s unique, in %.2f s "
+                        "(%d node(s) x %d worker(s))",
+                        kProgram, settings.k, thousands(outcome.tally.records).c_str(),
+                        thousands(outcome.tally.bases).c_str(), thousands(outcome.histogram.total_kmers()).c_str(),
+                        thousands(outcome.histogram.distinct_kmers()).c_str(),
+                        thousands(outcome.histogram.unique_kmers()).c_str(), run.seconds(), engine.node_count(),
+                        engine.worker_count());
+          return std::string(line);
         });
       });
 }

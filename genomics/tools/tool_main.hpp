@@ -1,31 +1,127 @@
 #pragma once
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
+#include <stdexcept>
 #include <string>
+#include <system_error>
+#include <vector>
 
+#include "core/clock.hpp"
 #include "engine/xenon.hpp"
 #include "genomics/counter/counter_protocol.hpp"
 #include "genomics/counter/counter_settings.hpp"
 #include "genomics/counter/kmer_parser.hpp"
+#include "genomics/io/input_error.hpp"
+#include "genomics/io/run_log.hpp"
+
+// The release the log names: mk/install.mk's XENON_VERSION (a build may pass -DXENON_VERSION).
+#ifndef XENON_VERSION
+#define XENON_VERSION "0.1.0"
+#endif
 
 namespace xenon::genomics {
 
+// One run of a tool after its command line was accepted: when it began, and its log.
+struct ToolRun {
+  ToolRun(const char* program_name, int argc, char** argv)
+      : program(program_name), arguments(argv, argv + argc) {}
+
+  const char* program;
+  std::vector<std::string> arguments;
+  std::string started_at = utc_timestamp();
+  MonotonicClock::time_point started = MonotonicClock::now();
+  RunLog log;  // open on node 0 only
+
+  double seconds() const { return seconds_between(started, MonotonicClock::now()); }
+
+  // On node 0: creates the output directory and opens DIR/PROGRAM.log in it, which begins
+  // with what was asked and how the run is laid out.
+  void open_log(const std::string& directory, const std::vector<std::string>& inputs, const std::string& threads,
+                int nodes) {
+    std::error_code error;
+    std::filesystem::create_directories(directory, error);
+    if (error || !std::filesystem::is_directory(directory)) {
+      throw std::runtime_error(directory + ": cannot create the output directory" +
+                               (error ? ": " + error.message() : std::string()));
+    }
+    log.open((std::filesystem::path(directory) / (std::string(program) + ".log")).string());
+    log.line(std::string(program) + " " + XENON_VERSION);
+    log.line("command line: " + shell_words(arguments));
+    log.line("started: " + started_at);
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    log.line("host: " + std::string(host) + ", process " + std::to_string(getpid()) + ", working directory " +
+             std::filesystem::current_path(error).string());
+    log.line("threads: " + threads);
+    log.line("nodes: " + std::to_string(nodes) + (nodes == 1 ? " (one process)" : " (MPI processes; the log is node 0's)"));
+    std::string names;
+    for (const std::string& input : inputs) names += (names.empty() ? "" : ", ") + input_display_name(input);
+    log.line("inputs: " + names);
+  }
+
+  // The run's last lines: the files written and its end, or the error.
+  void succeeded(const std::vector<std::string>& files) {
+    for (const std::string& file : files) log.line("wrote " + file);
+    char line[80];
+    std::snprintf(line, sizeof line, "finished in %.3f s: exit status 0", seconds());
+    log.line(line);
+  }
+  void failed(const std::string& why) {
+    log.failed(why);
+    char line[80];
+    std::snprintf(line, sizeof line, "failed after %.3f s: exit status 1", seconds());
+    log.line(line);
+  }
+
+  // The arguments as a shell would take them back: quoted where they need it.
+  static std::string shell_words(const std::vector<std::string>& words) {
+    std::string line;
+    for (const std::string& word : words) {
+      const bool plain = !word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                                 "0123456789_-+=/.,:@%") == std::string::npos;
+      if (!line.empty()) line += ' ';
+      if (plain) {
+        line += word;
+        continue;
+      }
+      line += '\'';
+      for (const char c : word) line += c == '\'' ? std::string("'\\''") : std::string(1, c);
+      line += '\'';
+    }
+    return line;
+  }
+};
+
 // The frame of a genomics tool's main(): parse() (false after --help; an exception is a usage
-// error: one line, exit status 2), then run() (its exit status; an exception: one line, 1).
+// error: one line, exit status 2), then run(ToolRun&) (its exit status; an exception: one
+// line, on standard error and in the log if one is open, exit status 1).
 template <class Parse, class Run>
-int tool_main(const char* program, Parse&& parse, Run&& run) {
+int tool_main(const char* program, int argc, char** argv, Parse&& parse, Run&& run) {
   try {
     if (!parse()) return 0;
   } catch (const std::exception& error) {  // CommandLineError or a usage error
     std::fprintf(stderr, "%s: error: %s\n", program, error.what());
     return 2;
   }
+  ToolRun tool_run(program, argc, argv);
   try {
-    return run();
+    return run(tool_run);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "%s: error: %s\n", program, error.what());
+    tool_run.failed(error.what());
     return 1;
+  }
+}
+
+// Standard input ("-") can be read once: given twice, it is a usage error.
+inline void check_standard_input_once(const std::vector<std::string>& files) {
+  if (std::count(files.begin(), files.end(), std::string(kStandardInput)) > 1) {
+    throw CommandLineError("standard input ('-') given more than once: it can be read once");
   }
 }
 
@@ -36,15 +132,21 @@ inline void register_parsers(Engine& engine) {
 }
 
 // After the run, on node 0: the counter's outcome as the tool's exit status, with one line on
-// failure and the files written on success (after `summary`, the tool's own line).
+// failure, and on success the tool's own line (summary()) and the files written; both also
+// go into the log.
 template <class Summary>
-int report_outcome(const char* program, const CounterOutcome& outcome, Summary&& summary) {
+int report_outcome(ToolRun& run, const CounterOutcome& outcome, Summary&& summary) {
   if (!outcome.succeeded) {
-    std::fprintf(stderr, "%s: error: %s\n", program, outcome.error.c_str());
+    std::fprintf(stderr, "%s: error: %s\n", run.program, outcome.error.c_str());
+    run.failed(outcome.error);
     return 1;
   }
-  summary();
+  const std::string line = summary();
+  std::printf("%s\n", line.c_str());
   for (const std::string& file : outcome.files_written) std::printf("  wrote %s\n", file.c_str());
+  std::printf("  log in %s\n", run.log.path().c_str());
+  run.log.line(line);
+  run.succeeded(outcome.files_written);
   return 0;
 }
 
