@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
   xenon::add_engine_options(command_line, options);
   command_line.add_string("name", &whom, "whom to greet");
   try {
-    if (!command_line.parse(argc, argv)) return 0;  // --help
+    if (!command_line.parse(argc, argv)) return 0;  // --help or --version
   } catch (const xenon::CommandLineError& error) {
     std::fprintf(stderr, "hello: error: %s\n", error.what());
     return 2;
