@@ -16,6 +16,10 @@ packages+=(jellyfish kmc art-nextgen-simulation-tools ragout-examples time)
 packages+=(minimap2 mummer python3)
 # The assembler's peers in performance/assembly_bench/assembly_bench.sh.
 packages+=(minia velvet ray)
+# Packaging (mk/install.mk, mk/man.mk): the install test builds against the installed tree
+# with pkg-config and with CMake; pkg-config --static follows hwloc.pc to -ludev (libudev-dev);
+# help2man writes the man pages, which man (man-db) checks.
+packages+=(pkg-config cmake libudev-dev help2man man-db)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
