@@ -2,6 +2,7 @@
 // when no actor is alive. In the tree: make, then build/release/bin/hello --name=you.
 // Against an installed Xenon (make install):
 //   g++ -std=c++20 hello.cpp -o hello $(pkg-config --cflags --libs xenon)
+// or with CMake: find_package(Xenon CONFIG REQUIRED), target_link_libraries(hello Xenon::xenon).
 #include <cstdio>
 #include <span>
 #include <string>
