@@ -47,7 +47,8 @@ ifeq ($(CONFIG_MPI),y)
   endif
   LIB_SOURCES += $(wildcard transport/mpi/*.cpp)
   LDLIBS += $(MPI_LINK_FLAGS)
-  MPI_PROGRAMS := $(BUILD)/bin/raw_mpi_probe $(BUILD)/bin/split_progress_probe
+  MPI_BASELINES := raw_mpi_probe split_progress_probe
+  MPI_PROGRAMS := $(MPI_BASELINES:%=$(BUILD)/bin/%)
   # Only the transport sees MPI: <mpi.h> is on the include path for transport/ alone.
   MPI_CXXFLAGS := $(patsubst -I%,-isystem %,$(MPI_COMPILE_FLAGS)) \
       -DXENON_WITH_MPI=1 -DOMPI_SKIP_MPICXX=1 -DMPICH_SKIP_MPICXX=1
@@ -58,6 +59,12 @@ endif
 include tests/sources.mk
 PROBES := latency_probe ring_probe idle_probe node_probe
 EXAMPLES := ping_pair hello ring two_nodes
+# Every program a user runs, by name: the one list (mk/bench.mk adds BENCH_PROBES,
+# mk/genomics.mk GENOMICS_TOOLS). COMMANDS are installed in bin/ with a man page, EXAMPLES in
+# libexec/xenon/ (mk/install.mk); make test hands USER_PROGRAMS to the tests, which check
+# that each answers --help, --version and an unknown option alike.
+COMMANDS = $(PROBES) $(BENCH_PROBES) $(MPI_BASELINES) $(GENOMICS_TOOLS)
+USER_PROGRAMS = $(COMMANDS) $(EXAMPLES)
 
 LIBRARY := $(BUILD)/libxenon.a
 # Applications on the engine (mk/genomics.mk); the tests link it too. CONFIG_GENOMICS=n leaves
@@ -78,7 +85,7 @@ PROBE_BINARIES := $(PROBES:%=$(BUILD)/bin/%) $(EXAMPLES:%=$(BUILD)/bin/%) $(BUIL
 
 objects = $(patsubst %.cpp,$(BUILD)/obj/%.o,$(1))
 
-.PHONY: all test run deps deps-dev clean bench-ring help
+.PHONY: all test run deps deps-dev clean bench-ring help list-programs
 all: $(LIBRARY) $(PROBE_BINARIES) $(TEST_BINARY)
 ifeq ($(CONFIG),release)
 all: performance/latency_probe/latency_probe
@@ -129,6 +136,7 @@ $(BUILD)/bin/xenon_tests: $(call objects,$(TEST_SOURCES)) $(GENOMICS_LIBRARY) $(
 
 test: $(TEST_BINARY) $(PROBE_BINARIES)
 	XENON_BIN=$(BUILD)/bin XENON_SANITIZE=$(SANITIZE) XENON_MPI=$(CONFIG_MPI) \
+	  XENON_PROGRAMS="$(USER_PROGRAMS)" \
 	  TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan_suppressions.txt $(TSAN_OPTIONS)" \
 	  tests/run_tests.sh $(TEST_BINARY)
 
@@ -137,6 +145,10 @@ run: $(BUILD)/bin/latency_probe
 
 bench-ring: $(BUILD)/bin/ring_probe
 	$(BUILD)/bin/ring_probe
+
+# The names make test passes in XENON_PROGRAMS, for running the tests by hand.
+list-programs:
+	@echo $(USER_PROGRAMS)
 
 deps:
 	tools/install_deps.sh

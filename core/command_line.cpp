@@ -1,13 +1,18 @@
 #include "core/command_line.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <sstream>
+#include <utility>
+
+#include "core/version.hpp"
 
 namespace xenon {
 namespace {
 
 bool is_help(std::string_view name) { return name == "help" || name == "h"; }
+bool is_version(std::string_view name) { return name == "version"; }
 
 template <class Number>
 Number parse_number(std::string_view option, std::string_view text) {
@@ -122,6 +127,10 @@ bool CommandLine::parse(int argc, const char* const* argv) {
       std::fputs(help_text().c_str(), stdout);
       return false;
     }
+    if (is_version(name)) {
+      std::fputs(version_text().c_str(), stdout);
+      return false;
+    }
     const Option* option = find(name);
     if (option == nullptr) {
       throw CommandLineError("unknown option '" + std::string(argument) + "' (see --help)");
@@ -139,20 +148,32 @@ bool CommandLine::parse(int argc, const char* const* argv) {
 }
 
 std::string CommandLine::help_text() const {
-  std::ostringstream out;
-  out << "Usage: " << program_ << " [options]";
-  if (positional_ != nullptr) out << " " << positional_what_;
-  out << "\n" << summary_ << "\n\nOptions (-name or --name, value as next argument or =value):\n";
+  // One row per option: "  --name VALUE", then its help from a column that clears the
+  // longest name by two spaces (help2man, which writes the man pages, needs two).
+  std::vector<std::pair<std::string, std::string>> rows;
   for (const Option& option : options_) {
     // One-letter options read best as -k, -o (as in most tools); --k works too.
     std::string left = (option.name.size() == 1 ? "  -" : "  --") + option.name;
     if (option.kind != Kind::kFlag) left += " VALUE";
-    out << left;
-    out << std::string(left.size() < 36 ? 36 - left.size() : 1, ' ');
-    out << option.help << " (default: " << option.default_text << ")\n";
+    rows.emplace_back(std::move(left), option.help + " (default: " + option.default_text + ")");
   }
-  out << "  --help" << std::string(30, ' ') << "print this help and exit\n";
+  rows.emplace_back("  --help", "print this help and exit");
+  rows.emplace_back("  --version", "print the version and exit");
+  std::size_t column = 36;
+  for (const auto& row : rows) column = std::max(column, row.first.size() + 2);
+
+  std::ostringstream out;
+  out << "Usage: " << program_ << " [options]";
+  if (positional_ != nullptr) out << " " << positional_what_;
+  out << "\n" << summary_ << "\n\nOptions (-name or --name, value as next argument or =value):\n";
+  for (const auto& [left, help] : rows) {
+    out << left << std::string(column - left.size(), ' ') << help << "\n";
+  }
   return out.str();
+}
+
+std::string CommandLine::version_text() const {
+  return program_ + " (Xenon) " XENON_VERSION_STRING "\n";
 }
 
 }  // namespace xenon

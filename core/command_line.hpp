@@ -19,7 +19,8 @@ class CommandLineError : public std::runtime_error {
 // Accepts the predecessor's single-dash form (-threads-per-node 4) and GNU long options
 // (--threads-per-node 4, --threads-per-node=4). Unknown options, missing or non-numeric
 // values and out-of-range numbers raise CommandLineError. Arguments that do not start with
-// '-' are collected as positional arguments only when the program allows them.
+// '-' are collected as positional arguments only when the program allows them. Every program
+// also answers --help and --version (GNU style: "PROGRAM (Xenon) 0.1.0").
 class CommandLine {
  public:
   CommandLine(std::string program, std::string summary);
@@ -32,11 +33,12 @@ class CommandLine {
   void add_flag(std::string name, bool* target, std::string help);
   void allow_positional(std::string what, std::vector<std::string>* target);
 
-  // Parses argv. Returns false when --help was given (help already printed to stdout);
-  // throws CommandLineError on bad use.
+  // Parses argv. Returns false when --help or --version was given (its text already printed
+  // to stdout: the program should exit 0); throws CommandLineError on bad use.
   bool parse(int argc, const char* const* argv);
 
   std::string help_text() const;
+  std::string version_text() const;
   const std::string& program() const { return program_; }
 
  private:

@@ -4,6 +4,7 @@
 #include "core/command_line.hpp"
 #include "core/counter_report.hpp"
 #include "core/progress_line.hpp"
+#include "core/version.hpp"
 #include "engine/action.hpp"
 #include "engine/actor.hpp"
 #include "engine/actor_name.hpp"

@@ -2,6 +2,7 @@
 // when no actor is alive. In the tree: make, then build/release/bin/hello --name=you.
 // Against an installed Xenon (make install):
 //   g++ -std=c++20 hello.cpp -o hello $(pkg-config --cflags --libs xenon)
+// or with CMake: find_package(Xenon CONFIG REQUIRED), target_link_libraries(hello Xenon::xenon).
 #include <cstdio>
 #include <span>
 #include <string>
@@ -29,7 +30,7 @@ int main(int argc, char** argv) {
   xenon::add_engine_options(command_line, options);
   command_line.add_string("name", &whom, "whom to greet");
   try {
-    if (!command_line.parse(argc, argv)) return 0;  // --help
+    if (!command_line.parse(argc, argv)) return 0;  // --help or --version
   } catch (const xenon::CommandLineError& error) {
     std::fprintf(stderr, "hello: error: %s\n", error.what());
     return 2;

@@ -20,6 +20,10 @@ packages+=(jellyfish minimap2 mummer python3)
 # Genomics test data: `make test-data` (tools/make_test_data.sh) builds build/test-data from
 # these packages' genomes and reads, and ART simulates the lambda reads with a fixed seed.
 packages+=(bowtie2-examples gasic-examples unicycler-data art-nextgen-simulation-tools)
+# Packaging (mk/install.mk, mk/man.mk): the install test builds against the installed tree
+# with pkg-config and with CMake; pkg-config --static follows hwloc.pc to -ludev (libudev-dev);
+# help2man writes the man pages, which man (man-db) checks.
+packages+=(cmake libudev-dev help2man man-db)
 
 # ---- make deps-dev: the checks and benchmarks beyond make test ----
 dev_packages=()

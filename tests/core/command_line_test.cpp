@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
+
+#include "core/version.hpp"
 
 namespace xenon {
 namespace {
@@ -86,6 +89,39 @@ TEST(CommandLine, HelpListsEveryOptionWithItsDefault) {
   EXPECT_NE(help.find("(default: 1)"), std::string::npos);
   EXPECT_NE(help.find("--pin"), std::string::npos);
   EXPECT_NE(help.find("--help"), std::string::npos);
+  EXPECT_NE(help.find("\n  --version "), std::string::npos) << help;
+}
+
+// help2man turns the help into a man page: it needs two spaces between an option and its
+// text, however long the option's name.
+TEST(CommandLine, HelpKeepsTwoSpacesAfterTheLongestOption) {
+  Parsed parsed;
+  CommandLine command_line = make(parsed);
+  std::int64_t count = 3;
+  const std::string name(50, 'n');
+  command_line.add_integer(name, &count, 0, 9, "a long name");
+  const std::string help = command_line.help_text();
+  const std::string longest = "  --" + name + " VALUE";
+  EXPECT_NE(help.find("\n" + longest + "  a long name (default: 3)\n"), std::string::npos) << help;
+  // The others align with it.
+  const std::string pin = "  --pin";
+  EXPECT_NE(help.find("\n" + pin + std::string(longest.size() + 2 - pin.size(), ' ') + "pin ("),
+            std::string::npos)
+      << help;
+}
+
+TEST(CommandLine, VersionPrintsTheProgramAndXenonsVersionAndStopsTheParse) {
+  Parsed parsed;
+  CommandLine command_line = make(parsed);
+  const std::string expected = "prog (Xenon) " + std::to_string(XENON_VERSION_MAJOR) + "." +
+                               std::to_string(XENON_VERSION_MINOR) + "." +
+                               std::to_string(XENON_VERSION_PATCH) + "\n";
+  EXPECT_EQ(command_line.version_text(), expected);
+  ::testing::internal::CaptureStdout();
+  const bool carry_on = parse(command_line, {"-threads-per-node", "3", "--version", "-pin"});
+  EXPECT_EQ(::testing::internal::GetCapturedStdout(), expected);
+  EXPECT_FALSE(carry_on);
+  EXPECT_FALSE(parsed.pin);  // nothing after --version is read
 }
 
 TEST(CommandLine, CollectsPositionalArgumentsWhenAllowed) {
