@@ -69,6 +69,23 @@ const CommandLine::Option* CommandLine::find(std::string_view name) const {
   return nullptr;
 }
 
+CommandLine::Option* CommandLine::find(std::string_view name) {
+  return const_cast<Option*>(std::as_const(*this).find(name));
+}
+
+bool CommandLine::names_an_option(std::string_view argument) const {
+  if (argument.size() < 2 || argument.front() != '-') return false;
+  std::string_view name = argument.substr(argument[1] == '-' ? 2 : 1);
+  name = name.substr(0, name.find('='));
+  return find(name) != nullptr || is_help(name) || is_version(name);
+}
+
+bool CommandLine::given(std::string_view name) const {
+  const Option* option = find(name);
+  if (option == nullptr) throw std::logic_error("given(): no option -" + std::string(name));
+  return option->given;
+}
+
 void CommandLine::assign(const Option& option, std::string_view value) const {
   switch (option.kind) {
     case Kind::kInteger: {
@@ -131,17 +148,26 @@ bool CommandLine::parse(int argc, const char* const* argv) {
       std::fputs(version_text().c_str(), stdout);
       return false;
     }
-    const Option* option = find(name);
+    Option* option = find(name);
     if (option == nullptr) {
       throw CommandLineError("unknown option '" + std::string(argument) + "' (see --help)");
     }
+    option->given = true;
     if (has_inline_value) {
       assign(*option, inline_value);
     } else if (option->kind == Kind::kFlag) {
       *static_cast<bool*>(option->target) = true;
     } else {
       if (i + 1 >= argc) throw CommandLineError("option -" + option->name + " needs a value");
-      assign(*option, argv[++i]);
+      const std::string_view value = argv[++i];
+      // `-o --dump` would make a folder named --dump: a value that is itself one of our
+      // options is a forgotten value. ("-" alone is a value, standard input; an unknown name
+      // such as -reads.fq passes; --o=--dump passes it on purpose.)
+      if (option->kind == Kind::kString && names_an_option(value)) {
+        throw CommandLineError("option -" + option->name + " needs a value, but the next argument is the option '" +
+                               std::string(value) + "'");
+      }
+      assign(*option, value);
     }
   }
   return true;

@@ -37,6 +37,11 @@ class CommandLine {
   // to stdout: the program should exit 0); throws CommandLineError on bad use.
   bool parse(int argc, const char* const* argv);
 
+  // After parse(): whether option `name` was on the command line (its value may equal the
+  // default). For options whose meaning depends on what else was given, e.g. -t beside
+  // -threads-per-node.
+  bool given(std::string_view name) const;
+
   std::string help_text() const;
   std::string version_text() const;
   const std::string& program() const { return program_; }
@@ -51,10 +56,13 @@ class CommandLine {
     std::int64_t maximum = 0;
     std::string help;
     std::string default_text;
+    bool given = false;  // set by parse()
   };
 
+  Option* find(std::string_view name);
   const Option* find(std::string_view name) const;
   void assign(const Option& option, std::string_view value) const;
+  bool names_an_option(std::string_view argument) const;
 
   std::string program_;
   std::string summary_;

@@ -59,7 +59,7 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
   command_line.add_flag("quiet", &quiet, "no progress on standard error");
   command_line.allow_positional("FILES", &settings.counting.files);
   if (!command_line.parse(argc, argv)) return false;
-  threads.resolve(options);
+  threads.resolve(command_line, options);
   settings.counting.k = static_cast<int>(k);
   settings.counting.block_bytes = static_cast<std::size_t>(block_kib) << 10;
   settings.counting.show_progress = !quiet;

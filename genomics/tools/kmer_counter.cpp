@@ -47,7 +47,7 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
   command_line.add_flag("quiet", &quiet, "no progress line on standard error");
   command_line.allow_positional("FILES", &settings.files);
   if (!command_line.parse(argc, argv)) return false;
-  threads.resolve(options);
+  threads.resolve(command_line, options);
   settings.k = static_cast<int>(k);
   settings.block_bytes = static_cast<std::size_t>(block_kib) << 10;
   settings.show_progress = !quiet;

@@ -49,36 +49,33 @@ class ThreadOptions {
   // Registers -t, --threads and the engine's options (-threads-per-node among them), each
   // showing the default in --help.
   void add_to(CommandLine& command_line, EngineOptions& options) {
-    // The help prints what a target holds when it is registered; afterwards each target is
-    // set to 0, which no one can give (the least is 1), so that parse() shows what was given.
-    t_ = default_workers_;
+    t_ = threads_ = default_workers_;
     command_line.add_integer("t", &t_, 1, kMaxWorkers,
                              "worker threads that compute, per node; from 2 on, the engine adds a "
                              "communication thread (-t N is -threads-per-node N+1); by default the "
                              "cores available to this process, shared among the MPI ranks of its host");
-    threads_ = default_workers_;
     command_line.add_integer("threads", &threads_, 1, kMaxWorkers, "the same as -t");
     options.threads_per_node = threads_per_node_for(default_workers_);
     add_engine_options(command_line, options);
-    t_ = threads_ = options.threads_per_node = 0;
   }
 
   // After parsing: the threads per node that were asked for, into `options`. Throws
   // CommandLineError when more than one of -t, --threads and -threads-per-node was given.
-  void resolve(EngineOptions& options) {
-    if (t_ != 0 && threads_ != 0) throw CommandLineError("-t and --threads both given: give the worker threads once");
-    const std::int64_t workers = t_ != 0 ? t_ : threads_;
-    if (workers != 0 && options.threads_per_node != 0) {
+  void resolve(const CommandLine& command_line, EngineOptions& options) {
+    const bool t_given = command_line.given("t");
+    const bool threads_given = command_line.given("threads");
+    if (t_given && threads_given) throw CommandLineError("-t and --threads both given: give the worker threads once");
+    if ((t_given || threads_given) && command_line.given("threads-per-node")) {
       throw CommandLineError("-t/--threads and -threads-per-node both given: give one (-t N is -threads-per-node N+1)");
     }
-    if (workers != 0) {
+    if (t_given || threads_given) {
+      const std::int64_t workers = t_given ? t_ : threads_;
       chosen_by_ = "-t " + std::to_string(workers);
       options.threads_per_node = threads_per_node_for(workers);
-    } else if (options.threads_per_node != 0) {
+    } else if (command_line.given("threads-per-node")) {
       chosen_by_ = "-threads-per-node " + std::to_string(options.threads_per_node);
     } else {
       chosen_by_ = "default: the cores available, " + std::to_string(default_workers_) + " here";
-      options.threads_per_node = threads_per_node_for(default_workers_);
     }
   }
 

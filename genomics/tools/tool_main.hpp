@@ -19,11 +19,6 @@
 #include "genomics/io/input_error.hpp"
 #include "genomics/io/run_log.hpp"
 
-// The release the log names: mk/install.mk's XENON_VERSION (a build may pass -DXENON_VERSION).
-#ifndef XENON_VERSION
-#define XENON_VERSION "0.1.0"
-#endif
-
 namespace xenon::genomics {
 
 // One run of a tool after its command line was accepted: when it began, and its log.
@@ -50,7 +45,7 @@ struct ToolRun {
                                (error ? ": " + error.message() : std::string()));
     }
     log.open((std::filesystem::path(directory) / (std::string(program) + ".log")).string());
-    log.line(std::string(program) + " " + XENON_VERSION);
+    log.line(std::string(program) + " (Xenon) " + XENON_VERSION_STRING);
     log.line("command line: " + shell_words(arguments));
     log.line("started: " + started_at);
     char host[256] = {};

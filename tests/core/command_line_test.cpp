@@ -124,6 +124,36 @@ TEST(CommandLine, VersionPrintsTheProgramAndXenonsVersionAndStopsTheParse) {
   EXPECT_FALSE(parsed.pin);  // nothing after --version is read
 }
 
+TEST(CommandLine, SaysWhichOptionsWereGivenEvenWithTheirDefaultValue) {
+  Parsed parsed;
+  CommandLine command_line = make(parsed);
+  ASSERT_TRUE(parse(command_line, {"-threads-per-node", "1", "--pin"}));
+  EXPECT_TRUE(command_line.given("threads-per-node"));  // 1 is also the default
+  EXPECT_TRUE(command_line.given("pin"));
+  EXPECT_FALSE(command_line.given("seed"));
+  EXPECT_THROW((void)command_line.given("no-such-option"), std::logic_error);
+}
+
+TEST(CommandLine, RefusesAnOptionWhereAStringValueWasExpected) {
+  Parsed parsed;
+  CommandLine command_line = make(parsed);
+  try {
+    parse(command_line, {"-output", "--pin"});
+    FAIL() << "-output --pin was accepted as the folder '--pin'";
+  } catch (const CommandLineError& error) {
+    EXPECT_STREQ(error.what(), "option -output needs a value, but the next argument is the option '--pin'");
+  }
+  EXPECT_THROW(parse(command_line, {"-output", "--help"}), CommandLineError);
+  EXPECT_THROW(parse(command_line, {"-output", "-seed=3"}), CommandLineError);
+  // "-" (standard input) and names that are no option of ours are values.
+  ASSERT_TRUE(parse(command_line, {"-output", "-"}));
+  EXPECT_EQ(parsed.output, "-");
+  ASSERT_TRUE(parse(command_line, {"-output", "-results"}));
+  EXPECT_EQ(parsed.output, "-results");
+  ASSERT_TRUE(parse(command_line, {"--output=--pin"}));  // said on purpose
+  EXPECT_EQ(parsed.output, "--pin");
+}
+
 TEST(CommandLine, CollectsPositionalArgumentsWhenAllowed) {
   Parsed parsed;
   CommandLine command_line = make(parsed);

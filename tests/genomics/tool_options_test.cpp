@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/version.hpp"
 #include "tests/support/mpi_run.hpp"
 #include "tests/support/run_binary.hpp"
 #include "tests/support/temporary_directory.hpp"
@@ -367,7 +368,7 @@ TEST(ToolOptions, TheLogTellsWhatWasAskedEachPhaseAndTheFilesWritten) {
   EXPECT_NE(run.output.find("  log in " + out.path() + "/kmer_counter.log\n"), std::string::npos) << run.output;
   const std::string log = out.read("kmer_counter.log");
   EXPECT_TRUE(every_line_is_timestamped(log)) << log;
-  EXPECT_EQ(lines_holding(log, "  kmer_counter 0."), 1u) << log;  // the version
+  EXPECT_EQ(lines_holding(log, std::string("  kmer_counter (Xenon) ") + XENON_VERSION_STRING), 1u) << log;
   EXPECT_EQ(logged(log, "command line: " + binary("kmer_counter") + " " + arguments), 1u) << log;
   EXPECT_EQ(lines_holding(log, "  started: 20"), 1u) << log;
   EXPECT_EQ(lines_holding(log, "  threads: 2 workers + 1 communication thread per node (-t 2)"), 1u) << log;
