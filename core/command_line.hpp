@@ -8,35 +8,54 @@
 
 namespace xenon {
 
-// The problem with a command line, in one sentence that names the option.
+/// The problem with a command line, in one sentence that names the option.
+/// \headerfile xenon.hpp <xenon/xenon.hpp>
 class CommandLineError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
-// Declarative option parser shared by every Xenon binary.
-//
-// Accepts the predecessor's single-dash form (-threads-per-node 4) and GNU long options
-// (--threads-per-node 4, --threads-per-node=4). Unknown options, missing or non-numeric
-// values and out-of-range numbers raise CommandLineError. Arguments that do not start with
-// '-' are collected as positional arguments only when the program allows them.
+/// Declarative option parser shared by every Xenon binary.
+///
+/// Accepts the predecessor's single-dash form (-threads-per-node 4) and GNU long options
+/// (--threads-per-node 4, --threads-per-node=4). Unknown options, missing or non-numeric
+/// values and out-of-range numbers raise CommandLineError. Arguments that do not start with
+/// '-' are collected as positional arguments only when the program allows them.
+///
+/// Each `add_` call registers an option NAME (given without dashes) that writes into
+/// `*target`; the value `*target` holds at registration is the default shown by --help, and
+/// the target must outlive parse(). Options keep the order of registration in the help.
+///
+/// \threads One thread at a time (typically main(), before the Engine is built); no blocking.
+/// \headerfile xenon.hpp <xenon/xenon.hpp>
 class CommandLine {
  public:
+  /// `program` names the binary in the help's usage line; `summary` is the help's one-line
+  /// description.
   CommandLine(std::string program, std::string summary);
 
-  // Registers an integer option; *target holds the default and receives the value.
+  /// Registers an integer option; *target holds the default and receives the value, which
+  /// must lie in [minimum, maximum].
   void add_integer(std::string name, std::int64_t* target, std::int64_t minimum,
                    std::int64_t maximum, std::string help);
+  /// Registers an option whose value is any non-negative 64-bit integer.
   void add_unsigned(std::string name, std::uint64_t* target, std::string help);
+  /// Registers an option whose value is any non-empty text.
   void add_string(std::string name, std::string* target, std::string help);
+  /// Registers a switch: `-name` alone sets it; `-name=yes|no` (also 1/0, true/false, on/off)
+  /// sets it either way.
   void add_flag(std::string name, bool* target, std::string help);
+  /// Lets the program take positional arguments, appended to *target in order; `what` names
+  /// them in the usage line (e.g. "FILE...").
   void allow_positional(std::string what, std::vector<std::string>* target);
 
-  // Parses argv. Returns false when --help was given (help already printed to stdout);
-  // throws CommandLineError on bad use.
+  /// Parses argv. Returns false when --help (or -h) was given (help already printed to stdout);
+  /// throws CommandLineError on bad use.
   bool parse(int argc, const char* const* argv);
 
+  /// The text --help prints: usage, summary, then each option with its help and default.
   std::string help_text() const;
+  /// The program name given to the constructor.
   const std::string& program() const { return program_; }
 
  private:
