@@ -16,6 +16,8 @@ packages+=(jellyfish kmc art-nextgen-simulation-tools ragout-examples time)
 packages+=(minimap2 mummer python3)
 # The assembler's peers in performance/assembly_bench/assembly_bench.sh.
 packages+=(minia velvet ray)
+# The API reference (make docs, mk/docs.mk): Doxygen over the public headers.
+packages+=(doxygen)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
