@@ -17,13 +17,13 @@ class CommandLineError : public std::runtime_error {
 
 /// Declarative option parser shared by every Xenon binary.
 ///
-/// Accepts the predecessor's single-dash form (-threads-per-node 4) and GNU long options
-/// (--threads-per-node 4, --threads-per-node=4). Unknown options, missing or non-numeric
+/// Accepts the predecessor's single-dash form (`-threads-per-node 4`) and GNU long options
+/// (`--threads-per-node 4`, `--threads-per-node=4`). Unknown options, missing or non-numeric
 /// values and out-of-range numbers raise CommandLineError. Arguments that do not start with
 /// '-' are collected as positional arguments only when the program allows them.
 ///
 /// Each `add_` call registers an option NAME (given without dashes) that writes into
-/// `*target`; the value `*target` holds at registration is the default shown by --help, and
+/// `*target`; the value `*target` holds at registration is the default shown by `--help`, and
 /// the target must outlive parse(). Options keep the order of registration in the help.
 ///
 /// \threads One thread at a time (typically main(), before the Engine is built); no blocking.
@@ -42,18 +42,18 @@ class CommandLine {
   void add_unsigned(std::string name, std::uint64_t* target, std::string help);
   /// Registers an option whose value is any non-empty text.
   void add_string(std::string name, std::string* target, std::string help);
-  /// Registers a switch: `-name` alone sets it; `-name=yes|no` (also 1/0, true/false, on/off)
-  /// sets it either way.
+  /// Registers a switch: `-name` alone sets it; `-name=yes` or `-name=no` (also 1/0, true/false,
+  /// on/off) sets it either way.
   void add_flag(std::string name, bool* target, std::string help);
   /// Lets the program take positional arguments, appended to *target in order; `what` names
-  /// them in the usage line (e.g. "FILE...").
+  /// them in the usage line (such as "FILE...").
   void allow_positional(std::string what, std::vector<std::string>* target);
 
-  /// Parses argv. Returns false when --help (or -h) was given (help already printed to stdout);
+  /// Parses argv. Returns false when `--help` (or `-h`) was given (help already printed to stdout);
   /// throws CommandLineError on bad use.
   bool parse(int argc, const char* const* argv);
 
-  /// The text --help prints: usage, summary, then each option with its help and default.
+  /// The text `--help` prints: usage, summary, then each option with its help and default.
   std::string help_text() const;
   /// The program name given to the constructor.
   const std::string& program() const { return program_; }

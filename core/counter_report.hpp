@@ -27,7 +27,7 @@ class CounterReport {
   /// \name Adding counters
   //!@{
 
-  /// Appends a counter; `unit` (e.g. "s") is printed after the value. Names are unique
+  /// Appends a counter; `unit` (such as "s") is printed after the value. Names are unique
   /// within a report (std::logic_error otherwise).
   void add_text(std::string name, std::string value);
   void add_integer(std::string name, std::uint64_t value, std::string unit = {});

@@ -58,10 +58,11 @@ class Actor {
   /// copied per hop), or a copy of `bytes`. Delivered exactly once, in order per
   /// sender/receiver pair; a message to a stopped or never-spawned actor is counted as a
   /// dead letter (EngineStatistics::dead_letters).
-  /// \threads Inside receive(). Returns at once, except under backpressure: a worker 64 Ki
-  /// messages ahead of another worker (or of the communication thread) waits here until half
-  /// have been taken, and with -threads-per-node 1 it waits while 256 sends to other nodes
-  /// are unfinished; it keeps taking in its own messages meanwhile, so floods do not deadlock.
+  /// \threads Inside receive(). Returns at once unless it must wait for a consumer: once
+  /// this worker is 64 Ki messages ahead of another worker or of the communication thread,
+  /// or (with -threads-per-node 1) once over 256 sends to other nodes are unfinished, it
+  /// waits here until half have been taken. It keeps taking in its own messages meanwhile,
+  /// so two actors flooding each other do not deadlock.
   void send(ActorName to, Action action) { send_slot(to, action, PayloadSlot{}); }
   void send(ActorName to, Action action, Payload payload) {
     send_slot(to, action, payload.release_slot());
