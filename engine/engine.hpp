@@ -77,7 +77,7 @@ class Engine {
   Engine(EngineOptions options, std::unique_ptr<Transport> transport);
   /// \endcond
   /// Deletes the actors still alive (only if run() failed or never ran) and closes the
-  /// transport. \threads The thread that built the engine, once run() has returned.
+  /// transport. \threads The thread that built the engine, after run() (if called) returned.
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
