@@ -35,12 +35,13 @@ else ifneq ($(SANITIZE),)
 endif
 
 LIB_SOURCES := $(wildcard core/*.cpp engine/*.cpp transport/*.cpp)
-GOALS_WITHOUT_BUILD := deps deps-dev clean help test-data
+GOALS_WITHOUT_BUILD := deps deps-dev clean help test-data docs
 
 ifeq ($(CONFIG_MPI),y)
   MPI_COMPILE_FLAGS := $(shell mpicc --showme:compile 2>/dev/null)
   MPI_LINK_FLAGS := $(shell mpicc --showme:link 2>/dev/null)
-  # A fresh machine has no mpicc before `make deps`: the goals that install or clean need none.
+  # A fresh machine has no mpicc before `make deps`: the goals that install, clean or document
+  # need none.
   ifeq ($(MPI_LINK_FLAGS)$(filter-out $(GOALS_WITHOUT_BUILD),$(or $(MAKECMDGOALS),all)),)
   else ifeq ($(MPI_LINK_FLAGS),)
     $(error Open MPI not found (mpicc): run 'make deps', or build without MPI: CONFIG_MPI=n)

@@ -4,6 +4,10 @@
 
 namespace xenon {
 
+/// \cond XENON_INTERNAL
+// Installed with the public headers (engine.hpp includes it) but not part of the API:
+// left out of the reference (make docs).
+
 // The atomics a lock-free structure is built from. Structures take this as a template
 // parameter so that a model checker (Relacy, tests/model/relacy_atomics.hpp) can substitute
 // its own instrumented types and check the very code we ship, not a copy of it.
@@ -38,5 +42,7 @@ struct StdAtomics {
 
   static void thread_fence(std::memory_order order) noexcept { std::atomic_thread_fence(order); }
 };
+
+/// \endcond
 
 }  // namespace xenon

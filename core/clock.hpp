@@ -5,15 +5,16 @@
 
 namespace xenon {
 
-// Monotonic wall-clock time for benchmarks: never jumps with NTP, consistent across the
-// threads of a process.
+/// Monotonic wall-clock time for benchmarks: never jumps with NTP, consistent across the
+/// threads of a process.
 using MonotonicClock = std::chrono::steady_clock;
 
+/// Seconds from `start` to `end` (negative if `end` is earlier). \threads Any thread.
 inline double seconds_between(MonotonicClock::time_point start, MonotonicClock::time_point end) {
   return std::chrono::duration<double>(end - start).count();
 }
 
-// CPU time the whole process has used (all threads), in seconds.
+/// CPU time the whole process has used (all threads), in seconds. \threads Any thread.
 double process_cpu_seconds();
 
 }  // namespace xenon

@@ -7,6 +7,10 @@
 
 namespace xenon {
 
+/// \cond XENON_INTERNAL
+// Installed with the public headers (engine.hpp includes it) but not part of the API:
+// left out of the reference (make docs).
+
 // Lets one owner thread sleep until another thread hands it work, without losing a wake-up.
 //
 // Owner:  prepare_to_park(); if (work is visible) cancel_park(); else park();
@@ -88,5 +92,7 @@ inline void cpu_relax() noexcept {
   asm volatile("or 27,27,27" ::: "memory");  // lower SMT priority while spinning
 #endif
 }
+
+/// \endcond
 
 }  // namespace xenon

@@ -12,6 +12,10 @@
 
 namespace xenon {
 
+/// \cond XENON_INTERNAL
+// Installed with the public headers (engine.hpp includes it) but not part of the API:
+// left out of the reference (make docs).
+
 // A bounded single-producer / single-consumer ring of trivially copyable items.
 //
 // Threading contract: calls under "Producer side" come from one thread only, calls under
@@ -172,5 +176,7 @@ class SpscRing {
   std::uint64_t cached_tail_ = 0;
   char padding_[kCacheLineSize - 2 * sizeof(std::uint64_t)];  // keep the next object off our line
 };
+
+/// \endcond
 
 }  // namespace xenon

@@ -16,12 +16,20 @@ namespace xenon {
 class Worker;
 struct MessageNode;
 
-// Base class of every actor. Derive, implement receive(), and spawn it through the engine
-// or from another actor; the engine owns it from then on and deletes it after it stops.
-//
-// Threading contract: an actor lives on one worker thread, and receive() and every member
-// below are called only from that thread, one message at a time. Messages from one sender
-// to one receiver arrive in the order they were sent.
+/// Base class of every actor. Derive, implement receive(), and spawn it through the engine
+/// or from another actor; the engine owns it from then on and deletes it after it stops.
+///
+/// Threading contract: an actor lives on one worker thread, and receive() and every member
+/// below are called only from that thread, one message at a time: the protected members from
+/// within receive() only, never from a thread of the program's own. Messages from one sender
+/// to one receiver arrive in the order they were sent.
+///
+/// The constructor runs on the spawner's thread (the caller of Engine::spawn, the parent's
+/// worker, or for request_spawn() the target node's communication thread, its worker 0 with
+/// -threads-per-node 1), before the actor has a name: self(), send() and the other members
+/// work from the first receive() on. The destructor runs on the actor's worker once it has
+/// stopped, or in ~Engine for an actor still alive then (run() failed or was never called).
+/// \headerfile xenon.hpp <xenon/xenon.hpp>
 class Actor {
  public:
   Actor() = default;
@@ -29,13 +37,32 @@ class Actor {
   Actor(const Actor&) = delete;
   Actor& operator=(const Actor&) = delete;
 
+  /// Handles one message. `message` and its payload are valid only until receive() returns;
+  /// keep a payload beyond that with Message::share_payload(). An exception escaping
+  /// receive() stops this actor: it is reported on stderr, and the supervisor's
+  /// ACTION_CHILD_STOPPED carries its what() text; the run goes on.
+  /// \threads Called by the engine on this actor's worker thread.
   virtual void receive(const Message& message) = 0;
 
+  /// This actor's name, valid on every node. \threads From receive() on.
   ActorName self() const noexcept { return name_; }
-  // The actor that spawned this one; none() for actors spawned by the program.
+  /// The actor that spawned this one; none() for actors spawned by the program.
+  /// \threads From receive() on.
   ActorName supervisor() const noexcept { return supervisor_; }
 
  protected:
+  /// \name Sending
+  //!@{
+
+  /// Sends `action` to `to` with no payload, an owned Payload (moved into the message, never
+  /// copied per hop), or a copy of `bytes`. Delivered exactly once, in order per
+  /// sender/receiver pair; a message to a stopped or never-spawned actor is counted as a
+  /// dead letter (EngineStatistics::dead_letters).
+  /// \threads Inside receive(). Returns at once unless it must wait for a consumer: once
+  /// this worker is 64 Ki messages ahead of another worker or of the communication thread,
+  /// or (with -threads-per-node 1) once over 256 sends to other nodes are unfinished, it
+  /// waits here until half have been taken. It keeps taking in its own messages meanwhile,
+  /// so two actors flooding each other do not deadlock.
   void send(ActorName to, Action action) { send_slot(to, action, PayloadSlot{}); }
   void send(ActorName to, Action action, Payload payload) {
     send_slot(to, action, payload.release_slot());
@@ -43,17 +70,33 @@ class Actor {
   void send(ActorName to, Action action, std::span<const std::byte> bytes) {
     send(to, action, Payload::copy_of(bytes));
   }
+  /// Sends a copy of a trivially copyable `value` (Payload::of), read back with
+  /// Message::payload_as<T>(). \threads Inside receive(); may wait as send() does.
   template <class T>
   void send_value(ActorName to, Action action, const T& value) {
     send(to, action, Payload::of(value));
   }
+  //!@}
+
+  /// \name Replying
+  //!@{
+
+  /// Sends to `request.source()`. A message sent by Engine::send() has no source: a reply
+  /// to it is a dead letter. \threads Inside receive(); may wait as send() does.
   void reply(const Message& request, Action action) { send(request.source(), action); }
   void reply(const Message& request, Action action, Payload payload) {
     send(request.source(), action, std::move(payload));
   }
+  //!@}
 
-  // Spawns a child on this actor's worker (best locality) or on a given worker of this node.
-  // The name is usable at once: messages sent to it wait until the child exists.
+  /// \name Spawning children
+  //!@{
+
+  /// Spawns a child on this actor's worker (best locality) or on a given worker of this node.
+  /// The name is usable at once: messages sent to it wait until the child exists. This actor
+  /// is its supervisor. Throws std::out_of_range if `worker` does not exist on this node.
+  /// \threads Inside receive(). T is built from `args` here, on this thread; a child for
+  /// another worker travels there in a message, so this may wait as send() does.
   template <class T, class... Args>
   ActorName spawn(Args&&... args) {
     return spawn_on<T>(worker_index(), std::forward<Args>(args)...);
@@ -63,20 +106,29 @@ class Actor {
     static_assert(std::is_base_of_v<Actor, T>, "spawned types derive from xenon::Actor");
     return spawn_child(std::make_unique<T>(std::forward<Args>(args)...), worker);
   }
-
-  // Asks node `node` to spawn an actor of a type registered there by name
-  // (Engine::register_actor_type), built from `arguments`, on its worker `worker`. Returns a
-  // request number; the new actor's name arrives in an ACTION_SPAWNED message (read it with
-  // SpawnedActor::from). This actor becomes the new actor's supervisor.
+  /// Asks node `node` to spawn an actor of a type registered there by name
+  /// (Engine::register_actor_type), built from `arguments`, on its worker `worker`. Returns a
+  /// request number; the new actor's name arrives in an ACTION_SPAWNED message (read it with
+  /// SpawnedActor::from). This actor becomes the new actor's supervisor. Throws
+  /// std::out_of_range if `node` does not exist or `worker` is not below this node's worker
+  /// count; a type not registered on the target node fails that node's Engine::run().
+  /// \threads Inside receive(); the request is a message, so this may wait as send() does.
   std::uint64_t request_spawn(int node, int worker, std::string_view type, Payload arguments = {});
+  //!@}
 
-  // Stops this actor once the current receive() returns. Messages still in its mailbox are
-  // counted as dead letters; the supervisor receives ACTION_CHILD_STOPPED.
+  /// Stops this actor once the current receive() returns. Messages still in its mailbox are
+  /// counted as dead letters; the supervisor receives ACTION_CHILD_STOPPED.
+  /// \threads Inside receive().
   void stop() noexcept { stop_requested_ = true; }
 
+  /// This actor's worker, 0 to worker_count() - 1. \threads From receive() on.
   int worker_index() const noexcept { return static_cast<int>(name_.worker()); }
+  /// How many workers this node has (EngineOptions::worker_count()). \threads From receive() on.
   int worker_count() const noexcept;
+  /// This actor's node (process), 0 to node_count() - 1. \threads From receive() on.
   int node_index() const noexcept { return static_cast<int>(name_.node()); }
+  /// How many nodes the runtime has (mpiexec's process count, else 1).
+  /// \threads From receive() on.
   int node_count() const noexcept;
 
  private:

@@ -12,6 +12,7 @@
 
 namespace xenon {
 
+/// \cond XENON_INTERNAL
 // Actor types that can be spawned by name, from any node (Actor::request_spawn). Every node
 // registers the same types before run(); a type is built from the request's argument bytes.
 class ActorRegistry {
@@ -36,5 +37,6 @@ class ActorRegistry {
  private:
   std::map<std::string, Factory, std::less<>> factories_;
 };
+/// \endcond
 
 }  // namespace xenon

@@ -25,48 +25,79 @@ class Worker;
 class CpuTopology;
 class Communicator;
 
+/// Counters of one node's run (Engine::statistics()), summed over its workers and its
+/// communicator.
+/// \headerfile xenon.hpp <xenon/xenon.hpp>
 struct EngineStatistics {
-  std::uint64_t messages_received = 0;
-  std::uint64_t messages_to_other_workers = 0;
-  std::uint64_t dead_letters = 0;
-  std::uint64_t actors_spawned = 0;
-  std::uint64_t actors_stopped = 0;
-  std::uint64_t parks = 0;
-  std::uint64_t held_for_adoption = 0;  // messages that overtook a newly spawned actor
-  std::uint64_t messages_to_other_nodes = 0;
-  std::uint64_t frames_sent = 0;
-  std::uint64_t frames_received = 0;
-  std::uint64_t actors_failed = 0;         // stopped by an exception escaping receive()
-  std::uint64_t overflow_peak = 0;         // most messages one sender had waiting for a ring
-  std::uint64_t backpressure_waits = 0;    // times a sender waited for its consumer
-  std::uint64_t pooled_message_nodes = 0;  // mailbox nodes allocated, all workers
+  std::uint64_t messages_received = 0;          ///< messages handed to an actor's receive()
+  std::uint64_t messages_to_other_workers = 0;  ///< messages sent to another worker of this node
+  std::uint64_t dead_letters = 0;    ///< messages to stopped or never-spawned actors, not delivered
+  std::uint64_t actors_spawned = 0;  ///< actors that began to live on this node's workers
+  std::uint64_t actors_stopped = 0;  ///< actors that stopped (by stop() or a failure)
+  std::uint64_t parks = 0;           ///< times an idle worker went to sleep
+  std::uint64_t held_for_adoption = 0;        ///< messages that overtook a newly spawned actor
+  std::uint64_t messages_to_other_nodes = 0;  ///< messages sent to an actor on another node
+  std::uint64_t frames_sent = 0;              ///< frames (batches of messages) sent to other nodes
+  std::uint64_t frames_received = 0;          ///< frames received from other nodes
+  std::uint64_t actors_failed = 0;            ///< stopped by an exception escaping receive()
+  std::uint64_t overflow_peak = 0;            ///< most messages one sender had waiting for a ring
+  std::uint64_t backpressure_waits = 0;       ///< times a sender waited for its consumer
+  std::uint64_t pooled_message_nodes = 0;     ///< mailbox nodes allocated, all workers
 };
 
-// One node of the runtime: its workers, the rings between them, its communicator and the
-// transport to the other nodes.
-//
-//   xenon::Engine engine(options);
-//   engine.spawn<Root>(args...);   // before run()
-//   engine.run();                  // returns when no actor is alive on any node
-//
-// Launched by mpiexec (and built with MPI), each process is one node and they form one
-// runtime; otherwise the process is the only node. run() may be called once; it uses the
-// calling thread as worker 0. If an actor's receive() throws, the engine stops every
-// worker and run() rethrows the first exception.
+/// One node of the runtime: its workers, the rings between them, its communicator and the
+/// transport to the other nodes.
+///
+///     xenon::Engine engine(options);
+///     engine.spawn<Root>(args...);   // before run()
+///     engine.run();                  // returns when no actor is alive on any node
+///
+/// Launched by mpiexec (and built with MPI), each process is one node and they form one
+/// runtime; otherwise the process is the only node. An exception escaping an actor's
+/// receive() stops that actor alone (see Actor::receive()); a failure of the engine itself
+/// (transport, malformed frame, a type not registered here) stops every worker, and run()
+/// rethrows it.
+///
+/// \threads Build it, set it up (spawn, send, register_actor_type) and run it on one thread;
+/// run() makes that thread worker 0 and starts the others. The accessors node_index(),
+/// node_count(), worker_count() and options() never change and may be read from any thread.
+/// \headerfile xenon.hpp <xenon/xenon.hpp>
 class Engine {
  public:
+  /// Lays out this node as `options` says and joins the runtime: under mpiexec (in a build
+  /// with MPI) it initialises MPI, which the destructor finalises, so such a process makes
+  /// one Engine. Throws std::invalid_argument if `options.threads_per_node` is not between 1 and
+  /// 4096, std::runtime_error if the transport cannot start (such as under mpiexec in a
+  /// build without MPI).
+  /// \threads The thread that will call run(). Under mpiexec every process builds its
+  /// engine; this may wait for the others (MPI's communicator setup is collective).
   explicit Engine(EngineOptions options = {});
+  /// \cond XENON_INTERNAL
+  // Tests: an engine on a transport of their own (the transport interface is not installed).
   Engine(EngineOptions options, std::unique_ptr<Transport> transport);
+  /// \endcond
+  /// Deletes the actors still alive (only if run() failed or never ran) and closes the
+  /// transport. \threads The thread that built the engine, after run() (if called) returned.
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
+  /// This process's node index, 0 to node_count() - 1 (its MPI rank, else 0).
   int node_index() const noexcept { return node_index_; }
+  /// How many nodes (processes) the runtime has: mpiexec's process count, else 1.
   int node_count() const noexcept { return node_count_; }
+  /// How many workers this node has (EngineOptions::worker_count()).
   int worker_count() const noexcept { return options_.worker_count(); }
+  /// The options this node was built with.
   const EngineOptions& options() const noexcept { return options_; }
 
-  // Before run(): places an actor on a worker of this node. Its supervisor is none().
+  /// \name Spawning the first actors
+  //!@{
+
+  /// Before run(): places an actor of type T, built from `args` on this thread, on a worker
+  /// of this node (spawn(): worker 0) and returns its name. Its supervisor is none(). Throws
+  /// std::logic_error after run(), std::out_of_range if `worker` does not exist.
+  /// \threads The thread that will call run(), before it.
   template <class T, class... Args>
   ActorName spawn_on(int worker, Args&&... args) {
     static_assert(std::is_base_of_v<Actor, T>, "spawned types derive from xenon::Actor");
@@ -76,9 +107,12 @@ class Engine {
   ActorName spawn(Args&&... args) {
     return spawn_on<T>(0, std::forward<Args>(args)...);
   }
+  //!@}
 
-  // Before run(), on every node: lets actors of any node spawn T here by name with
-  // Actor::request_spawn(). T must be constructible from std::span<const std::byte>.
+  /// Before run(), on every node: lets actors of any node spawn T here by name with
+  /// Actor::request_spawn(). T must be constructible from std::span<const std::byte> (the
+  /// request's arguments). Throws std::invalid_argument if `type` is already registered.
+  /// \threads The thread that will call run(), before it.
   template <class T>
   void register_actor_type(std::string type) {
     static_assert(std::is_constructible_v<T, std::span<const std::byte>>,
@@ -88,15 +122,26 @@ class Engine {
     });
   }
 
-  // Before run(): sends a message from outside the actors (source none()), typically the
-  // one that starts the program's first actor.
+  /// Before run(): sends a message from outside the actors (source none()), typically the
+  /// one that starts the program's first actor. `to` must live on this node
+  /// (std::out_of_range otherwise); std::logic_error after run(). Replies to it are dead
+  /// letters. \threads The thread that will call run(), before it.
   void send(ActorName to, Action action, Payload payload = {});
 
+  /// Runs the actors until none is alive on any node and no spawn request is on its way,
+  /// then returns; the calling thread is worker 0 meanwhile. May be called once
+  /// (std::logic_error otherwise). Every node must call it: each returns when the whole
+  /// runtime has ended. Rethrows a failure of the engine; warns on stderr if any message
+  /// was a dead letter.
+  /// \threads The thread that built the engine; blocks for the whole run.
   void run();
 
-  // After run(): totals over every worker.
+  /// Totals over this node's workers and communicator (other nodes keep their own).
+  /// \threads The thread that calls run(), before or after it (workers write the counters
+  /// while it runs).
   EngineStatistics statistics() const;
 
+  /// \cond XENON_INTERNAL
   // ---- Engine internals (workers call these) ----
   Worker& worker(int index) noexcept { return *workers_[static_cast<std::size_t>(index)]; }
   bool shutting_down() const noexcept {
@@ -124,6 +169,8 @@ class Engine {
   const ActorRegistry& registry() const noexcept { return registry_; }
   void fail(std::exception_ptr failure) noexcept;
   void request_shutdown() noexcept;
+
+  /// \endcond
 
  private:
   ActorName place(std::unique_ptr<Actor> actor, int worker);

@@ -6,23 +6,28 @@ namespace xenon {
 
 class CommandLine;
 
-// How one node (process) of the runtime is laid out.
+/// How one node (process) of the runtime is laid out: the Engine constructor reads it.
+/// \threads A plain value: set it before building the Engine.
+/// \headerfile xenon.hpp <xenon/xenon.hpp>
 struct EngineOptions {
-  // 1: one worker runs actors and drives the transport. N >= 2: N-1 workers plus one
-  // communication thread.
+  /// 1: one worker runs actors and drives the transport. N >= 2: N-1 workers plus one
+  /// communication thread. At most 4096.
   std::int64_t threads_per_node = 1;
-  bool pin = false;      // pin workers to distinct cores with hwloc
-  bool verbose = false;  // print topology and placement at start
-  // Small messages to one node are gathered into frames of up to this many bytes before
-  // they are sent; 0 sends every message in a frame of its own (to measure what
-  // aggregation buys).
+  bool pin = false;      ///< pin workers to distinct cores with hwloc
+  bool verbose = false;  ///< print topology and placement at start
+  /// Small messages to one node are gathered into frames of up to this many bytes before
+  /// they are sent; 0 sends every message in a frame of its own (to measure what
+  /// aggregation buys).
   std::int64_t aggregation_bytes = 60 * 1024;
 
+  /// How many workers (threads that run actors) threads_per_node gives.
   int worker_count() const { return threads_per_node == 1 ? 1 : static_cast<int>(threads_per_node - 1); }
+  /// Whether a thread of its own drives the transport (threads_per_node >= 2).
   bool has_communication_thread() const { return threads_per_node > 1; }
 };
 
-// Registers -threads-per-node, -pin and -verbose.
+/// Registers -threads-per-node, -pin, -verbose and -aggregation-bytes, which write into
+/// `options`; both must outlive command_line.parse(). \threads As CommandLine.
 void add_engine_options(CommandLine& command_line, EngineOptions& options);
 
 }  // namespace xenon

@@ -11,12 +11,18 @@
 
 namespace xenon {
 
-// One message: who sent it, to whom, what it asks (the action) and its payload. Exactly one
-// cache line, trivially copyable, so it moves through rings and mailboxes by plain copy.
-// An actor receives it by const reference, valid during receive(); to keep a large payload
-// beyond that without copying it, take share_payload().
+/// One message: who sent it, to whom, what it asks (the action) and its payload. Exactly one
+/// cache line, trivially copyable, so it moves through rings and mailboxes by plain copy.
+/// An actor receives it by const reference, valid during Actor::receive(); to keep a large
+/// payload beyond that without copying it, take share_payload().
+///
+/// \threads Read it inside the receive() it was given to; the engine frees its payload
+/// reference when receive() returns.
+/// \headerfile xenon.hpp <xenon/xenon.hpp>
 class Message {
  public:
+  /// \cond XENON_INTERNAL
+  // The engine builds messages; actors only receive them.
   Message() noexcept = default;
   Message(ActorName source, ActorName destination, Action action,
           const PayloadSlot& payload) noexcept {
@@ -36,15 +42,22 @@ class Message {
                   payload.is_shared() ? sizeof(SharedBytes*) : payload.size);
     }
   }
+  /// \endcond
 
+  /// The sender; none() for a message sent by Engine::send().
   ActorName source() const noexcept { return source_; }
+  /// The receiving actor.
   ActorName destination() const noexcept { return destination_; }
+  /// What the message asks for; its name() is empty (only the code travels).
   Action action() const noexcept { return Action::from_code(action_); }
 
+  /// The payload's bytes, valid until receive() returns (empty if there is none).
   std::span<const std::byte> payload() const noexcept { return payload_.view(); }
+  /// The payload's size in bytes.
   std::size_t payload_size() const noexcept { return payload_.size; }
 
-  // The payload read as one trivially copyable value; throws if the sizes differ.
+  /// The payload read as one trivially copyable value (as Actor::send_value() sent it);
+  /// throws std::length_error if the sizes differ.
   template <class T>
   T payload_as() const {
     static_assert(std::is_trivially_copyable_v<T>, "payload values are sent as raw bytes");
@@ -57,16 +70,19 @@ class Message {
     return value;
   }
 
-  // A payload sharing this message's bytes: a new reference for large payloads (no copy),
-  // a copy for inline ones.
+  /// A payload sharing this message's bytes: a new reference for large payloads (no copy),
+  /// a copy for inline ones. It may outlive the message, be kept or sent on; its bytes are
+  /// read-only.
   Payload share_payload() const {
     if (!payload_.is_shared()) return Payload::copy_of(payload_.view());
     payload_.shared()->add_reference();
     return Payload::adopt_slot(payload_);
   }
 
+  /// \cond XENON_INTERNAL
   // Engine use: the slot this message owns.
   const PayloadSlot& payload_slot() const noexcept { return payload_; }
+  /// \endcond
 
  private:
   ActorName source_;

@@ -10,6 +10,7 @@
 
 namespace xenon {
 
+/// \cond XENON_INTERNAL
 // Asks a node's communicator to spawn a registered actor type on one of its workers.
 // Payload layout (little-endian): u64 request, u32 worker, u32 type length, type, arguments.
 struct SpawnRequest {
@@ -22,15 +23,21 @@ struct SpawnRequest {
   // Views into bytes; throws WireFormatError if they are not a spawn request.
   static SpawnRequest decode(std::span<const std::byte> bytes);
 };
+/// \endcond
 
-// The answer to Actor::request_spawn(), sent to the requester with ACTION_SPAWNED: which
-// request, and the new actor's name (its supervisor is the requester).
+/// The answer to Actor::request_spawn(), sent to the requester with ACTION_SPAWNED: which
+/// request, and the new actor's name (its supervisor is the requester).
+/// \threads A plain value: any thread.
+/// \headerfile xenon.hpp <xenon/xenon.hpp>
 struct SpawnedActor {
-  std::uint64_t request;
-  ActorName name;
+  std::uint64_t request;  ///< the number request_spawn() returned
+  ActorName name;         ///< the new actor, usable at once
 
-  Payload encode() const;
-  // Throws WireFormatError if the message is not an ACTION_SPAWNED reply.
+  /// \cond XENON_INTERNAL
+  Payload encode() const;  // the engine's side: the reply's payload
+  /// \endcond
+  /// Reads an ACTION_SPAWNED message. Throws a std::runtime_error (the engine's
+  /// WireFormatError) if the message is not such a reply.
   static SpawnedActor from(const Message& message);
 };
 

@@ -1,6 +1,15 @@
 #pragma once
 
-// The public API of the Xenon actor engine: include this one header.
+/// \file
+/// The public API of the Xenon actor engine: include this one header, as
+/// `#include <xenon/xenon.hpp>`. It reaches a few internal headers as well, which the
+/// engine's inline members need; they are installed but are not part of the API.
+
+/// \namespace xenon
+/// Everything Xenon offers: actors (Actor, Message, Payload, Action, ActorName), the node
+/// that runs them (Engine, EngineOptions), and the helpers its programs share (CommandLine,
+/// CounterReport, ProgressLine).
+
 #include "core/command_line.hpp"
 #include "core/counter_report.hpp"
 #include "core/progress_line.hpp"

@@ -149,6 +149,11 @@ $(INSTALL_LIST): $(LIBRARY) $(SHARED_LIBRARY) $(INSTALL_DIR)/xenon.pc \
 	   for e in $(EXAMPLES); do \
 	     echo "file examples/$$e.cpp share/doc/xenon/examples/$$e.cpp"; \
 	   done; \
+	   if [ -n "$(DOCS_HTML)" ] && [ -d "$(DOCS_HTML)" ]; then \
+	     for f in $$(cd $(DOCS_HTML) && find . -type f | LC_ALL=C sort); do \
+	       echo "file $(DOCS_HTML)/$${f#./} share/doc/xenon/html/$${f#./}"; \
+	     done; \
+	   fi; \
 	 } > $@.new && mv $@.new $@
 
 .PHONY: install uninstall FORCE_INSTALL_TEXT

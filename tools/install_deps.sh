@@ -35,6 +35,8 @@ dev_packages+=(cppcheck clang-tidy-14 clang-14 libclang-rt-14-dev googletest
 # (performance/kmer_bench/kmer_bench.sh); Minia, Velvet and Ray
 # (performance/assembly_bench/assembly_bench.sh).
 dev_packages+=(kmc ragout-examples time minia velvet ray)
+# The API reference (make docs, mk/docs.mk): Doxygen over the public headers.
+dev_packages+=(doxygen)
 
 case "${1:-}" in
   "") ;;
