@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Xenon: one non-recursive Makefile.
 #   make                 optimised build (library, probes, tests)
 #   make test            build and run every test; ends with "N passed, N failed"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "core/cpu_topology.hpp"
 
 // XENON_HWLOC=0 (make CONFIG_HWLOC=n, used by the cross builds, whose sysroots have no

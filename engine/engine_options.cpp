@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "engine/engine_options.hpp"
 
 #include "core/command_line.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "engine/spawn_request.hpp"
 
 #include <cstring>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "engine/wire_frame.hpp"
 
 #include <cstring>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Hello world: one actor receives a greeting, prints it and stops; Engine::run() returns
 // when no actor is alive. In the tree: make, then build/release/bin/hello --name=you.
 // Against an installed Xenon (make install):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Two actors play ping-pong on two workers, then stop; the program ends when no actor is
 // alive. Build: make; run: build/release/bin/ping_pair -threads-per-node 3
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A ring of actors spread over the workers passes one token a number of times around,
 // then the ring stops itself, member by member. Prints how often the token moved and
 // exits 1 unless that is exactly actors x laps.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Two nodes: an actor on node 0 asks node 1 to spawn an actor by its registered type name,
 // sends it a question, prints the answer, and both stop. Every node runs this same program
 // and registers the type before run().

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target for the option parser (core/command_line.hpp). The input is an argv:
 // arguments separated by NUL bytes. Every kind of option is registered; parse() may accept
 // the arguments or throw CommandLineError, and must do nothing else (no crash, no other

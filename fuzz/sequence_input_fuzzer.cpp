@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target for sequence input (genomics/io): the input's first byte picks a block
 // size and a k, the rest is a file (plain, or gzip when it starts with gzip's magic). Cutting
 // it into blocks and parsing them may succeed or throw InputError, and must do nothing else

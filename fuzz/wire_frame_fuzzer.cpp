@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target for the wire decoder (engine/wire_frame.hpp). The input is a frame as it
 // would arrive from another node. read_frame_header and decode_frame may accept it or throw
 // WireFormatError, and must do nothing else (no crash, no other exception, no read out of

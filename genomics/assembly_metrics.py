@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The arithmetic of genomics/evaluate_assembly.sh (standard library only).
 
   assembly_metrics.py prepare MIN_CONTIG CONTIGS REFERENCE OUTDIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Evaluates an assembly against its known reference, as QUAST would (QUAST is not packaged):
 #   genomics/evaluate_assembly.sh CONTIGS.fasta REFERENCE.fasta[.gz] [--min-contig 500]
 # Prints one line per metric, "ASSEMBLY_METRIC name = value": contig count, total length,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Benchmarks: the physical limit, the Savina suite, the scaling curve, and
 # `make bench`, which runs every probe and writes results/bench.txt (+ scaling CSV and PNG).
 #   make bench                       full run (a few minutes)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Correctness checks: weak memory (Relacy, cross builds under qemu) and bad input (fuzzing, lint).
 #   make test                 also runs build/.../xenon_model_tests (Relacy model checks)
 #   make test-cross           cross-builds for POWER7 big-endian, ppc64el and arm64, runs the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Genome analysis on the engine (genomics/): the input and k-mer library, and its tools.
 #   make kmer_counter     build/<config>/bin/kmer_counter
 ifeq ($(CONFIG_GENOMICS),y)

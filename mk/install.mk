@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Xenon as a library others embed: make install / make uninstall.
 #   make install PREFIX=DIR      (default /usr/local; DESTDIR=... stages it for packaging)
 #       DIR/include/xenon/xenon.hpp and the headers it reaches, nothing internal

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Soak: over 100 million messages across workers and across processes, every count
 # checked exactly. latency_probe itself exits non-zero if any ping, reply or message went
 # missing (it compares pings sent, pings received and replies received with the expected total

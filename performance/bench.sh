@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # bench.sh (`make bench`): runs every probe once, in a few minutes, and writes
 #   $RESULTS_DIR/bench.txt      every probe's PERFORMANCE_COUNTER lines, then a summary of
 #                               the issue-5 targets as ratios measured in this same run

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # shellcheck shell=bash disable=SC2034,SC2154  # wall, peak are read by the caller; work is the caller's
 # Sourced by the genomics benchmarks (performance/kmer_bench, performance/assembly_bench):
 # the simulated E. coli reads they share, and timing a run. The caller sets PROGRAM (its name

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # plot_latency.sh: latency_probe's throughput and round-trip latency against
 # -threads-per-node, as a PNG (gnuplot). Runs latency_probe R times for each value in LIST,
 # interleaved, each writing its counters with --counters-csv, and keeps the medians in

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Reproduces the README's results table in one run: latency_probe for -threads-per-node 1,
 # 2 and 3 (default workload, repetitions interleaved, median reported) and ring_probe
 # (ours against Boost). Prints markdown rows and the raw counters to results/.

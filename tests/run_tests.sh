@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs the GoogleTest binary, then every other xenon_*_tests binary beside it (suites that
 # mk/*.mk build with their own flags, e.g. xenon_model_tests), and ends with one line
 # "N passed, N failed" counting every test case of all of them; exits non-zero if any failed

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The unit and end-to-end tests linked into xenon_tests, listed one by one: a test file is
 # built because it is named here, not because of how deep its folder is. A *_test.cpp under
 # tests/ that is in no list (here, or MODEL_TEST_SOURCES in mk/correctness.mk) stops the build.
@@ -24,6 +25,7 @@ TEST_SOURCES := \
   tests/performance/plot_latency_test.cpp \
   tests/performance/savina_test.cpp \
   tests/tools/help_test.cpp \
+  tests/tools/licence_test.cpp \
   tests/transport/loopback_transport_test.cpp
 
 # Tests of genome analysis (left out with CONFIG_GENOMICS=n).

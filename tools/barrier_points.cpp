@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The ring's publish and observe points, and the parker's fence, each in an out-of-line
 // function with a fixed name, so tools/check_barriers.sh can find their instructions in the
 // cross-built object and check the barriers the target needs (lwsync/sync/isync on POWER,

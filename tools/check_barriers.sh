@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Checks that the cross-built ring and parker emit the barriers their orders need, by
 # disassembling tools/barrier_points.cpp as compiled for each target:
 #   POWER: release = lwsync (or sync) before the store; acquire = isync (ld; cmp; bc; isync)

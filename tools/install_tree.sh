@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # install_tree.sh: what `make install` and `make uninstall` run (mk/install.mk).
 #   install_tree.sh install PREFIX LIST   copies what LIST names under DESTDIR/PREFIX and
 #                                         records each file and each directory it had to

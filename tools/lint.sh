@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Static analysis of the given folders: clang-tidy with the bugprone-, concurrency- and
 # clang-analyzer- groups (listed here, so the whole lint is this one file), then cppcheck.
 # Ends with "N passed, N failed": one per tool, failed when it reported anything.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs each libFuzzer binary FUZZER_fuzzer in BUILD_DIR for SECONDS, starting from the seed
 # corpus fuzz/corpus/FUZZER/ (new inputs go to BUILD_DIR/corpus/FUZZER, not into the tree).
 # A crash leaves its input in BUILD_DIR/crashes/FUZZER/: copy it to fuzz/regressions/FUZZER/

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs, for each cross target built by `make cross-build` (build/cross-TARGET/), the unit
 # tests and a small multi-worker latency_probe under qemu-user, then the barrier check.
 # Ends with one "N passed, N failed" line over every target.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Benchmarks (mk/bench.mk): `make bench` with tiny workloads, a seconds-long
 # smoke run of every probe and of the results file, CSV and plot; it fails if any probe's
 # message counts differ. Figures from it mean nothing; the full run is `make bench`.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Correctness checks beyond make test (mk/correctness.mk; sourced by .ci/run, which defines run_stage). The Relacy model checks
 # run inside `make test` (build/release/bin/xenon_model_tests).
 #   test-cross: three cross builds (~2 min each on 2 cores), unit tests + latency_probe under

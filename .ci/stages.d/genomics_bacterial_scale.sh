@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # k-mer counting at bacterial scale: performance/kmer_bench/kmer_bench.sh simulates 40x E. coli reads
 # with ART (about a minute), then counts them with kmer_counter, Jellyfish and KMC and across
 # 2 and 4 MPI processes; it fails unless every histogram is identical to Jellyfish's and KMC's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Install round trip (mk/install.mk): `make install` into a fresh prefix, out-of-tree builds of
 # the installed hello example with pkg-config and with CMake (find_package(Xenon)), a look at a
 # man page, then `make uninstall`, which must leave nothing.

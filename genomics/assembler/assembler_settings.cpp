@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "genomics/assembler/assembler_settings.hpp"
 
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "genomics/assembler/read_threads.hpp"
 
 #include <algorithm>

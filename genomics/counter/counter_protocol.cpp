@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "genomics/counter/counter_protocol.hpp"
 
 #include <cstring>

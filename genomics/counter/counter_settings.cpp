@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "genomics/counter/counter_settings.hpp"
 
 #include "core/json_text.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "genomics/counter/input_reader.hpp"
 
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "genomics/io/atomic_output_file.hpp"
 
 #include <unistd.h>

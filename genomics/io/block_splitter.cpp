@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "genomics/io/block_splitter.hpp"
 
 #include <cstring>

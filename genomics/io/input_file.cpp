@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "genomics/io/input_file.hpp"
 
 #include <sys/stat.h>

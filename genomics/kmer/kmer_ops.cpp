@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "genomics/kmer/kmer_ops.hpp"
 
 namespace xenon::genomics {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // assembler: assembles short reads (FASTA/FASTQ, plain or gzip) into contigs with a de Bruijn
 // graph spread over store actors on every worker of every node.
 //   assembler -t 2 -k 31 -o out reads_1.fq.gz reads_2.fq.gz

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // kmer_counter: counts canonical k-mers of FASTA/FASTQ files (plain or gzip) on actors spread
 // over every worker of every node, with Jellyfish's answers (jellyfish count -C, then histo).
 //   kmer_counter -t 2 -k 31 -o out reads_1.fq.gz reads_2.fq.gz

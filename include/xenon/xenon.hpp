@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // In-tree programs include Xenon as installed users do, `#include <xenon/xenon.hpp>` (the

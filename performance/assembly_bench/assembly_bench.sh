@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The assembler against Minia, Velvet and Ray, one after another in one run. Prints one
 # ASSEMBLY_BENCH line per tool and data set (wall time, peak memory, and the figures of
 # genomics/evaluate_assembly.sh against the reference), then each peer's time over Xenon's on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // cacheline_probe: what the hardware allows between two cores, measured on the machine the
 // engine runs on, so every engine figure can be quoted as a multiple of it.
 //   - cache lines bouncing between two pinned threads (round trip, ns): one line per

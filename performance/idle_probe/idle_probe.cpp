@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // idle_probe: how much CPU an idle runtime burns. One actor on worker 0 blocks in receive()
 // for the whole measurement (as a long computation would); every other worker and the
 // communication thread have nothing to do and should park. Prints the process's CPU time

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The k-mer counter against Jellyfish and KMC on the same reads with the same threads, one
 # after another in one run. Prints one KMER_BENCH line per run (wall time, peak
 # memory, bases per second), the ratios to Xenon, whether the histograms are identical, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // latency_probe: the runtime's headline benchmark. Every actor pings random actors, one
 // ping at a time, and waits for each reply. See ../../shared/LATENCY_PROBE.md (mirrored in
 // README.md here) for the options, the workload and the exact output.

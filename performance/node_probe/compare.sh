@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Node-to-node figures through Xenon actors against plain MPI, in one run, over shared
 # memory and over TCP loopback: one-way latency and streaming bandwidth per payload size
 # with the ratio Xenon / MPI, the half-bandwidth size n_1/2 of each, and the 8-byte message

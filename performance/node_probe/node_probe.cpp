@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // node_probe: node-to-node latency, bandwidth and message rate through Xenon actors.
 // Run under `mpiexec -n 2`: an actor on node 0 talks to an actor on node 1, and every hop
 // to and from the communicators is included. transport/mpi/raw_mpi_probe.cpp measures the

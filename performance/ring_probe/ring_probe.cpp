@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ring_probe: our SpscRing against boost::lockfree::spsc_queue, side by side in one run, on
 // the same two pinned threads, the same capacity and the same items. Each figure is the
 // median of several interleaved repetitions; the ratio lines are ours divided by Boost's.

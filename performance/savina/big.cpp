@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Savina "big": W actors (default 120) each send N pings (default 20,000), one at a time,
 // to actors chosen uniformly at random, and wait for each pong: many-to-many traffic.
 // Actors are placed round-robin over the workers.

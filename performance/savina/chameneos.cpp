@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Savina "chameneos": C creatures (default 100) meet in pairs through one mall actor until
 // M meetings (default 200,000) have happened. A creature asks the mall for a meeting; the
 // mall keeps the first asker waiting and forwards the second one's request to it; the

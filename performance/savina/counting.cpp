@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Savina "count": a producer sends N increments (default 1,000,000) to one counting actor,
 // then asks for the total and gets it back. The producer sits on worker 0 and the counter
 // on the last worker, so with two workers the whole burst crosses cores.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Savina "fjthrput" (fork-join throughput): a driver sends N messages (default 10,000) to
 // each of A actors (default 60), interleaved (message 1 to every actor, then message 2, ...);
 // each actor does Savina's small computation per message and reports when it has all N.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Savina "pingpong": two actors send a message back and forth N times (default 40,000).
 // -ping-pong-placement different (default) puts them on two workers, so every message
 // crosses cores: the round trip to compare with the cache-line round trip.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // savina: the Savina actor benchmarks on Xenon actors, with the suite's default parameters.
 //   savina [-benchmark NAME|all] [-repetitions R] [-threads-per-node N] [benchmark options]
 // Each benchmark prints its elapsed time (median of R runs, each on a fresh engine),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Savina "threadring": a token goes around a ring of N actors (default 100) for R passes
 // (default 100,000); each pass is one message. Actor i sits on worker i % workers, so with
 // two workers every pass crosses cores.

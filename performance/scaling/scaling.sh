@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # scaling.sh: latency_probe throughput against the number of workers, the "knee" graph.
 # Runs latency_probe for 1..K workers (1 worker: -threads-per-node 1; W >= 2 workers:
 # -threads-per-node W+1, the communication thread included), R times each, interleaved,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "core/random.hpp"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "core/spsc_ring.hpp"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "engine/engine.hpp"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Frames recorded once from the little-endian x86-64 build, byte for byte. Every build must
 // decode them to the same fields and encode the same records to the same bytes: run on the
 // big-endian POWER7 build (make test-cross), this proves nodes of either byte order agree.

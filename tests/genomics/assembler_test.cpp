@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The assembler end to end on the real read sets of tests/support/test_data.hpp, judged against
 // the known references by genomics/evaluate_assembly.sh (minimap2, as QUAST counts): the issue's
 // quality targets, the same bytes for every thread and process count, every k-mer accounted for,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The data sets the k-mer counter is checked on (sourced by scripts; paths relative to the
 # test data folder that tools/test_data.sh names). Each line: NAME FILE...
 XENON_DATASETS=(

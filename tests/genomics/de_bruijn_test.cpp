@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The assembler's building blocks, against plain string computations: moving along packed
 // k-mers, minimizers (rolling and from scratch, of neighbours, of either strand), the
 // coverage threshold, and the compacted graph's joining, cleaning and contig extension.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // genomics/evaluate_assembly.sh on contigs cut from the real references of the test data
 // (lambda phage; three Shigella plasmids), whose right answers are known by construction:
 // a reference cut into pieces is covered whole without misassembly, and each kind of

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Counts every data set of datasets.sh with Jellyfish (canonical, -C) at every k and writes
 # what Jellyfish reports into OUT_DIR (default: expected/ beside this script):
 #   NAME.kK.histo   `jellyfish histo` verbatim

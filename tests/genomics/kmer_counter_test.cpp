@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // kmer_counter end to end, on the real data sets of tests/support/test_data.hpp: the histogram
 // and totals must equal Jellyfish's (kept in tests/genomics/expected, and recomputed live when
 // jellyfish is installed), for every k, thread count and process count, byte for byte; bad use

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The k-mer building blocks: canonical k-mers against a plain string computation, the
 // bijective hash, the count table against std::map, and the histogram's formats.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reading FASTA/FASTQ: blocks cut on record boundaries with the right record numbers, plain
 // and gzip alike, and every kind of bad input reported with its file and record.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // make install, seen from a user: the list `make test` prepares (build/.../install/
 // files.list) is installed into a temporary prefix with the same script `make install`
 // runs; an example is built outside the tree with pkg-config and with CMake, and run; each

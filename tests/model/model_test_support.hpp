@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // Running a Relacy test suite from GoogleTest: one simulation per check, its verdict

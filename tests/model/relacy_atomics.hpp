@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
 // An atomics policy (see core/atomics_policy.hpp) backed by the Relacy race detector, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Multi-process runs under mpiexec, on two cores with --oversubscribe. Skipped when the
 // build has no MPI (make test CONFIG_MPI=n).
 #include <gtest/gtest.h>

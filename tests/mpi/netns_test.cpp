@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Xenon across simulated hosts: tests/netns/netns_mpi_test.sh creates Linux network
 // namespaces joined by veth pairs to a bridge, launches mpiexec into them through an rsh
 // agent (ip netns exec), runs mpi_scenarios (ordering, payloads) and latency_probe with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Xenon across simulated hosts: Linux network namespaces joined by veth pairs to a bridge
 # in a namespace of its own, with addresses that exist only inside them, and mpiexec
 # launching one Open MPI daemon (orted) per "host" through an rsh agent that enters the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // latency_probe's counters as files (--counters-json, --counters-csv) and its progress line.
 #include <gtest/gtest.h>
 #include <stdlib.h>

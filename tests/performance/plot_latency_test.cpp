@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // performance/plot_latency.sh: runs latency_probe, keeps medians in a CSV, draws a PNG.
 #include <gtest/gtest.h>
 #include <stdlib.h>

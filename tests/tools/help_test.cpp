@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Every user-facing program, as the build lists them (make test passes the names in
 // XENON_PROGRAMS): --help lists every option with its default, --version names the program
 // and Xenon's version, and an unknown option is one line and status 2.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The shipped BasicParker under Relacy's memory model (tests/model/relacy_atomics.hpp): a
 // lost wake-up leaves the owner asleep for good, which Relacy reports as a deadlock.
 

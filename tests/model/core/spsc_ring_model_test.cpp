@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The shipped SpscRing under Relacy's C++ memory model (tests/model/relacy_atomics.hpp):
 // every interleaving and every value the model allows an atomic load to return, sampled by
 // Relacy's random scheduler. A weakened order must be caught, or these checks prove nothing.

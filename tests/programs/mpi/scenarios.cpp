@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // mpi_scenarios: multi-process checks of the runtime, run by tests/mpi/mpi_test.cpp under
 // `mpiexec -n P`. Every process runs the same scenario; node 0 checks and reports, and exits
 // non-zero when any count, order or byte is wrong.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // raw_mpi_probe: the same measurements as performance/node_probe, with plain MPI calls
 // between ranks 0 and 1 (no actors, no frames): the baseline Xenon is compared with.
 // Lives under transport/mpi/ because it is the only place that includes <mpi.h>.

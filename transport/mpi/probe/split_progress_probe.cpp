@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // split_progress_probe: does two-way bandwidth between two ranks rise when one thread sends
 // and another receives (MPI_THREAD_MULTIPLE), instead of one thread doing both, as split
 // completion queues did for IPoIB? Both ranks stream `messages` frames of `bytes` to each
