@@ -13,7 +13,7 @@ DOCS_HEADERS = $(filter-out headers: \,$(shell $(CXX) $(CXXFLAGS) -MM -MT header
 
 .PHONY: docs
 docs:
-	@command -v doxygen >/dev/null || { echo "docs: error: doxygen not found (run make deps)" >&2; exit 1; }
+	@command -v doxygen >/dev/null || { echo "docs: error: doxygen not found (run make deps-dev)" >&2; exit 1; }
 	rm -rf $(DOCS_DIR)/staging
 	@mkdir -p $(DOCS_DIR)/staging
 	XENON_VERSION=$(XENON_VERSION) XENON_DOCS_OUTPUT=$(DOCS_DIR)/staging \
