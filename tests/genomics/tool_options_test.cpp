@@ -23,16 +23,13 @@
 
 namespace {
 
+using xenon::testing::binary;
+
 using xenon::testing::mpi_run;
 using xenon::testing::ProcessResult;
 using xenon::testing::run_binary;
 using xenon::testing::run_command;
 using xenon::testing::TemporaryDirectory;
-
-std::string binary(const std::string& name) {
-  const char* bin = std::getenv("XENON_BIN");
-  return std::string(bin != nullptr ? bin : "build/release/bin") + "/" + name;
-}
 
 std::string random_genome(std::size_t length, unsigned seed) {
   std::mt19937 random(seed);  // the engine's output is fixed by the standard, unlike distributions

@@ -15,6 +15,8 @@
 
 namespace {
 
+using xenon::testing::binary;
+
 namespace fs = std::filesystem;
 using xenon::testing::run_binary;
 using xenon::testing::run_command;
@@ -58,11 +60,6 @@ class TemporaryFolder {
  private:
   fs::path path_;
 };
-
-std::string binary(const std::string& name) {
-  const char* bin = std::getenv("XENON_BIN");
-  return std::string(bin != nullptr ? bin : "build/release/bin") + "/" + name;
-}
 
 TEST(LatencyProbeOutput, JsonAndCsvFilesHoldExactlyThePrintedCounters) {
   TemporaryFolder folder;

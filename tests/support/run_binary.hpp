@@ -28,12 +28,15 @@ inline ProcessResult run_command(const std::string& shell_command) {
   return result;
 }
 
-// Runs one of our built binaries (make test sets XENON_BIN to their folder) with the given
-// shell-quoted arguments.
-inline ProcessResult run_binary(const std::string& name, const std::string& arguments) {
+// The path of one of our built binaries: make test sets XENON_BIN to their folder.
+inline std::string binary(const std::string& name) {
   const char* bin = std::getenv("XENON_BIN");
-  return run_command(std::string(bin != nullptr ? bin : "build/release/bin") + "/" + name + " " +
-                     arguments);
+  return std::string(bin != nullptr ? bin : "build/release/bin") + "/" + name;
+}
+
+// Runs one of our built binaries with the given shell-quoted arguments.
+inline ProcessResult run_binary(const std::string& name, const std::string& arguments) {
+  return run_command(binary(name) + " " + arguments);
 }
 
 }  // namespace xenon::testing
