@@ -81,4 +81,9 @@ std::size_t InputFile::read(char* out, std::size_t capacity) {
   return static_cast<std::size_t>(got);
 }
 
+std::uint64_t InputFile::file_bytes_read() const noexcept {
+  const z_off_t offset = gzoffset(as_gz(handle_));  // the compressed bytes zlib has taken
+  return offset < 0 ? 0 : static_cast<std::uint64_t>(offset);
+}
+
 }  // namespace xenon::genomics
