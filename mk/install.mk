@@ -12,8 +12,9 @@ PREFIX ?= /usr/local
 XENON_VERSION := 0.1.0
 XENON_SOVERSION := 0
 
-# What libxenon itself links with: the build's libraries but zlib, which genomics/ alone uses.
-LIBXENON_LDLIBS = $(filter-out -lz,$(LDLIBS))
+# What libxenon itself links with: the build's libraries but zlib and isa-l, which genomics/
+# alone uses.
+LIBXENON_LDLIBS = $(filter-out -lz -lisal,$(LDLIBS))
 
 # ---- The shared library: the same sources as $(LIBRARY), compiled position-independent
 # into a tree of their own (the objects of libxenon.a are not). ----

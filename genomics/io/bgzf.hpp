@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "genomics/io/positioned_file.hpp"
@@ -48,7 +49,8 @@ class BgzfBlocks {
 
   PositionedFile& file_;
   std::string compressed_;  // reused
-  void* inflater_ = nullptr;  // zlib's z_stream, kept out of this header
+  struct Inflater;  // isa-l's state, kept out of this header
+  std::unique_ptr<Inflater> inflater_;
 };
 
 }  // namespace xenon::genomics
