@@ -54,6 +54,12 @@ BgzfBlocks::BgzfBlocks(PositionedFile& file) : file_(file), inflater_(std::make_
 
 BgzfBlocks::~BgzfBlocks() = default;
 
+bool is_bgzf_end_marker(const unsigned char* bytes, std::size_t size) {
+  static constexpr unsigned char kMarker[kBgzfEndMarkerBytes] = {
+      0x1f, 0x8b, 8, 4, 0, 0, 0, 0, 0, 0xff, 6, 0, 'B', 'C', 2, 0, 0x1b, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  return size == kBgzfEndMarkerBytes && std::memcmp(bytes, kMarker, kBgzfEndMarkerBytes) == 0;
+}
+
 std::size_t BgzfBlocks::block_size_at(std::uint64_t offset) {
   unsigned char header[kBgzfLongestHeader];
   const std::size_t got = file_.read_at(offset, reinterpret_cast<char*>(header), sizeof header);

@@ -27,6 +27,11 @@ std::size_t bgzf_block_size(const unsigned char* bytes, std::size_t available);
 // Whether a file starting with these bytes is BGZF (its first member is a BGZF member).
 bool starts_bgzf(const unsigned char* bytes, std::size_t available);
 
+// The empty member bgzip ends every file with: its absence says the file was cut short, or
+// had other gzip data appended (`cat reads.bgz more.gz`), which only a whole read can take.
+inline constexpr std::size_t kBgzfEndMarkerBytes = 28;
+bool is_bgzf_end_marker(const unsigned char* bytes, std::size_t size);
+
 // The members of one BGZF file, found and decompressed one at a time.
 class BgzfBlocks {
  public:

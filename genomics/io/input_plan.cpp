@@ -44,7 +44,12 @@ InputLayout inspect_input(const std::string& path) {
     unsigned char header[kBgzfLongestHeader];
     const std::size_t got = file.read_at(0, reinterpret_cast<char*>(header), sizeof header);
     if (got >= 2 && header[0] == 0x1f && header[1] == 0x8b) {
-      layout.encoding = starts_bgzf(header, got) ? InputEncoding::kBgzf : InputEncoding::kGzip;
+      unsigned char end[kBgzfEndMarkerBytes];
+      const bool marked = layout.size >= kBgzfEndMarkerBytes &&
+                          file.read_at(layout.size - kBgzfEndMarkerBytes, reinterpret_cast<char*>(end), sizeof end) ==
+                              sizeof end &&
+                          is_bgzf_end_marker(end, sizeof end);
+      layout.encoding = starts_bgzf(header, got) && marked ? InputEncoding::kBgzf : InputEncoding::kGzip;
     }
     if (layout.encoding != InputEncoding::kGzip) layout.format = first_record_format(path);
   } catch (const InputError&) {

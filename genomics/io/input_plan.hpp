@@ -13,7 +13,7 @@ namespace xenon::genomics {
 // How an input file is stored, which decides how it can be shared among readers.
 enum class InputEncoding : unsigned char {
   kPlain = 1,     // split by byte ranges
-  kBgzf = 2,      // split by BGZF member
+  kBgzf = 2,      // split by BGZF member (BGZF from its first member to bgzip's end marker)
   kGzip = 3,      // one gzip stream: read whole, by one reader
   kReadOnce = 4,  // standard input, a pipe: read whole, by node 0's reader (it holds any copy)
 };

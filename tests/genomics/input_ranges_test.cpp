@@ -206,6 +206,28 @@ TEST(RecordRange, NamesTheFileAndOffsetOfACorruptBgzfMember) {
   }
 }
 
+TEST(InputPlan, TellsPlainGzipAndBgzfApart) {
+  Directory directory;
+  const std::string text = tricky_fastq(40);
+  const std::string compressed = bgzf(text, 200);
+  EXPECT_EQ(inspect_input(directory.write("reads.fq", text)).encoding, InputEncoding::kPlain);
+  EXPECT_EQ(inspect_input(directory.write("reads.fq", text)).format, SequenceFormat::kFastq);
+  const InputLayout bgzf_layout = inspect_input(directory.write("reads.bgz", compressed));
+  EXPECT_EQ(bgzf_layout.encoding, InputEncoding::kBgzf);
+  EXPECT_EQ(bgzf_layout.format, SequenceFormat::kFastq);
+  EXPECT_EQ(bgzf_layout.size, compressed.size());
+  // Without bgzip's end marker (cut short, or with plain gzip appended): read whole.
+  EXPECT_EQ(inspect_input(directory.write("cut.bgz", compressed.substr(0, compressed.size() - 28))).encoding,
+            InputEncoding::kGzip);
+  gzFile out = gzopen((directory.path() + "/reads.gz").c_str(), "wb");
+  gzwrite(out, text.data(), static_cast<unsigned>(text.size()));
+  gzclose(out);
+  EXPECT_EQ(inspect_input(directory.path() + "/reads.gz").encoding, InputEncoding::kGzip);
+  EXPECT_EQ(inspect_input(directory.write("genome.fa", fasta_with_a_long_record())).format, SequenceFormat::kFasta);
+  EXPECT_FALSE(inspect_input(directory.write("empty.fq", "")).format.has_value());
+  EXPECT_FALSE(inspect_input(directory.write("notes.txt", "hello\n")).format.has_value());
+}
+
 TEST(InputPlan, SplitsPlainAndBgzfFilesAndSpreadsTheOthersWhole) {
   const std::vector<InputLayout> files = {
       {InputEncoding::kPlain, SequenceFormat::kFastq, 1000},
