@@ -29,11 +29,11 @@ namespace xenon::genomics {
 
 // Runs one count, on node 0: spawns a store and a parser on every worker of every node and a
 // reader on every node (each reads its share of the input: input_plan.hpp), waits for the
-// input to be counted, gathers the histogram (and,
-// with a dump, merges the stores' sorted k-mers into one file), writes the output files, and
-// stops every actor it spawned before stopping itself, so the engine ends exactly when the
-// work is done. Any failure ends the run the same way, with the reason in the outcome. Each
-// phase goes into the run's log as it begins and ends.
+// input to be counted, gathers the histogram (and, with a dump, merges the stores' sorted
+// k-mers into one file), writes the output files, and stops every actor it spawned before
+// stopping itself, so the engine ends exactly when the work is done. Any failure ends the run
+// the same way, with the reason in the outcome. Each phase goes into the run's log as it
+// begins and ends.
 template <int Words>
 class CounterCoordinator : public Actor {
  public:
@@ -234,6 +234,7 @@ class CounterCoordinator : public Actor {
     }
     readers_[report.reader_index] = ActorName::none();  // it stops itself after reporting
     reports_[report.reader_index] = std::move(report);
+    if (stopping_) return;  // the run failed elsewhere: nothing more to count
     for (const std::optional<ReaderReport>& each : reports_) {
       if (!each) return;
     }
