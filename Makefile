@@ -23,7 +23,8 @@ BUILD := build/$(CONFIG)$(if $(filter n,$(CONFIG_MPI)),-nompi)
 CXXFLAGS ?= -O2 -g
 override CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -pthread -I. -Iinclude
 override CPPFLAGS += -MMD -MP
-LDLIBS := -lhwloc -lz -pthread
+# zlib and isa-l (decompression) are for genomics/ alone; the tests write gzip with zlib.
+LDLIBS := -lhwloc -lz -lisal -pthread
 
 ifeq ($(SANITIZE),thread)
   override CXXFLAGS += -fsanitize=thread -O1
@@ -70,14 +71,14 @@ USER_PROGRAMS = $(COMMANDS) $(EXAMPLES)
 
 LIBRARY := $(BUILD)/libxenon.a
 # Applications on the engine (mk/genomics.mk); the tests link it too. CONFIG_GENOMICS=n leaves
-# them out, and zlib with them: the cross builds do, as their sysroots have no zlib.
+# them out, and zlib and isa-l with them: the cross builds do, as their sysroots have neither.
 CONFIG_GENOMICS ?= y
 ifeq ($(CONFIG_GENOMICS),y)
   GENOMICS_LIBRARY := $(BUILD)/libxenon_genomics.a
   TEST_SOURCES += $(GENOMICS_TEST_SOURCES)
 else ifeq ($(CONFIG_GENOMICS),n)
   GENOMICS_LIBRARY :=
-  LDLIBS := $(filter-out -lz,$(LDLIBS))
+  LDLIBS := $(filter-out -lz -lisal,$(LDLIBS))
 else
   $(error CONFIG_GENOMICS must be y or n, not '$(CONFIG_GENOMICS)')
 endif

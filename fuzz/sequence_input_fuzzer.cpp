@@ -3,7 +3,9 @@
 // size and a k, the rest is a file (plain, or gzip when it starts with gzip's magic). Cutting
 // it into blocks and parsing them may succeed or throw InputError, and must do nothing else
 // (no crash, no other exception, no read out of bounds). For plain input the blocks must put
-// the file back together exactly, and blocks that parse must start where records start.
+// the file back together exactly, and blocks that parse must start where records start; and
+// the file cut into two ranges (RecordRange, as two nodes read it) at a point the first byte
+// also picks must give back every byte once, whatever the bytes are, in either format.
 
 #include <unistd.h>
 
@@ -15,6 +17,7 @@
 
 #include "genomics/io/block_splitter.hpp"
 #include "genomics/io/input_error.hpp"
+#include "genomics/io/record_range.hpp"
 #include "genomics/io/sequence_parser.hpp"
 #include "genomics/kmer/kmer.hpp"
 
@@ -39,6 +42,14 @@ struct KmerCounting {
     scanner.feed(line, [](const xenon::genomics::PackedKmer<2>&) {});
   }
 };
+
+// Every byte a range hands out.
+std::string drain(xenon::genomics::ByteSource&& source) {
+  std::string bytes;
+  char buffer[97];  // small and odd: reads end anywhere
+  for (std::size_t got; (got = source.read(buffer, sizeof buffer)) != 0;) bytes.append(buffer, got);
+  return bytes;
+}
 
 }  // namespace
 
@@ -80,6 +91,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::size_t start = contents.find_first_not_of("\r\n");
     if (plain) require(joined == (start == std::string::npos ? std::string() : contents.substr(start)));
   } catch (const xenon::genomics::InputError&) {
+  }
+  if (plain && contents.size() >= 2) {
+    const std::uint64_t cut = 1 + (data[0] * 2654435761u) % (contents.size() - 1);
+    for (const auto format : {xenon::genomics::SequenceFormat::kFasta, xenon::genomics::SequenceFormat::kFastq}) {
+      using xenon::genomics::RecordRange;
+      using xenon::genomics::SplittableEncoding;
+      const std::string both = drain(RecordRange(path, SplittableEncoding::kPlain, format, 0, cut)) +
+                               drain(RecordRange(path, SplittableEncoding::kPlain, format, cut, contents.size()));
+      require(both == contents);
+    }
   }
   return 0;
 }

@@ -4,6 +4,9 @@
 #   make bench                       full run (a few minutes)
 #   make bench BENCH_QUICK=1         a seconds-long smoke run of the same script
 #   make bench BENCH_RESULTS=DIR     write the results elsewhere (default: results)
+#   make decompression-bench         zlib, isa-l and libdeflate side by side on the test data's
+#                                    gzip files and a larger one, plain gzip and BGZF (MB/s);
+#                                    needs libdeflate-dev (make deps-dev)
 
 BENCH_PROBES := cacheline_probe savina
 BENCH_BINARIES := $(BENCH_PROBES:%=$(BUILD)/bin/%)
@@ -21,6 +24,17 @@ $(BUILD)/bin/cacheline_probe: $(BUILD)/obj/performance/cacheline_probe/cacheline
 $(BUILD)/bin/savina: $(call objects,$(SAVINA_SOURCES)) $(LIBRARY)
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# Not built by `make`: libdeflate is a dev package, measured against, not linked by the tools.
+$(BUILD)/bin/decompression_bench: performance/decompression_bench/decompression_bench.cpp \
+    $(BUILD)/obj/genomics/io/bgzf.o $(BUILD)/obj/genomics/io/positioned_file.o $(BUILD)/obj/genomics/io/input_copies.o \
+    $(BUILD)/obj/genomics/io/input_file.o
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) $(LDFLAGS) $(filter %.cpp %.o,$^) -ldeflate $(LDLIBS) -o $@
+
+.PHONY: decompression-bench
+decompression-bench: $(BUILD)/bin/decompression_bench
+	performance/decompression_bench/decompression_bench.sh $< 3
 
 # Built by `make`, and before `make test` (tests/performance/ runs them with tiny workloads).
 all: $(BENCH_BINARIES)

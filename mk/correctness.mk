@@ -83,7 +83,7 @@ FUZZ_FLAGS := -std=c++20 -O1 -g -I. -fsanitize=fuzzer,address,undefined \
 
 $(FUZZ_BUILD)/%_fuzzer: fuzz/%_fuzzer.cpp fuzz/%_fuzzer.sources $(LIB_SOURCES) $(wildcard genomics/*/*.cpp)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CXX) $(FUZZ_FLAGS) $< $$(cat fuzz/$*_fuzzer.sources) -lz -o $@
+	$(FUZZ_CXX) $(FUZZ_FLAGS) $< $$(cat fuzz/$*_fuzzer.sources) -lz -lisal -o $@
 
 .PHONY: fuzz fuzz-build
 fuzz-build: $(FUZZERS:%=$(FUZZ_BUILD)/%_fuzzer)

@@ -28,8 +28,9 @@ XENON_VERSION := $(XENON_VERSION_MAJOR).$(XENON_VERSION_MINOR).$(XENON_VERSION_P
 # The soname follows the major version: within one, an upgrade keeps programs linked.
 XENON_SOVERSION := $(XENON_VERSION_MAJOR)
 
-# What libxenon itself links with: the build's libraries but zlib, which genomics/ alone uses.
-LIBXENON_LDLIBS = $(filter-out -lz,$(LDLIBS))
+# What libxenon itself links with: the build's libraries but zlib and isa-l, which genomics/
+# alone uses.
+LIBXENON_LDLIBS = $(filter-out -lz -lisal,$(LDLIBS))
 
 # ---- The shared library: the same sources as $(LIBRARY), compiled position-independent
 # into a tree of their own (the objects of libxenon.a are not). ----

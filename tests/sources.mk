@@ -33,6 +33,7 @@ GENOMICS_TEST_SOURCES := \
   tests/genomics/assembler_test.cpp \
   tests/genomics/de_bruijn_test.cpp \
   tests/genomics/evaluate_assembly_test.cpp \
+  tests/genomics/input_ranges_test.cpp \
   tests/genomics/kmer_counter_test.cpp \
   tests/genomics/kmer_test.cpp \
   tests/genomics/sequence_input_test.cpp \

@@ -17,6 +17,9 @@ packages+=(iproute2)
 # Genomics checks in make test: Jellyfish is the k-mer counter's reference; minimap2 and
 # MUMmer's dnadiff judge assemblies (genomics/evaluate_assembly.sh).
 packages+=(jellyfish minimap2 mummer python3)
+# Genomics input: isa-l inflates gzip and BGZF (2.5-3x zlib's speed, measured by `make
+# decompression-bench`); tabix brings bgzip, which makes the BGZF files the tests split.
+packages+=(libisal-dev tabix)
 # Genomics test data: `make test-data` (tools/make_test_data.sh) builds build/test-data from
 # these packages' genomes and reads, and ART simulates the lambda reads with a fixed seed.
 packages+=(bowtie2-examples gasic-examples unicycler-data art-nextgen-simulation-tools)
@@ -37,6 +40,8 @@ dev_packages+=(cppcheck clang-tidy-14 clang-14 libclang-rt-14-dev googletest
 dev_packages+=(kmc ragout-examples time minia velvet ray)
 # The API reference (make docs, mk/docs.mk): Doxygen over the public headers.
 dev_packages+=(doxygen)
+# libdeflate: measured against zlib and isa-l by `make decompression-bench`, not linked.
+dev_packages+=(libdeflate-dev)
 
 case "${1:-}" in
   "") ;;

@@ -23,16 +23,18 @@
 #include "genomics/io/atomic_output_file.hpp"
 #include "genomics/io/input_file.hpp"
 #include "genomics/io/input_error.hpp"
+#include "genomics/io/input_plan.hpp"
 #include "genomics/io/run_log.hpp"
 
 namespace xenon::genomics {
 
-// Runs one count, on node 0: spawns a store and a parser on every worker of every node and
-// the reader beside itself, waits for the input to be counted, gathers the histogram (and,
-// with a dump, merges the stores' sorted k-mers into one file), writes the output files, and
-// stops every actor it spawned before stopping itself, so the engine ends exactly when the
-// work is done. Any failure ends the run the same way, with the reason in the outcome. Each
-// phase goes into the run's log as it begins and ends.
+// Runs one count, on node 0: spawns a store and a parser on every worker of every node and a
+// reader on every node (each reads its share of the input: input_plan.hpp), waits for the
+// input to be counted, gathers the histogram (and, with a dump, merges the stores' sorted
+// k-mers into one file), writes the output files, and stops every actor it spawned before
+// stopping itself, so the engine ends exactly when the work is done. Any failure ends the run
+// the same way, with the reason in the outcome. Each phase goes into the run's log as it
+// begins and ends.
 template <int Words>
 class CounterCoordinator : public Actor {
  public:
@@ -102,7 +104,7 @@ class CounterCoordinator : public Actor {
   }
 
  private:
-  enum class Role { kStore, kParser };
+  enum class Role { kStore, kParser, kReader };
 
   void dispatch(const Message& message) {
     const Action action = message.action();
@@ -111,10 +113,7 @@ class CounterCoordinator : public Actor {
     } else if (action == ACTION_SPAWNED) {
       spawned(SpawnedActor::from(message));
     } else if (action == ACTION_INPUT_DONE) {
-      input_done(InputTally::decode(message.payload()));
-    } else if (action == ACTION_INPUT_FAILED) {
-      reader_ = ActorName::none();  // it stops itself after reporting
-      fail(InputFailure::decode(message.payload()).text);
+      reader_done(ReaderReport::decode(message.payload()));
     } else if (action == ACTION_HISTOGRAM) {
       histogram_arrived(message);
     } else if (action == ACTION_DUMP_CHUNK) {
@@ -174,8 +173,13 @@ class CounterCoordinator : public Actor {
     }
     const auto [role, index] = found->second;
     spawn_requests_.erase(found);
-    (role == Role::kStore ? stores_ : parsers_)[index] = spawned.name;
     // Spawned after the run failed: stop it too, or this actor would wait for it forever.
+    if (role == Role::kReader) {
+      readers_[index] = spawned.name;
+      send(spawned.name, stopping_ ? ACTION_COUNTER_STOP : ACTION_COUNTER_START);
+      return;
+    }
+    (role == Role::kStore ? stores_ : parsers_)[index] = spawned.name;
     if (stopping_) send(spawned.name, ACTION_COUNTER_STOP);
     if (--awaited_ == 0) all_spawned(role);
   }
@@ -187,19 +191,84 @@ class CounterCoordinator : public Actor {
       spawn_all(Role::kParser);
       return;
     }
-    ReaderSettings reader_settings;
-    reader_settings.files = settings_.files;
-    reader_settings.block_bytes = settings_.block_bytes;
-    reader_settings.overlap_bases = static_cast<std::size_t>(settings_.k - 1);
-    reader_settings.blocks_per_parser = settings_.blocks_per_parser;
-    reader_settings.show_progress = settings_.show_progress;
-    ++children_;
-    reader_ = spawn<InputReader>(reader_settings, parsers_, self());
-    send(reader_, ACTION_COUNTER_START);
+    spawn_readers();
+  }
+
+  // One reader per node, each with its share of the input and its node's parsers.
+  void spawn_readers() {
+    std::vector<InputLayout> layouts;
+    for (const std::string& file : settings_.files) layouts.push_back(inspect_input(file));
+    const std::vector<std::vector<InputPiece>> plan = plan_input(layouts, node_count());
+    readers_.assign(plan.size(), ActorName::none());
+    reports_.assign(plan.size(), std::nullopt);
+    const auto workers = static_cast<std::size_t>(worker_count());
+    for (std::size_t node = 0; node < plan.size(); ++node) {
+      ReaderArguments arguments;
+      arguments.reader_index = static_cast<std::uint32_t>(node);
+      arguments.coordinator = self();
+      arguments.parsers.assign(parsers_.begin() + static_cast<std::ptrdiff_t>(node * workers),
+                               parsers_.begin() + static_cast<std::ptrdiff_t>((node + 1) * workers));
+      arguments.files = settings_.files;
+      arguments.pieces = plan[node];
+      arguments.block_bytes = settings_.block_bytes;
+      arguments.overlap_bases = static_cast<std::uint64_t>(settings_.k - 1);
+      arguments.blocks_per_parser = static_cast<std::uint32_t>(settings_.blocks_per_parser);
+      arguments.show_progress = settings_.show_progress && node == 0;  // one line: node 0's share
+      ++children_;
+      const Payload payload = arguments.encode();
+      if (static_cast<int>(node) == node_index()) {
+        readers_[node] = spawn<InputReader>(payload.bytes());
+        send(readers_[node], ACTION_COUNTER_START);
+      } else {
+        spawn_requests_[request_spawn(static_cast<int>(node), 0, kReaderType, payload.share())] = {Role::kReader, node};
+      }
+    }
+  }
+
+  // A reader is done. Once all are, the first problem in input order ends the run, its record
+  // numbered over its file: the records of the file's pieces before its own, and its place
+  // in its piece. (A reader stops at its first problem, so a piece it did not finish comes
+  // after a problem it reported, and cannot be needed for the number of the first.)
+  void reader_done(ReaderReport report) {
+    if (report.reader_index >= reports_.size() || reports_[report.reader_index]) {
+      throw std::invalid_argument("a report from no reader, or twice from one");
+    }
+    readers_[report.reader_index] = ActorName::none();  // it stops itself after reporting
+    reports_[report.reader_index] = std::move(report);
+    if (stopping_) return;  // the run failed elsewhere: nothing more to count
+    for (const std::optional<ReaderReport>& each : reports_) {
+      if (!each) return;
+    }
+    InputTally tally;
+    std::optional<InputFailure> first;
+    std::string bytes_read;
+    for (const std::optional<ReaderReport>& each : reports_) {
+      tally += each->tally;
+      bytes_read += (bytes_read.empty() ? "" : " ") + std::to_string(each->file_bytes_read);
+      if (each->failure && (!first || each->failure->comes_before(*first))) first = each->failure;
+    }
+    log_.line("input bytes read by each node: " + bytes_read);
+    if (first) {
+      if (first->file_index >= settings_.files.size()) {
+        throw std::invalid_argument("a reader's failure names file " + std::to_string(first->file_index));
+      }
+      if (!first->names_record) {
+        fail(first->text);
+        return;
+      }
+      std::uint64_t record = first->record;
+      for (const std::optional<ReaderReport>& each : reports_) {
+        for (const PieceRecords& piece : each->pieces) {
+          if (piece.file_index == first->file_index && piece.piece < first->piece) record += piece.records;
+        }
+      }
+      fail(InputError(settings_.files[first->file_index], record, first->text).what());
+      return;
+    }
+    input_done(tally);
   }
 
   void input_done(const InputTally& tally) {
-    reader_ = ActorName::none();  // it stops itself after reporting
     outcome_.tally = tally;
     log_.end_phase(std::to_string(tally.records) + " records, " + std::to_string(tally.bases) + " bases, " +
                    std::to_string(tally.kmers) + " k-mers");
@@ -258,7 +327,9 @@ class CounterCoordinator : public Actor {
       for (const ActorName parser : parsers_) {
         if (!parser.is_none()) send(parser, ACTION_COUNTER_STOP);
       }
-      if (!reader_.is_none()) send(reader_, ACTION_COUNTER_STOP);
+      for (const ActorName reader : readers_) {
+        if (!reader.is_none()) send(reader, ACTION_COUNTER_STOP);
+      }
     }
     if (children_ == 0) stop();
   }
@@ -271,7 +342,9 @@ class CounterCoordinator : public Actor {
       fail("an actor failed: " + reason);
       return;
     }
-    if (message.source() == reader_) reader_ = ActorName::none();
+    for (ActorName& reader : readers_) {
+      if (message.source() == reader) reader = ActorName::none();
+    }
     if (stopping_ && children_ == 0) stop();
   }
 
@@ -291,7 +364,8 @@ class CounterCoordinator : public Actor {
   RunLog& log_;
   std::vector<ActorName> stores_;
   std::vector<ActorName> parsers_;
-  ActorName reader_;
+  std::vector<ActorName> readers_;  // one per node; none once it has reported or stopped
+  std::vector<std::optional<ReaderReport>> reports_;
   std::map<ActorName, std::size_t> store_indexes_;
   std::map<std::uint64_t, SpawnRequestInfo> spawn_requests_;
   std::size_t awaited_ = 0;

@@ -3,6 +3,8 @@
 
 #include <cstring>
 #include <stdexcept>
+#include <string_view>
+#include <vector>
 
 #include "core/byte_order.hpp"
 
@@ -18,6 +20,104 @@ void require_size(std::span<const std::byte> bytes, std::size_t size, const char
                                 " bytes is too short (" + std::to_string(size) + " expected)");
   }
 }
+
+
+// Variable-length messages, written and read field by field (little-endian).
+class Writer {
+ public:
+  void u8(std::uint8_t value) { bytes_.push_back(static_cast<std::byte>(value)); }
+  void u32(std::uint32_t value) {
+    std::byte out[4];
+    store_le32(out, value);
+    bytes_.insert(bytes_.end(), out, out + 4);
+  }
+  void u64(std::uint64_t value) {
+    std::byte out[8];
+    store_le64(out, value);
+    bytes_.insert(bytes_.end(), out, out + 8);
+  }
+  void text(std::string_view value) {
+    u32(static_cast<std::uint32_t>(value.size()));
+    const auto* data = reinterpret_cast<const std::byte*>(value.data());
+    bytes_.insert(bytes_.end(), data, data + value.size());
+  }
+  void tally(const InputTally& tally) {
+    u64(tally.blocks);
+    u64(tally.records);
+    u64(tally.bases);
+    u64(tally.kmers);
+  }
+  void failure(const InputFailure& failure) {
+    u32(failure.file_index);
+    u32(failure.piece);
+    u64(failure.record);
+    u8(failure.names_record ? 1 : 0);
+    text(failure.text);
+  }
+  Payload payload() const {
+    Payload payload = Payload::for_overwrite(bytes_.size());
+    if (!bytes_.empty()) std::memcpy(payload.writable_bytes().data(), bytes_.data(), bytes_.size());
+    return payload;
+  }
+
+ private:
+  std::vector<std::byte> bytes_;
+};
+
+class Reader {
+ public:
+  Reader(std::span<const std::byte> bytes, const char* what) : bytes_(bytes), what_(what) {}
+  std::uint8_t u8() { return static_cast<std::uint8_t>(take(1)[0]); }
+  std::uint32_t u32() { return load_le32(take(4).data()); }
+  std::uint64_t u64() { return load_le64(take(8).data()); }
+  std::string text() {
+    const std::uint32_t size = u32();
+    const std::span<const std::byte> data = take(size);
+    return std::string(reinterpret_cast<const char*>(data.data()), data.size());
+  }
+  InputTally tally() {
+    InputTally tally;
+    tally.blocks = u64();
+    tally.records = u64();
+    tally.bases = u64();
+    tally.kmers = u64();
+    return tally;
+  }
+  InputFailure failure() {
+    InputFailure failure;
+    failure.file_index = u32();
+    failure.piece = u32();
+    failure.record = u64();
+    failure.names_record = u8() != 0;
+    failure.text = text();
+    return failure;
+  }
+  // A count of items that each take at least `item_bytes`: checked against what is left.
+  std::uint32_t count(std::size_t item_bytes) {
+    const std::uint32_t n = u32();
+    if (static_cast<std::uint64_t>(n) * item_bytes > bytes_.size() - at_) too_short();
+    return n;
+  }
+  void finish() const {
+    if (at_ != bytes_.size()) throw std::invalid_argument(std::string(what_) + " message has bytes left over");
+  }
+
+ private:
+  std::span<const std::byte> take(std::size_t n) {
+    if (bytes_.size() - at_ < n) too_short();
+    const std::span<const std::byte> data = bytes_.subspan(at_, n);
+    at_ += n;
+    return data;
+  }
+  [[noreturn]] void too_short() const {
+    throw std::invalid_argument(std::string(what_) + " message of " + std::to_string(bytes_.size()) +
+                                " bytes is too short");
+  }
+
+  std::span<const std::byte> bytes_;
+  const char* what_;
+  std::size_t at_ = 0;
+};
 
 }  // namespace
 
@@ -69,24 +169,6 @@ InputTally InputTally::decode(std::span<const std::byte> bytes) {
           load_le64(bytes.data() + 24)};
 }
 
-Payload InputFailure::encode() const {
-  Payload payload = Payload::for_overwrite(12 + text.size());
-  std::byte* out = payload.writable_bytes().data();
-  store_le32(out, file_index);
-  store_le64(out + 4, record);
-  std::memcpy(out + 12, text.data(), text.size());
-  return payload;
-}
-
-InputFailure InputFailure::decode(std::span<const std::byte> bytes) {
-  require_size(bytes, 12, "failure");
-  InputFailure failure;
-  failure.file_index = load_le32(bytes.data());
-  failure.record = load_le64(bytes.data() + 4);
-  failure.text.assign(reinterpret_cast<const char*>(bytes.data() + 12), bytes.size() - 12);
-  return failure;
-}
-
 Payload ParserArguments::encode() const {
   Payload payload = Payload::for_overwrite(12 + 8 * stores.size());
   std::byte* out = payload.writable_bytes().data();
@@ -114,6 +196,148 @@ ParserArguments ParserArguments::decode(std::span<const std::byte> bytes) {
                                 std::to_string(arguments.k));
   }
   return arguments;
+}
+
+Payload InputFailure::encode() const {
+  Writer writer;
+  writer.failure(*this);
+  return writer.payload();
+}
+
+InputFailure InputFailure::decode(std::span<const std::byte> bytes) {
+  Reader reader(bytes, "failure");
+  InputFailure failure = reader.failure();
+  reader.finish();
+  return failure;
+}
+
+Payload BlockOutcome::encode_done(std::uint64_t block_number, const InputTally& tally) {
+  Writer writer;
+  writer.u64(block_number);
+  writer.tally(tally);
+  return writer.payload();
+}
+
+Payload BlockOutcome::encode_failed(std::uint64_t block_number, const InputFailure& failure) {
+  Writer writer;
+  writer.u64(block_number);
+  writer.failure(failure);
+  return writer.payload();
+}
+
+BlockOutcome BlockOutcome::decode_done(std::span<const std::byte> bytes) {
+  Reader reader(bytes, "block done");
+  BlockOutcome outcome;
+  outcome.block_number = reader.u64();
+  outcome.tally = reader.tally();
+  reader.finish();
+  return outcome;
+}
+
+BlockOutcome BlockOutcome::decode_failed(std::span<const std::byte> bytes) {
+  Reader reader(bytes, "block failed");
+  BlockOutcome outcome;
+  outcome.block_number = reader.u64();
+  outcome.failure = reader.failure();
+  reader.finish();
+  return outcome;
+}
+
+Payload ReaderArguments::encode() const {
+  Writer writer;
+  writer.u32(reader_index);
+  writer.u64(coordinator.value());
+  writer.u32(static_cast<std::uint32_t>(parsers.size()));
+  for (const ActorName parser : parsers) writer.u64(parser.value());
+  writer.u32(static_cast<std::uint32_t>(files.size()));
+  for (const std::string& file : files) writer.text(file);
+  writer.u32(static_cast<std::uint32_t>(pieces.size()));
+  for (const InputPiece& piece : pieces) {
+    writer.u32(piece.file_index);
+    writer.u32(piece.piece);
+    writer.u8(static_cast<std::uint8_t>(piece.encoding));
+    writer.u8(piece.format ? static_cast<std::uint8_t>(*piece.format) : 0);
+    writer.u8(piece.whole ? 1 : 0);
+    writer.u64(piece.begin);
+    writer.u64(piece.end);
+  }
+  writer.u64(block_bytes);
+  writer.u64(overlap_bases);
+  writer.u32(blocks_per_parser);
+  writer.u8(show_progress ? 1 : 0);
+  writer.text(program);
+  return writer.payload();
+}
+
+ReaderArguments ReaderArguments::decode(std::span<const std::byte> bytes) {
+  Reader reader(bytes, "reader arguments");
+  ReaderArguments arguments;
+  arguments.reader_index = reader.u32();
+  arguments.coordinator = ActorName::from_value(reader.u64());
+  for (std::uint32_t i = 0, n = reader.count(8); i < n; ++i) arguments.parsers.push_back(ActorName::from_value(reader.u64()));
+  for (std::uint32_t i = 0, n = reader.count(4); i < n; ++i) arguments.files.push_back(reader.text());
+  for (std::uint32_t i = 0, n = reader.count(27); i < n; ++i) {
+    InputPiece piece;
+    piece.file_index = reader.u32();
+    piece.piece = reader.u32();
+    const std::uint8_t encoding = reader.u8();
+    const std::uint8_t format = reader.u8();
+    if (encoding < 1 || encoding > 4 || format > 2 || piece.file_index >= arguments.files.size()) {
+      throw std::invalid_argument("reader arguments: a piece of no known file, encoding or format");
+    }
+    piece.encoding = static_cast<InputEncoding>(encoding);
+    if (format != 0) piece.format = static_cast<SequenceFormat>(format);
+    piece.whole = reader.u8() != 0;
+    piece.begin = reader.u64();
+    piece.end = reader.u64();
+    if (!piece.whole && (!piece.format || piece.begin > piece.end ||
+                         (piece.encoding != InputEncoding::kPlain && piece.encoding != InputEncoding::kBgzf))) {
+      throw std::invalid_argument("reader arguments: a range of a file that cannot be read in ranges");
+    }
+    arguments.pieces.push_back(piece);
+  }
+  arguments.block_bytes = reader.u64();
+  arguments.overlap_bases = reader.u64();
+  arguments.blocks_per_parser = reader.u32();
+  arguments.show_progress = reader.u8() != 0;
+  arguments.program = reader.text();
+  reader.finish();
+  if (arguments.parsers.empty()) throw std::invalid_argument("reader arguments: no parser");
+  return arguments;
+}
+
+Payload ReaderReport::encode() const {
+  Writer writer;
+  writer.u32(reader_index);
+  writer.tally(tally);
+  writer.u64(file_bytes_read);
+  writer.u32(static_cast<std::uint32_t>(pieces.size()));
+  for (const PieceRecords& piece : pieces) {
+    writer.u32(piece.file_index);
+    writer.u32(piece.piece);
+    writer.u64(piece.records);
+  }
+  writer.u8(failure ? 1 : 0);
+  if (failure) writer.failure(*failure);
+  return writer.payload();
+}
+
+ReaderReport ReaderReport::decode(std::span<const std::byte> bytes) {
+  Reader reader(bytes, "reader report");
+  ReaderReport report;
+  report.reader_index = reader.u32();
+  report.tally = reader.tally();
+  report.file_bytes_read = reader.u64();
+  for (std::uint32_t i = 0, n = reader.count(16); i < n; ++i) {
+    PieceRecords piece;
+    piece.file_index = reader.u32();
+    piece.piece = reader.u32();
+    piece.records = reader.u64();
+    report.pieces.push_back(piece);
+  }
+  if (reader.u8() != 0) report.failure = reader.failure();
+  reader.finish();
+  return report;
 }
 
 }  // namespace xenon::genomics

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -9,13 +10,15 @@
 
 #include "engine/xenon.hpp"
 #include "genomics/io/block_splitter.hpp"
+#include "genomics/io/input_plan.hpp"
 
 // The messages of the k-mer counter. Who sends what:
-//   reader -> parser      ACTION_BLOCK                 a block of whole records
+//   coordinator -> reader ACTION_COUNTER_START         read your pieces (one reader per node)
+//   reader -> parser      ACTION_BLOCK                 a block of whole records (its own node's parsers)
 //   parser -> store       ACTION_KMER_BATCH            hashed k-mers the store owns
 //   store  -> parser      ACTION_KMER_BATCH_STORED     the batch is counted (flow control)
 //   parser -> reader      ACTION_BLOCK_DONE / _FAILED  every batch of the block is counted
-//   reader -> coordinator ACTION_INPUT_DONE / _FAILED  every block is done
+//   reader -> coordinator ACTION_INPUT_DONE            its pieces are read, or it stopped at a problem
 //   coordinator <-> store ACTION_HISTOGRAM_REQUEST, ACTION_HISTOGRAM, ACTION_DUMP_*
 //   coordinator -> all    ACTION_COUNTER_STOP
 // Every payload is little-endian.
@@ -28,7 +31,6 @@ inline constexpr Action ACTION_KMER_BATCH_STORED{"genomics.counter.kmer-batch-st
 inline constexpr Action ACTION_BLOCK_DONE{"genomics.counter.block-done"};
 inline constexpr Action ACTION_BLOCK_FAILED{"genomics.counter.block-failed"};
 inline constexpr Action ACTION_INPUT_DONE{"genomics.counter.input-done"};
-inline constexpr Action ACTION_INPUT_FAILED{"genomics.counter.input-failed"};
 inline constexpr Action ACTION_HISTOGRAM_REQUEST{"genomics.counter.histogram-request"};
 inline constexpr Action ACTION_HISTOGRAM{"genomics.counter.histogram"};
 inline constexpr Action ACTION_DUMP_PREPARE{"genomics.counter.dump-prepare"};
@@ -41,6 +43,7 @@ inline constexpr std::string_view kStoreType1 = "genomics.kmer-store.1";
 inline constexpr std::string_view kStoreType2 = "genomics.kmer-store.2";
 inline constexpr std::string_view kParserType1 = "genomics.kmer-parser.1";
 inline constexpr std::string_view kParserType2 = "genomics.kmer-parser.2";
+inline constexpr std::string_view kReaderType = "genomics.input-reader";
 
 // A block of records and where it comes from.
 struct BlockMessage {
@@ -72,20 +75,76 @@ struct InputTally {
   static InputTally decode(std::span<const std::byte> bytes);
 };
 
-// A problem found in the input: where (file, record; record 0 when not in a record) and what.
-// Failures are ordered by position, so the first one in the input can be reported whatever
-// the order in which parallel parsers found them.
+// A problem found in the input: where (file, piece of the file, record within the piece) and
+// what. Failures are ordered by position, so the first one in the input can be reported
+// whatever the order in which parallel parsers and readers found them. A problem in a record
+// (names_record) holds only what is wrong: the coordinator words the message once it can
+// number the record over the whole file. Any other (a file that cannot be read, corrupt
+// compressed data) holds the whole message, and `record` is where reading stopped.
 struct InputFailure {
   std::uint32_t file_index = 0;
+  std::uint32_t piece = 0;
   std::uint64_t record = 0;
+  bool names_record = false;
   std::string text;
 
   bool comes_before(const InputFailure& other) const {
-    return file_index != other.file_index ? file_index < other.file_index
-                                          : record < other.record;
+    if (file_index != other.file_index) return file_index < other.file_index;
+    return piece != other.piece ? piece < other.piece : record < other.record;
   }
   Payload encode() const;
   static InputFailure decode(std::span<const std::byte> bytes);
+};
+
+// What a parser says of a block (parser -> reader): its number, and its tally or failure.
+struct BlockOutcome {
+  std::uint64_t block_number = 0;
+  InputTally tally;
+  InputFailure failure;  // ACTION_BLOCK_FAILED only
+
+  static Payload encode_done(std::uint64_t block_number, const InputTally& tally);
+  static Payload encode_failed(std::uint64_t block_number, const InputFailure& failure);
+  static BlockOutcome decode_done(std::span<const std::byte> bytes);
+  static BlockOutcome decode_failed(std::span<const std::byte> bytes);
+};
+
+// What a reader is to read and whom it serves (the spawn arguments of a reader).
+struct ReaderArguments {
+  std::uint32_t reader_index = 0;  // its node
+  ActorName coordinator;
+  std::vector<ActorName> parsers;  // those of its node
+  std::vector<std::string> files;  // every input, as given
+  std::vector<InputPiece> pieces;  // its own, in input order
+  std::uint64_t block_bytes = 1 << 20;
+  std::uint64_t overlap_bases = 30;
+  std::uint32_t blocks_per_parser = 2;
+  bool show_progress = true;
+  std::string program = "kmer_counter";
+
+  Payload encode() const;
+  static ReaderArguments decode(std::span<const std::byte> bytes);
+};
+
+// The records of one piece of a file, as its reader counted them.
+struct PieceRecords {
+  std::uint32_t file_index = 0;
+  std::uint32_t piece = 0;
+  std::uint64_t records = 0;
+};
+
+// What a reader sends when it is done (reader -> coordinator, ACTION_INPUT_DONE): what its
+// blocks held, the bytes it read from the files, the records of each of its pieces, and the
+// first problem it met, if any (it stops there: pieces after it are not counted, but then
+// nothing after that problem decides which problem is reported first, or its number).
+struct ReaderReport {
+  std::uint32_t reader_index = 0;
+  InputTally tally;
+  std::uint64_t file_bytes_read = 0;
+  std::vector<PieceRecords> pieces;
+  std::optional<InputFailure> failure;
+
+  Payload encode() const;
+  static ReaderReport decode(std::span<const std::byte> bytes);
 };
 
 // Arguments of a parser: k, the stores in store order, and how k-mers are routed to them: by

@@ -6,39 +6,42 @@
 #include <utility>
 
 #include "genomics/io/input_error.hpp"
+#include "genomics/io/record_range.hpp"
 
 namespace xenon::genomics {
 
-InputReader::InputReader(ReaderSettings settings, std::vector<ActorName> parsers,
-                         ActorName coordinator)
-    : settings_(std::move(settings)),
-      parsers_(std::move(parsers)),
-      coordinator_(coordinator),
-      progress_(stderr, settings_.show_progress),
+InputReader::InputReader(std::span<const std::byte> arguments)
+    : arguments_(ReaderArguments::decode(arguments)),
+      piece_records_(arguments_.pieces.size(), 0),
+      progress_(stderr, arguments_.show_progress),
       started_(MonotonicClock::now()) {}
 
 void InputReader::receive(const Message& message) {
   const Action action = message.action();
   if (action == ACTION_COUNTER_START) {
     started_ = MonotonicClock::now();
-    for (int round = 0; round < settings_.blocks_per_parser; ++round) {
-      for (const ActorName parser : parsers_) dispatch(parser);
+    for (std::uint32_t round = 0; round < arguments_.blocks_per_parser; ++round) {
+      for (const ActorName parser : arguments_.parsers) dispatch(parser);
     }
-  } else if (action == ACTION_BLOCK_DONE) {
-    --blocks_in_flight_;
-    tally_ += InputTally::decode(message.payload());
-    if (progress_.due()) progress_.show(progress_text());
-    dispatch(message.source());
-  } else if (action == ACTION_BLOCK_FAILED) {
-    --blocks_in_flight_;
-    InputFailure failure = InputFailure::decode(message.payload());
-    if (failure.file_index >= settings_.files.size()) {
-      throw std::invalid_argument("block failure names file " +
-                                  std::to_string(failure.file_index) + " of " +
-                                  std::to_string(settings_.files.size()));
+  } else if (action == ACTION_BLOCK_DONE || action == ACTION_BLOCK_FAILED) {
+    const bool failed = action == ACTION_BLOCK_FAILED;
+    BlockOutcome outcome = failed ? BlockOutcome::decode_failed(message.payload())
+                                  : BlockOutcome::decode_done(message.payload());
+    const auto found = block_pieces_.find(outcome.block_number);
+    if (found == block_pieces_.end()) {
+      throw std::logic_error("input reader: block " + std::to_string(outcome.block_number) + " is not out");
     }
-    failure.text = InputError(settings_.files[failure.file_index], failure.record, failure.text).what();
-    record_failure(std::move(failure));
+    const std::size_t piece = found->second;
+    block_pieces_.erase(found);
+    if (failed) {
+      outcome.failure.piece = arguments_.pieces[piece].piece;
+      record_failure(std::move(outcome.failure));
+    } else {
+      piece_records_[piece] += outcome.tally.records;
+      tally_ += outcome.tally;
+      if (progress_.due()) progress_.show(progress_text());
+      dispatch(message.source());
+    }
   } else if (action == ACTION_COUNTER_STOP) {  // the run failed elsewhere
     progress_.finish();
     stop();
@@ -54,34 +57,52 @@ void InputReader::dispatch(ActorName parser) {
   BlockOrigin origin;
   if (!next_block(origin)) return;
   send(parser, ACTION_BLOCK, BlockMessage::encode(blocks_sent_, origin, block_));
+  block_pieces_[blocks_sent_] = piece_index_;
   ++blocks_sent_;
-  ++blocks_in_flight_;
 }
 
-// The next block over all files, opening each in turn; false at the end of the last file
-// or when a file cannot be read (the failure is recorded).
+std::unique_ptr<BlockSplitter> InputReader::open_piece(const InputPiece& piece) const {
+  const std::string& file = arguments_.files[piece.file_index];
+  if (piece.whole) {
+    return std::make_unique<BlockSplitter>(file, piece.file_index, arguments_.block_bytes, arguments_.overlap_bases);
+  }
+  const SplittableEncoding encoding =
+      piece.encoding == InputEncoding::kBgzf ? SplittableEncoding::kBgzf : SplittableEncoding::kPlain;
+  return std::make_unique<BlockSplitter>(std::make_unique<RecordRange>(file, encoding, *piece.format, piece.begin, piece.end),
+                                         piece.file_index, arguments_.block_bytes, arguments_.overlap_bases);
+}
+
+void InputReader::close_piece() {
+  if (splitter_ != nullptr) file_bytes_read_ += splitter_->file_bytes_read();
+  splitter_.reset();
+}
+
+// The next block over all pieces, opening each in turn; false at the end of the last piece
+// or when a piece cannot be read (the failure is recorded).
 bool InputReader::next_block(BlockOrigin& origin) {
   while (true) {
     try {
       if (splitter_ == nullptr) {
-        if (next_file_ == settings_.files.size()) {
+        if (next_piece_ == arguments_.pieces.size()) {
           input_exhausted_ = true;
           return false;
         }
-        file_index_ = static_cast<std::uint32_t>(next_file_++);
-        splitter_ = std::make_unique<BlockSplitter>(settings_.files[file_index_], file_index_,
-                                                    settings_.block_bytes, settings_.overlap_bases);
-        if (splitter_->empty()) {
-          std::fprintf(stderr, "%s: warning: %s is empty (no records)\n", settings_.program.c_str(),
-                       input_display_name(settings_.files[file_index_]).c_str());
+        piece_index_ = next_piece_++;
+        const InputPiece& piece = arguments_.pieces[piece_index_];
+        splitter_ = open_piece(piece);
+        if (splitter_->empty() && piece.piece == 0) {
+          std::fprintf(stderr, "%s: warning: %s is empty (no records)\n", arguments_.program.c_str(),
+                       input_display_name(arguments_.files[piece.file_index]).c_str());
         }
       }
       if (splitter_->next(origin, block_)) return true;
-      splitter_.reset();
+      close_piece();
     } catch (const InputError& error) {
-      // Ordered after every record of this file handed out so far, before any later file.
+      // Ordered after every record of this piece handed out so far, before any later piece.
+      const InputPiece& piece = arguments_.pieces[piece_index_];
       const std::uint64_t position = splitter_ != nullptr ? splitter_->next_record() : 0;
-      record_failure({file_index_, position, error.what()});
+      record_failure({piece.file_index, piece.piece, position, false, error.what()});
+      close_piece();
       return false;
     }
   }
@@ -92,14 +113,22 @@ void InputReader::record_failure(InputFailure failure) {
 }
 
 void InputReader::finish_if_idle() {
-  if (blocks_in_flight_ != 0 || (!failure_ && !input_exhausted_)) return;
+  if (!block_pieces_.empty() || (!failure_ && !input_exhausted_)) return;
   if (failure_) {
     progress_.finish();
-    send(coordinator_, ACTION_INPUT_FAILED, failure_->encode());
   } else {
     progress_.finish(progress_text());
-    send(coordinator_, ACTION_INPUT_DONE, tally_.encode());
   }
+  close_piece();
+  ReaderReport report;
+  report.reader_index = arguments_.reader_index;
+  report.tally = tally_;
+  report.file_bytes_read = file_bytes_read_;
+  for (std::size_t i = 0; i < arguments_.pieces.size(); ++i) {
+    report.pieces.push_back({arguments_.pieces[i].file_index, arguments_.pieces[i].piece, piece_records_[i]});
+  }
+  report.failure = failure_;
+  send(arguments_.coordinator, ACTION_INPUT_DONE, report.encode());
   stop();
 }
 
@@ -111,7 +140,7 @@ std::string InputReader::progress_text() const {
   std::snprintf(text, sizeof text,
                 "%s: %.2f M reads, %.1f M bases, %.1f M k-mers in %.1f s (%.2f M reads/s, "
                 "%.1f M k-mers/s)",
-                settings_.program.c_str(), static_cast<double>(tally_.records) / 1e6,
+                arguments_.program.c_str(), static_cast<double>(tally_.records) / 1e6,
                 static_cast<double>(tally_.bases) / 1e6, static_cast<double>(tally_.kmers) / 1e6,
                 seconds, reads_rate / 1e6, rate / 1e6);
   return text;

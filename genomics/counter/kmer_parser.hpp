@@ -128,7 +128,8 @@ class KmerParser : public Actor {
       SequenceParser(block.origin, records, kFileLabel).parse(visitor);
     } catch (const InputError& error) {
       pending.failed = true;
-      pending.failure = {block.origin.file_index, error.record(), error.problem()};
+      // The reader knows the piece and, with the other readers, the record's number in the file.
+      pending.failure = {block.origin.file_index, 0, error.record(), true, error.problem()};
     }
     for (std::size_t store = 0; store < batches_.size(); ++store) flush(store);
     finish_if_counted(block.block_number);
@@ -175,9 +176,9 @@ class KmerParser : public Actor {
     PendingBlock& pending = found->second;
     if (pending.batches_in_flight != 0) return;
     if (pending.failed) {
-      send(pending.reader, ACTION_BLOCK_FAILED, pending.failure.encode());
+      send(pending.reader, ACTION_BLOCK_FAILED, BlockOutcome::encode_failed(block_number, pending.failure));
     } else {
-      send(pending.reader, ACTION_BLOCK_DONE, pending.tally.encode());
+      send(pending.reader, ACTION_BLOCK_DONE, BlockOutcome::encode_done(block_number, pending.tally));
     }
     pending_.erase(found);
   }

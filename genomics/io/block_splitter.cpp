@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "genomics/io/input_error.hpp"
+#include "genomics/io/input_file.hpp"
 
 namespace xenon::genomics {
 namespace {
@@ -20,7 +21,11 @@ std::string describe_byte(char byte) {
 
 BlockSplitter::BlockSplitter(std::string path, std::uint32_t file_index, std::size_t target_bytes,
                              std::size_t overlap_bases)
-    : file_(std::move(path)),
+    : BlockSplitter(std::make_unique<InputFile>(std::move(path)), file_index, target_bytes, overlap_bases) {}
+
+BlockSplitter::BlockSplitter(std::unique_ptr<ByteSource> source, std::uint32_t file_index, std::size_t target_bytes,
+                             std::size_t overlap_bases)
+    : source_(std::move(source)),
       file_index_(file_index),
       target_bytes_(target_bytes == 0 ? 1 : target_bytes),
       overlap_bases_(overlap_bases) {
@@ -33,7 +38,7 @@ BlockSplitter::BlockSplitter(std::string path, std::uint32_t file_index, std::si
       } else if (pending_[first] == '@') {
         format_ = SequenceFormat::kFastq;
       } else {
-        throw InputError(file_.path(), "neither FASTA nor FASTQ: starts with " +
+        throw InputError(source_->path(), "neither FASTA nor FASTQ: starts with " +
                                            describe_byte(pending_[first]) +
                                            ", not '>' or '@'");
       }
@@ -57,7 +62,7 @@ bool BlockSplitter::read_more() {
   const std::size_t old_size = pending_.size();
   const std::size_t chunk = target_bytes_ < 65536 ? 65536 : target_bytes_;
   pending_.resize(old_size + chunk);
-  const std::size_t got = file_.read(pending_.data() + old_size, chunk);
+  const std::size_t got = source_->read(pending_.data() + old_size, chunk);
   pending_.resize(old_size + got);
   if (got == 0) end_of_file_ = true;
   return got != 0;
@@ -134,7 +139,7 @@ bool BlockSplitter::next(BlockOrigin& origin, std::string& block) {
     if (end_of_file_ && held <= target_bytes_) {
       if (held == 0 && !continuing_) return false;
       emit(block, held);  // the last records, complete or not
-      origin.ends_file = true;
+      origin.ends_file = source_->ends_file();
       continuing_ = false;
       return true;
     }
@@ -166,7 +171,7 @@ bool BlockSplitter::next(BlockOrigin& origin, std::string& block) {
     }
     if (end_of_file_) {  // one FASTQ record (or FASTA header) larger than the target, and the last
       emit(block, held);
-      origin.ends_file = true;
+      origin.ends_file = source_->ends_file();
       continuing_ = false;
       return true;
     }

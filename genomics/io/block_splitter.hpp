@@ -3,9 +3,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
-#include "genomics/io/input_file.hpp"
+#include "genomics/io/byte_source.hpp"
 #include "genomics/io/sequence_format.hpp"
 
 namespace xenon::genomics {
@@ -16,7 +17,10 @@ struct BlockOrigin {
   std::uint32_t file_index = 0;
   SequenceFormat format = SequenceFormat::kFasta;
   bool ends_file = false;          // nothing follows in this file: a cut-short record is truncated
-  std::uint64_t first_record = 1;  // number of the block's first record in its file (1-based)
+  // Number of the block's first record in its piece of the file (1-based): the whole file,
+  // or the range one reader took (input_plan.hpp), whose records the reader numbers over the
+  // file once the pieces before it are counted.
+  std::uint64_t first_record = 1;
   // FASTA only: the block continues record first_record, cut because it is longer than a
   // block. Its first line then holds the record's last bases before the cut (at most the
   // overlap the splitter was given), so k-mers across the cut are found once.
@@ -28,15 +32,20 @@ struct BlockOrigin {
 // line; FASTA: lines that start with '>') and counts records; checking the records is the
 // parser's job. A FASTA record longer than a block (a chromosome) is cut into blocks, each
 // after the first starting with the previous `overlap_bases` bases of the record (k - 1 for
-// k-mers). An empty file (or one of blank lines) is a file with no records.
+// k-mers). An empty file (or one of blank lines) is a file with no records. The bytes come
+// from the whole file (InputFile), or from one range of it (RecordRange).
 class BlockSplitter {
  public:
   BlockSplitter(std::string path, std::uint32_t file_index, std::size_t target_bytes = 1 << 20,
                 std::size_t overlap_bases = 63);
+  BlockSplitter(std::unique_ptr<ByteSource> source, std::uint32_t file_index, std::size_t target_bytes = 1 << 20,
+                std::size_t overlap_bases = 63);
 
   SequenceFormat format() const noexcept { return format_; }
   bool empty() const noexcept { return empty_; }
-  const std::string& path() const noexcept { return file_.path(); }
+  const std::string& path() const noexcept { return source_->path(); }
+  // Bytes read from the file so far (compressed, where it is).
+  std::uint64_t file_bytes_read() const noexcept { return source_->file_bytes_read(); }
   // Number of the record the next block starts with (or continues).
   std::uint64_t next_record() const noexcept { return next_record_; }
 
@@ -53,7 +62,7 @@ class BlockSplitter {
   void emit(std::string& block, std::size_t bytes);
   bool read_more();
 
-  InputFile file_;
+  std::unique_ptr<ByteSource> source_;
   std::uint32_t file_index_;
   std::size_t target_bytes_;
   std::size_t overlap_bases_;

@@ -3,9 +3,12 @@
 
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
+#include <fcntl.h>
+#include <isa-l/igzip_lib.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <climits>
 #include <cstring>
 
@@ -16,12 +19,30 @@
 namespace xenon::genomics {
 namespace {
 
-gzFile as_gz(void* handle) { return static_cast<gzFile>(handle); }
+constexpr std::size_t kInputBytes = 1 << 18;
 
-// gzread reads plain files too, so one reader serves both forms.
-constexpr unsigned kZlibBufferBytes = 1u << 18;
+bool starts_gzip(const unsigned char* bytes, std::size_t size) {
+  return size >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b;
+}
+
+std::string isal_problem(int status) {
+  switch (status) {
+    case ISAL_INVALID_BLOCK: return "an invalid deflate block";
+    case ISAL_INVALID_SYMBOL: return "an invalid deflate symbol";
+    case ISAL_INVALID_LOOKBACK: return "an invalid back-reference distance";
+    case ISAL_INVALID_WRAPPER: return "an invalid gzip header";
+    case ISAL_UNSUPPORTED_METHOD: return "a compression method other than deflate";
+    case ISAL_INCORRECT_CHECKSUM: return "CRC-32 mismatch";
+    default: return "isa-l error " + std::to_string(status);
+  }
+}
 
 }  // namespace
+
+struct InputFile::Inflater {
+  inflate_state state;
+  bool member_done = false;
+};
 
 void InputFile::check_readable(const std::string& path) {
   // stat and access, not a trial read: a pipe (<(zcat ...), /dev/stdin) must keep its bytes.
@@ -40,46 +61,82 @@ void InputFile::check_readable(const std::string& path) {
   }
 }
 
-InputFile::InputFile(std::string path) : path_(std::move(path)) {
+InputFile::InputFile(std::string path) : path_(std::move(path)), input_(new unsigned char[kInputBytes]) {
   const std::string source = file_to_read(path_);
   check_readable(source);
-  errno = 0;
-  gzFile file = nullptr;
-  if (source == kStandardInput) {
-    // zlib closes the descriptor it is given: a duplicate leaves standard input open.
-    const int descriptor = dup(STDIN_FILENO);
-    if (descriptor < 0) throw InputError(path_, "cannot read: " + error_text(errno));
-    file = gzdopen(descriptor, "rb");
-    if (file == nullptr) close(descriptor);
-  } else {
-    file = gzopen(source.c_str(), "rb");
-  }
-  if (file == nullptr) {
-    throw InputError(path_, std::string("cannot open: ") +
-                                (errno != 0 ? error_text(errno) : std::string("out of memory")));
-  }
-  gzbuffer(file, kZlibBufferBytes);
-  handle_ = file;
+  descriptor_ = source == kStandardInput ? dup(STDIN_FILENO) : open(source.c_str(), O_RDONLY | O_CLOEXEC);
+  if (descriptor_ < 0) throw InputError(path_, "cannot open: " + error_text(errno));
 }
 
 InputFile::~InputFile() {
-  if (handle_ != nullptr) gzclose(as_gz(handle_));
+  if (descriptor_ >= 0) close(descriptor_);
+}
+
+// More bytes of the file after those held; false at its end.
+bool InputFile::fill() {
+  if (end_of_input_) return false;
+  if (taken_ > 0) {
+    std::memmove(input_.get(), input_.get() + taken_, held_ - taken_);
+    held_ -= taken_;
+    taken_ = 0;
+  }
+  while (true) {
+    const ssize_t got = ::read(descriptor_, input_.get() + held_, kInputBytes - held_);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw InputError(path_, "read error: " + error_text(errno));
+    if (got == 0) end_of_input_ = true;
+    held_ += static_cast<std::size_t>(got);
+    bytes_read_ += static_cast<std::uint64_t>(got);
+    return got != 0;
+  }
 }
 
 std::size_t InputFile::read(char* out, std::size_t capacity) {
-  const unsigned request = capacity > static_cast<std::size_t>(INT_MAX)
-                               ? static_cast<unsigned>(INT_MAX)
-                               : static_cast<unsigned>(capacity);
-  const int got = gzread(as_gz(handle_), out, request);
-  int error = Z_OK;
-  const char* message = gzerror(as_gz(handle_), &error);
-  if (got < 0 || (error != Z_OK && error != Z_STREAM_END)) {
-    // Z_BUF_ERROR at the end means the compressed stream stopped in the middle.
-    if (error == Z_BUF_ERROR) throw InputError(path_, "compressed data is truncated");
-    if (error == Z_ERRNO) throw InputError(path_, "read error: " + error_text(errno));
-    throw InputError(path_, std::string("corrupt compressed data: ") + message);
+  if (capacity == 0) return 0;
+  if (!started_) {
+    while (held_ < 2 && fill()) {}
+    started_ = true;
+    if (starts_gzip(input_.get(), held_)) {
+      inflater_ = std::make_unique<Inflater>();
+      isal_inflate_init(&inflater_->state);
+      inflater_->state.crc_flag = ISAL_GZIP;
+    }
   }
-  return static_cast<std::size_t>(got);
+  if (inflater_ != nullptr) return inflate_into(out, capacity);
+  // Plain: what is held, then straight from the file.
+  if (taken_ == held_ && !fill()) return 0;
+  const std::size_t n = std::min(capacity, held_ - taken_);
+  std::memcpy(out, input_.get() + taken_, n);
+  taken_ += n;
+  return n;
 }
+
+std::size_t InputFile::inflate_into(char* out, std::size_t capacity) {
+  inflate_state& state = inflater_->state;
+  const auto room = static_cast<std::uint32_t>(std::min<std::size_t>(capacity, UINT32_MAX));
+  while (true) {
+    if (inflater_->member_done) {
+      // Another member, or the end: bytes that do not start one are not part of the stream.
+      while (held_ - taken_ < 2 && fill()) {}
+      if (!starts_gzip(input_.get() + taken_, held_ - taken_)) return 0;
+      isal_inflate_reset(&state);
+      state.crc_flag = ISAL_GZIP;
+      inflater_->member_done = false;
+    }
+    if (taken_ == held_ && !fill()) throw InputError(path_, "compressed data is truncated");
+    state.next_in = input_.get() + taken_;
+    state.avail_in = static_cast<std::uint32_t>(held_ - taken_);
+    state.next_out = reinterpret_cast<unsigned char*>(out);
+    state.avail_out = room;
+    const int status = isal_inflate(&state);
+    taken_ = held_ - state.avail_in;
+    if (status < 0) throw InputError(path_, "corrupt compressed data: " + isal_problem(status));
+    if (state.block_state == ISAL_BLOCK_FINISH) inflater_->member_done = true;
+    const std::size_t produced = room - state.avail_out;
+    if (produced != 0) return produced;
+  }
+}
+
+std::uint64_t InputFile::file_bytes_read() const noexcept { return bytes_read_; }
 
 }  // namespace xenon::genomics

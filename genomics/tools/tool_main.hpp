@@ -16,6 +16,7 @@
 #include "engine/xenon.hpp"
 #include "genomics/counter/counter_protocol.hpp"
 #include "genomics/counter/counter_settings.hpp"
+#include "genomics/counter/input_reader.hpp"
 #include "genomics/counter/kmer_parser.hpp"
 #include "genomics/io/input_error.hpp"
 #include "genomics/io/run_log.hpp"
@@ -121,10 +122,12 @@ inline void check_standard_input_once(const std::vector<std::string>& files) {
   }
 }
 
-// Every node registers the parsers (spawned by name from node 0), for both k-mer widths.
+// Every node registers the parsers, for both k-mer widths, and the input reader (each node
+// reads its share of the input): node 0 spawns them there by name.
 inline void register_parsers(Engine& engine) {
   engine.register_actor_type<KmerParser<1>>(std::string(kParserType1));
   engine.register_actor_type<KmerParser<2>>(std::string(kParserType2));
+  engine.register_actor_type<InputReader>(std::string(kReaderType));
 }
 
 // After the run, on node 0: the counter's outcome as the tool's exit status, with one line on
