@@ -116,9 +116,18 @@ std::size_t InputFile::inflate_into(char* out, std::size_t capacity) {
   const auto room = static_cast<std::uint32_t>(std::min<std::size_t>(capacity, UINT32_MAX));
   while (true) {
     if (inflater_->member_done) {
-      // Another member, or the end: bytes that do not start one are not part of the stream.
+      // Another member, or the end. `cat a.gz b.fq > c.gz` must not pass for a.gz alone:
+      // other bytes are an error, but for zeros (padding, which gzip also accepts).
       while (held_ - taken_ < 2 && fill()) {}
-      if (!starts_gzip(input_.get() + taken_, held_ - taken_)) return 0;
+      if (held_ == taken_) return 0;
+      if (!starts_gzip(input_.get() + taken_, held_ - taken_)) {
+        const std::uint64_t offset = bytes_read_ - (held_ - taken_);
+        if (!only_zeros_follow()) {
+          throw InputError(path_, "data after the end of the gzip stream at byte " + std::to_string(offset) +
+                                      " is not another gzip member (a file appended to a .gz file?)");
+        }
+        return 0;
+      }
       isal_inflate_reset(&state);
       state.crc_flag = ISAL_GZIP;
       inflater_->member_done = false;
@@ -135,6 +144,16 @@ std::size_t InputFile::inflate_into(char* out, std::size_t capacity) {
     const std::size_t produced = room - state.avail_out;
     if (produced != 0) return produced;
   }
+}
+
+bool InputFile::only_zeros_follow() {
+  do {
+    if (std::any_of(input_.get() + taken_, input_.get() + held_, [](unsigned char byte) { return byte != 0; })) {
+      return false;
+    }
+    taken_ = held_;
+  } while (fill());
+  return true;
 }
 
 std::uint64_t InputFile::file_bytes_read() const noexcept { return bytes_read_; }

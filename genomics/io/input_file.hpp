@@ -10,8 +10,8 @@
 namespace xenon::genomics {
 
 // A sequence file read as a stream of bytes, plain or gzip-compressed (detected from its
-// first bytes; concatenated gzip members are read one after the other, and bytes after the
-// last member that do not start another are ignored, as gzip and zlib ignore them). It
+// first bytes; concatenated gzip members are read one after the other; after the last
+// member, zeros are padding, and any other byte is an error naming its offset). It
 // inflates with isa-l, the fastest of the libraries measured that streams
 // (performance/decompression_bench). "-" is standard
 // input. A file that InputCopies copied is read from its copy, under its own name. Errors
@@ -38,6 +38,7 @@ class InputFile final : public ByteSource {
   struct Inflater;  // isa-l's state, kept out of this header
 
   bool fill();
+  bool only_zeros_follow();  // consumes the rest of the file
   std::size_t inflate_into(char* out, std::size_t capacity);
 
   std::string path_;

@@ -265,4 +265,23 @@ TEST(InputErrors, ReportCorruptAndTruncatedCompressedData) {
   EXPECT_NE(error_of(corrupt).find(corrupt + ": corrupt compressed data"), std::string::npos) << error_of(corrupt);
 }
 
+// `cat a.gz b.fq > c.fq.gz` once passed for a.gz alone (100 records of 8,175, exit 0).
+TEST(InputErrors, BytesAfterTheGzipStreamThatStartNoMemberAreAnErrorAtTheirOffset) {
+  TemporaryDirectory directory;
+  const std::string packed = directory.gzip_file("reads.fq.gz", fastq_records(100));
+  std::string bytes;
+  {
+    std::ifstream in(packed, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::string appended = directory.file("appended.fq.gz", bytes + fastq_records(50, 101));
+  EXPECT_EQ(error_of(appended), appended + ": data after the end of the gzip stream at byte " +
+                                    std::to_string(bytes.size()) +
+                                    " is not another gzip member (a file appended to a .gz file?)");
+  // Zeros after the stream are padding, as gzip takes them.
+  const std::string padded = directory.file("padded.fq.gz", bytes + std::string(70000, '\0'));
+  EXPECT_EQ(error_of(padded), "no error");
+  EXPECT_EQ(split_and_parse(padded, 4096).sequences.size(), 100u);
+}
+
 }  // namespace
