@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -20,6 +21,9 @@ gzFile as_gz(void* handle) { return static_cast<gzFile>(handle); }
 
 // gzread reads plain files too, so one reader serves both forms.
 constexpr unsigned kZlibBufferBytes = 1u << 18;
+
+// What every InputFile of this process returned (bytes_read_by_this_process()).
+std::atomic<std::uint64_t> bytes_read_{0};
 
 }  // namespace
 
@@ -79,7 +83,13 @@ std::size_t InputFile::read(char* out, std::size_t capacity) {
     if (error == Z_ERRNO) throw InputError(path_, "read error: " + error_text(errno));
     throw InputError(path_, std::string("corrupt compressed data: ") + message);
   }
+  // Relaxed: a tally read once the readers are done.
+  bytes_read_.fetch_add(static_cast<std::uint64_t>(got), std::memory_order_relaxed);
   return static_cast<std::size_t>(got);
+}
+
+std::uint64_t InputFile::bytes_read_by_this_process() noexcept {
+  return bytes_read_.load(std::memory_order_relaxed);
 }
 
 }  // namespace xenon::genomics

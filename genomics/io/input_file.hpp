@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace xenon::genomics {
@@ -26,6 +27,10 @@ class InputFile {
   std::size_t read(char* out, std::size_t capacity);
 
   const std::string& path() const noexcept { return path_; }
+
+  // Bytes (after decompression) that read() returned in this process so far, over every
+  // InputFile: the input this node read, for --stats. \threads Any thread.
+  static std::uint64_t bytes_read_by_this_process() noexcept;
 
  private:
   std::string path_;
