@@ -11,21 +11,26 @@ Figures it uses, per tool, from the report:
   T1  total busy time of the P = 1 run (the work, all of it on one node);
   S   per phase, busy time in which one node alone had work, at the largest P measured (Pr):
       the serial steps, which more nodes do not shorten;
-  W = T1 - S, the parallel work, and I, its imbalance at Pr: (busiest node's busy - S) over
-      the mean parallel busy time ((total busy - S) / Pr), at least 1;
+  W   the parallel work of the distributed tool: total busy time less S at Pw, the largest P
+      that had a core per process (--cores, else the report's "N cores"; Pw = 1 if none), as
+      busy time is wall-clock time and processes sharing a core inflate it; W includes what
+      distributing costs (packing, unpacking, routing messages), which P = 1 does not pay;
+  I   the parallel work's imbalance at Pr: (busiest node's busy - S) over the mean parallel
+      busy time ((total busy - S) / Pr), at least 1;
   bytes, messages and frames each node sent to others at Pr: node 0's excess over the mean of
       the others is what node 0 alone sends (input blocks from its reader, the graph it
       gathers), the rest is an all-to-all exchange (k-mers hashed over the nodes).
 
 Prediction at N nodes, of node 0 (the node that does the serial steps and sends the most):
-  T(N) = S + I * W / N + frames(N) * latency + bytes(N) / bandwidth + waves(N)
+  T(N) = S + I * W / N + frames(N) * latency + bytes(N) / bandwidth + barriers(N)
   bytes(N)  = C * x(N) / x(Pr) + A * x(N) / N, with x(n) = (n - 1) / n the share of
               hashed data that leaves a node, C node 0's own bytes, A the all-to-all volume;
   frames(N) = max(bytes(N) / mean frame bytes at Pr, (N - 1) * phases): at least one frame
               to every peer in every phase;
-  waves(N)  = phases * (2 * latency + 2 * (N - 1) * message overhead): node 0 asks every
-              node whether it is idle and hears back, once per phase.
-  efficiency = T1 / (N * T(N)). The limiting step is T(N)'s largest term.
+  barriers(N) = phases * (2 * latency + 2 * (N - 1) * message overhead): at the end of every
+              phase node 0's coordinator hears from every node and tells every node to go on.
+  efficiency = T1 / (N * T(N)), against the one-process tool. The limiting step is T(N)'s
+  largest term.
 
 Assumptions (each makes the prediction optimistic or pessimistic as said):
   - the cluster's cores run a unit of work as fast as the cores of the measured machine;
@@ -36,7 +41,7 @@ Assumptions (each makes the prediction optimistic or pessimistic as said):
     pipelining: pessimistic); only node 0's sending is counted, as it sends the most;
   - busy time at Pr is wall-clock time, so on fewer cores than processes (2 cores here) the
     parallel busy time is inflated by time the OS gave to other ranks; the model takes W from
-    P = 1 and only S, I and the bytes from Pr, so I may be inflated (pessimistic).
+    Pw and only S, I and the bytes from Pr, so I may be inflated (pessimistic).
 Network figures (--network): ib-pcie: 4.5 us MPI latency, 1,120 MB/s (Mellanox InfiniHost III
 Ex on PCI Express, Pallas sendrecv: the Beowulf thread "EM64T Clusters", Don Holmgren, 2004, in
 /work/shared/seeds); tcp-netns: 7.8 us, 2,200 MB/s (TCP between network namespaces on this
@@ -44,7 +49,7 @@ machine, /work/shared/MPI_NOTES.md). Message overhead: 1 us per control message 
 
 Checks: for every P measured besides 1 and Pr, MODEL_CHECK lines compare the predicted and
 measured bytes node 0 and the other nodes sent and the busiest node's busy time (busy time is
-only comparable at P <= the number of cores, P = 2 here).
+only comparable at P <= the number of cores: busy_comparable=yes).
 """
 import argparse
 import math
@@ -57,8 +62,9 @@ NETWORKS = {
 }
 MESSAGE_OVERHEAD_S = 1e-6
 TERM_KEYS = {"serial steps on node 0": "serial", "parallel work": "parallel", "node 0's bandwidth": "bandwidth",
-             "frame latency": "latency", "termination waves": "waves"}
+             "frame latency": "latency", "phase barriers": "barriers"}
 LINE = re.compile(r"^(SCALING|SCALING_PHASE|SCALING_RUN) (.*)$")
+CORES = re.compile(r"^genomics_scaling: (\d+) cores")
 
 
 class ModelError(Exception):
@@ -88,14 +94,18 @@ def number(fields, key, line):
 
 
 def read_report(path):
-    """tool -> P -> {'ranks': {rank: figures}, 'phases': {name: serial_s}}"""
+    """(tool -> P -> {'ranks': {rank: figures}, 'phases': {name: serial_s}}, cores or None)"""
     tools = {}
     try:
         with open(path, encoding="utf-8") as file:
             lines = file.readlines()
     except OSError as error:
         raise ModelError(f"{path}: cannot read: {error.strerror}") from None
+    cores = None
     for index, text in enumerate(lines, 1):
+        said = CORES.match(text)
+        if said and cores is None:
+            cores = int(said.group(1))
         match = LINE.match(text.strip())
         if not match:
             continue
@@ -125,13 +135,13 @@ def read_report(path):
                                  f"found {sorted(run['ranks'])}")
             if run["run"] is None:
                 raise ModelError(f"{path}: {tool} at P={processes}: no SCALING_RUN line")
-    return tools
+    return tools, cores
 
 
 class ToolModel:
     """The figures of one tool, fitted from its P = 1 run and its largest-P run."""
 
-    def __init__(self, tool, runs):
+    def __init__(self, tool, runs, cores):
         if 1 not in runs:
             raise ModelError(f"{tool}: no P=1 run (the work T1 comes from it)")
         larger = [p for p in runs if p > 1]
@@ -145,7 +155,8 @@ class ToolModel:
         self.work = runs[1]["run"]["busy_total_s"]
         self.serial_by_phase = {name: serial for name, serial in reference["phases"].items() if serial > 0}
         self.serial = min(sum(self.serial_by_phase.values()), self.work)
-        self.parallel = self.work - self.serial
+        self.work_reference = max(q for q in runs if q <= max(1, cores))
+        self.parallel = max(0.0, runs[self.work_reference]["run"]["busy_total_s"] - self.serial)
         total = reference["run"]["busy_total_s"]
         busiest = max(rank["busy_s"] for rank in ranks.values())
         parallel_mean = (total - self.serial) / p
@@ -177,7 +188,7 @@ class ToolModel:
             "parallel work": self.imbalance * self.parallel / nodes,
             "node 0's bandwidth": node0_bytes / bandwidth,
             "frame latency": frames * latency,
-            "termination waves": self.phases * (2 * latency + 2 * (nodes - 1) * MESSAGE_OVERHEAD_S) if nodes > 1 else 0.0,
+            "phase barriers": self.phases * (2 * latency + 2 * (nodes - 1) * MESSAGE_OVERHEAD_S) if nodes > 1 else 0.0,
         }
         time = sum(terms.values())
         limit = max(terms, key=terms.get)
@@ -201,6 +212,7 @@ def main():
     parser.add_argument("--bandwidth-mbs", type=float, help="MPI bandwidth, MB/s (overrides --network)")
     parser.add_argument("--nodes", default="16,32,64,128,256,512,1024", help="node counts, comma-separated")
     parser.add_argument("--tool", help="only this tool")
+    parser.add_argument("--cores", type=int, help="cores of the measuring machine (default: the report's 'N cores')")
     arguments = parser.parse_args()
     try:
         latency_us, bandwidth_mbs, source = NETWORKS[arguments.network]
@@ -216,10 +228,16 @@ def main():
             raise ModelError(f"--nodes: '{arguments.nodes}' is not a comma-separated list of whole numbers") from None
         if any(count < 1 for count in node_counts):
             raise ModelError("--nodes: node counts must be at least 1")
-        tools = read_report(arguments.report)
+        tools, cores = read_report(arguments.report)
+        if arguments.cores is not None:
+            cores = arguments.cores
+        if cores is None:
+            cores = 1
+        if cores < 1:
+            raise ModelError(f"--cores must be at least 1, got {cores}")
         if arguments.tool is not None and arguments.tool not in tools:
             raise ModelError(f"{arguments.report}: no runs of {arguments.tool}")
-        models = [ToolModel(tool, runs) for tool, runs in sorted(tools.items())
+        models = [ToolModel(tool, runs, cores) for tool, runs in sorted(tools.items())
                   if arguments.tool in (None, tool)]
     except ModelError as error:
         print(f"model.py: error: {error}", file=sys.stderr)
@@ -228,7 +246,8 @@ def main():
     bandwidth = bandwidth_mbs * 1e6
     print(f"MODEL_NETWORK latency_us={latency_us} bandwidth_mbs={bandwidth_mbs} source=\"{source}\"")
     for model in models:
-        print(f"MODEL_FIT tool={model.tool} reference_P={model.reference} work_s={model.work:.3f} "
+        print(f"MODEL_FIT tool={model.tool} reference_P={model.reference} parallel_work_P={model.work_reference} "
+              f"work_s={model.work:.3f} "
               f"serial_s={model.serial:.3f} parallel_s={model.parallel:.3f} imbalance={model.imbalance:.2f} "
               f"node0_own_bytes={model.own['bytes_sent']:.0f} all_to_all_bytes={model.all_to_all['bytes_sent']:.0f} "
               f"frame_bytes={model.frame_bytes:.0f} phases={model.phases}")
@@ -242,7 +261,8 @@ def main():
             print(f"MODEL_CHECK tool={model.tool} P={processes} node0_bytes_predicted={node0:.0f} "
                   f"node0_bytes_measured={ranks[0]['bytes_sent']:.0f} other_bytes_predicted={other:.0f} "
                   f"other_bytes_measured={measured_other:.0f} busiest_busy_predicted_s={busiest:.3f} "
-                  f"busiest_busy_measured_s={max(rank['busy_s'] for rank in ranks.values()):.3f}")
+                  f"busiest_busy_measured_s={max(rank['busy_s'] for rank in ranks.values()):.3f} "
+                  f"busy_comparable={'yes' if processes <= cores else 'no'}")
         for nodes in node_counts:
             time, efficiency, terms, limit = model.predict(nodes, latency, bandwidth)
             parts = " ".join(f"{TERM_KEYS[name]}_s={value:.4f}" for name, value in terms.items())
