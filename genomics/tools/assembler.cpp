@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
       kProgram, argc, argv,
       [&] { return parse_command_line(argc, argv, options, threads, settings, statistics_directory); },
       [&](ToolRun& run) {
-        const NodeStatistics statistics(kProgram, unix_nanoseconds());
+        const NodeStatistics statistics(kProgram, statistics_directory);
         Engine engine(options);
         engine.register_actor_type<GraphStore<1>>(std::string(kGraphStoreType1));
         engine.register_actor_type<GraphStore<2>>(std::string(kGraphStoreType2));
@@ -137,7 +137,7 @@ int main(int argc, char** argv) {
           }
         }
         engine.run();
-        if (!statistics_directory.empty()) statistics.write(statistics_directory, engine, run.log);
+        statistics.write(engine, run.log);
         if (engine.node_index() != 0) return 0;
         return report_outcome(run, counted, [&] {
           char line[400];

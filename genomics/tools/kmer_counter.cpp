@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
       kProgram, argc, argv,
       [&] { return parse_command_line(argc, argv, options, threads, settings, statistics_directory); },
       [&](ToolRun& run) {
-        const NodeStatistics statistics(kProgram, unix_nanoseconds());
+        const NodeStatistics statistics(kProgram, statistics_directory);
         Engine engine(options);
         engine.register_actor_type<KmerStore<1>>(std::string(kStoreType1));
         engine.register_actor_type<KmerStore<2>>(std::string(kStoreType2));
@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
           }
         }
         engine.run();
-        if (!statistics_directory.empty()) statistics.write(statistics_directory, engine, run.log);
+        statistics.write(engine, run.log);
         if (engine.node_index() != 0) return 0;
         return report_outcome(run, outcome, [&] {
           char line[400];

@@ -26,16 +26,22 @@ namespace xenon::genomics {
 // timeline; so the per-phase figures of a node come from its own timeline.
 class NodeStatistics {
  public:
-  NodeStatistics(std::string tool, std::int64_t started_unix_nanoseconds)
-      : tool_(std::move(tool)), started_unix_(started_unix_nanoseconds) {}
-
-  void write(const std::string& directory, const Engine& engine, const RunLog& log) const {
+  // Before the run: creates `directory` (empty: no statistics), so that a directory that
+  // cannot be made fails the run before it starts; throws std::runtime_error naming it.
+  NodeStatistics(std::string tool, std::string directory)
+      : tool_(std::move(tool)), directory_(std::move(directory)), started_unix_(unix_nanoseconds()) {
+    if (directory_.empty()) return;
     std::error_code error;
-    std::filesystem::create_directories(directory, error);
-    if (error || !std::filesystem::is_directory(directory)) {
-      throw std::runtime_error(directory + ": cannot create the statistics directory" +
+    std::filesystem::create_directories(directory_, error);
+    if (error || !std::filesystem::is_directory(directory_)) {
+      throw std::runtime_error(directory_ + ": cannot create the statistics directory" +
                                (error ? ": " + error.message() : std::string()));
     }
+  }
+
+  // After the run, on every node: writes this node's file (nothing without a directory).
+  void write(const Engine& engine, const RunLog& log) const {
+    if (directory_.empty()) return;
     const EngineStatistics statistics = engine.statistics();
     std::string json = "{\n";
     field(json, "tool", quoted(tool_));
@@ -68,7 +74,7 @@ class NodeStatistics {
     field(json, "phases", phases, true);
     json += "}\n";
     AtomicOutputFile file(
-        (std::filesystem::path(directory) / (tool_ + "-node-" + std::to_string(engine.node_index()) + ".json"))
+        (std::filesystem::path(directory_) / (tool_ + "-node-" + std::to_string(engine.node_index()) + ".json"))
             .string());
     file.write(json);
     file.commit();
@@ -106,6 +112,7 @@ class NodeStatistics {
   }
 
   std::string tool_;
+  std::string directory_;
   std::int64_t started_unix_;
 };
 

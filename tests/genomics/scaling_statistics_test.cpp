@@ -120,6 +120,17 @@ TEST(ScalingStatistics, TheAssemblerNamesItsPhasesAndATamperedTimelineIsCaught) 
   EXPECT_NE(refused.output.find("busy timeline sums to"), std::string::npos) << refused.output;
 }
 
+TEST(ScalingStatistics, AStatisticsDirectoryThatCannotBeMadeFailsBeforeTheRun) {
+  ASSERT_TRUE(xenon::testing::test_data_present());
+  TemporaryDirectory out("xenon-stats");
+  const std::string file = out.write("a-file", "");
+  const auto run = run_binary("kmer_counter", "--quiet -t 1 --stats " + file + " -o " + out.path() + "/out " +
+                                                  lambda_reads());
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.output, "kmer_counter: error: " + file + ": cannot create the statistics directory: Not a directory\n");
+  EXPECT_FALSE(std::filesystem::exists(out.path() + "/out"));  // nothing ran
+}
+
 // A made-up report: 10 s of work, of which node 0 did 1 s alone at P = 2.
 constexpr const char* kMadeUpReport =
     "SCALING tool=demo P=1 rank=0 phase=all busy_s=10.0 bytes_sent=0 msgs_sent=0 frames_sent=0\n"
