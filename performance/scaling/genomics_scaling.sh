@@ -10,6 +10,8 @@
 #   COVERAGE=10 performance/scaling/genomics_scaling.sh      the same genome at 10x (quick)
 #   READS="build/test-data/illumina-real/SRR059298_subset.fastq.gz" genomics_scaling.sh
 #   PROCESSES="1 2" TOOLS=kmer_counter OUT=results/scaling genomics_scaling.sh
+#   NETNS=1 PROCESSES="1 2 4" genomics_scaling.sh   one process per simulated host (Linux
+#       network namespaces, tests/netns/netns_mpi_test.sh; root): TCP between all processes
 # Busy time is wall-clock time inside receive(): on fewer cores than processes (2 cores here)
 # the busy time of ranks working at once includes time the OS gave to the others, so compare
 # serial time, bytes and memory across P rather than wall or parallel busy time.
@@ -23,6 +25,7 @@ BUILD=${BUILD:-build/release}
 OUT=${OUT:-results/scaling}
 DATA_DIR=${DATA_DIR:-results/ecoli-${COVERAGE}x}
 TIMEOUT=${TIMEOUT:-1800}
+NETNS=${NETNS:-0}
 PROGRAM=genomics_scaling
 
 fail() {
@@ -57,11 +60,31 @@ else
   data="E. coli K-12 MG1655, 2x150 ART reads at ${COVERAGE}x ($DATA_DIR)"
 fi
 
+case $NETNS in
+  0) transport="shared memory (one host)" ;;
+  1) transport="TCP between simulated hosts (network namespaces, one process each)" ;;
+  *) fail "NETNS must be 0 or 1, got '$NETNS'" ;;
+esac
+
 mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)  # ranks on simulated hosts start elsewhere: absolute paths
+bin=$(cd "$BUILD/bin" && pwd)
+for i in "${!reads[@]}"; do reads[i]=$(realpath "${reads[i]}"); done
 report=$OUT/report.txt
-echo "$PROGRAM: $(nproc) cores, k=$K, P = $PROCESSES, reads: $data" | tee "$report"
-mpi=(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1
-  mpiexec --oversubscribe --bind-to none --timeout "$TIMEOUT")
+echo "$PROGRAM: $(nproc) cores, k=$K, P = $PROCESSES, reads: $data, between processes: $transport" | tee "$report"
+
+# run_tool P TOOL ARGS...: the tool on P processes, one worker each.
+run_tool() {
+  local processes=$1
+  shift
+  if [ "$NETNS" = 1 ] && [ "$processes" -gt 1 ]; then
+    XENON_BIN=$bin XENON_NETNS_HOSTS=$processes XENON_NETNS_LIMIT=$TIMEOUT XENON_NETNS_MPI_TIMEOUT=$TIMEOUT \
+      XENON_NETNS_COMMAND="$*" tests/netns/netns_mpi_test.sh
+  else
+    env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1 \
+      mpiexec --oversubscribe --bind-to none --timeout "$TIMEOUT" -n "$processes" "$@"
+  fi
+}
 stats_dirs=()
 identical=yes
 for tool in $TOOLS; do
@@ -71,7 +94,7 @@ for tool in $TOOLS; do
     rm -rf "$run"
     mkdir -p "$run"
     echo "$PROGRAM: $tool on $p process(es)" >&2
-    if ! "${mpi[@]}" -n "$p" "$BUILD/bin/$tool" --quiet -t 1 -k "$K" --stats "$run/stats" -o "$run/out" \
+    if ! run_tool "$p" "$bin/$tool" --quiet -t 1 -k "$K" --stats "$run/stats" -o "$run/out" \
       "${reads[@]}" > "$run/run.log" 2>&1; then
       echo "$PROGRAM: $tool on $p process(es) failed; the end of $run/run.log:" >&2
       tail -n 20 "$run/run.log" >&2

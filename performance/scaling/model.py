@@ -49,7 +49,9 @@ machine, /work/shared/MPI_NOTES.md). Message overhead: 1 us per control message 
 
 Checks: for every P measured besides 1 and Pr, MODEL_CHECK lines compare the predicted and
 measured bytes node 0 and the other nodes sent and the busiest node's busy time (busy time is
-only comparable at P <= the number of cores: busy_comparable=yes).
+only comparable at P <= the number of cores: busy_comparable=yes), and the predicted wall time
+T(P) with the runs' network against the measured one (process start included): meaningful
+for runs over the network given, such as NETNS=1 runs with --network tcp-netns.
 """
 import argparse
 import math
@@ -125,7 +127,8 @@ def read_report(path):
             serial = fields.get("serial_s", "n/a")
             run["phases"][fields.get("phase", "?")] = 0.0 if serial == "n/a" else number(fields, "serial_s", index)
         elif kind == "SCALING_RUN":
-            run["run"] = {"busy_total_s": number(fields, "busy_total_s", index)}
+            run["run"] = {"busy_total_s": number(fields, "busy_total_s", index),
+                          "wall_s": number(fields, "wall_s", index) if "wall_s" in fields else None}
     if not tools:
         raise ModelError(f"{path}: no SCALING lines (the output of genomics_scaling.sh or scaling_report.py)")
     for tool, runs in tools.items():
@@ -258,11 +261,14 @@ def main():
             node0, other = model.sent("bytes_sent", processes)
             measured_other = sum(ranks[r]["bytes_sent"] for r in range(1, processes)) / (processes - 1)
             busiest = model.serial + model.imbalance * model.parallel / processes
+            predicted_wall, _, _, _ = model.predict(processes, latency, bandwidth)
+            wall = run["run"]["wall_s"]
             print(f"MODEL_CHECK tool={model.tool} P={processes} node0_bytes_predicted={node0:.0f} "
                   f"node0_bytes_measured={ranks[0]['bytes_sent']:.0f} other_bytes_predicted={other:.0f} "
                   f"other_bytes_measured={measured_other:.0f} busiest_busy_predicted_s={busiest:.3f} "
                   f"busiest_busy_measured_s={max(rank['busy_s'] for rank in ranks.values()):.3f} "
-                  f"busy_comparable={'yes' if processes <= cores else 'no'}")
+                  f"busy_comparable={'yes' if processes <= cores else 'no'} wall_predicted_s={predicted_wall:.3f} "
+                  f"wall_measured_s={'n/a' if wall is None else f'{wall:.3f}'}")
         for nodes in node_counts:
             time, efficiency, terms, limit = model.predict(nodes, latency, bandwidth)
             parts = " ".join(f"{TERM_KEYS[name]}_s={value:.4f}" for name, value in terms.items())
