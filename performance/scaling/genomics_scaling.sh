@@ -120,6 +120,8 @@ for tool in $TOOLS; do
 done
 
 python3 performance/scaling/scaling_report.py "${stats_dirs[@]}" | tee -a "$report"
-python3 performance/scaling/model.py "$report" | tee -a "$report"
+network=ib-pcie
+[ "$NETNS" = 1 ] && network=tcp-netns  # the model's checks against these runs need their network
+python3 performance/scaling/model.py --network "$network" "$report" | tee -a "$report"
 echo "$PROGRAM: report in $report; every output identical across P: $identical"
 [ "$identical" = yes ]
