@@ -179,6 +179,7 @@ void Communicator::send_attached(std::uint32_t node, const Message& message) {
                               message.payload_size());
   send_frame(node);
   const PayloadSlot slot = message.payload_slot();
+  bytes_sent_ += message.payload_size();
   transport_.send_attachment(static_cast<int>(node),
                              {message.payload(), [slot] { slot.release(); }});
 }
@@ -216,6 +217,7 @@ void Communicator::flush_frames(bool everything) {
 void Communicator::send_frame(std::uint32_t node) {
   PeerState& peer = peers_[node];
   if (peer.writer.empty()) return;
+  bytes_sent_ += peer.writer.size();
   transport_.send(static_cast<int>(node),
                   peer.writer.take(peer.next_send_sequence++, transport_.spare_frame_buffer()));
   ++frames_sent_;

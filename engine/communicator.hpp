@@ -74,6 +74,8 @@ class Communicator {
   std::size_t sends_in_flight() const;  // frames and attachments the transport still holds
   std::uint64_t dead_letters() const noexcept { return dead_letters_; }
   std::uint64_t frames_sent() const noexcept { return frames_sent_; }
+  // Bytes of frames and attached payloads handed to the transport.
+  std::uint64_t bytes_sent() const noexcept { return bytes_sent_; }
   std::uint64_t frames_received() const noexcept { return frames_received_; }
 
  private:
@@ -147,6 +149,7 @@ class Communicator {
 
   std::uint64_t dead_letters_ = 0;
   std::uint64_t frames_sent_ = 0;
+  std::uint64_t bytes_sent_ = 0;
   std::uint64_t frames_received_ = 0;
 
   alignas(kCacheLineSize) std::atomic<bool> termination_check_requested_{false};

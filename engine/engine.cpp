@@ -2,6 +2,7 @@
 #include "engine/engine.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -109,6 +110,7 @@ void Engine::run() {
     communicator_->request_termination_check();  // tell node 0 we are idle from the start
   }
 
+  start_busy_timelines();
   std::vector<std::thread> threads;
   for (int w = 1; w < worker_count(); ++w) threads.emplace_back([this, w] { run_worker(w); });
   if (options_.has_communication_thread()) threads.emplace_back([this] { run_communication(); });
@@ -129,6 +131,21 @@ void Engine::run() {
                  "existed (dead letters)\n",
                  static_cast<unsigned long long>(totals.dead_letters));
   }
+}
+
+// Bucket 0 of every worker's busy timeline begins at the last multiple of the bucket width
+// in Unix time, so the buckets of all nodes line up (see BusyTimeline).
+void Engine::start_busy_timelines() {
+  using std::chrono::duration_cast;
+  using std::chrono::nanoseconds;
+  const auto now_unix =
+      duration_cast<nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  const MonotonicClock::time_point now = MonotonicClock::now();
+  const std::int64_t width = BusyTimeline::kBucketWidth.count();
+  const std::int64_t into_bucket = now_unix % width;
+  busy_timeline_start_unix_nanoseconds_ = now_unix - into_bucket;
+  const auto origin = now - duration_cast<MonotonicClock::duration>(nanoseconds(into_bucket));
+  for (auto& w : workers_) w->start_busy_timeline(origin);
 }
 
 void Engine::pin_thread(const char* role, int slot) {
@@ -208,7 +225,19 @@ EngineStatistics Engine::statistics() const {
     totals.overflow_peak = std::max(totals.overflow_peak, c.overflow_peak);
     totals.backpressure_waits += c.backpressure_waits;
     totals.pooled_message_nodes += c.pooled_message_nodes;
+    const BusyTimeline& busy = w->busy_timeline();
+    totals.busy_nanoseconds += busy.total_nanoseconds();
+    totals.worker_busy_nanoseconds.push_back(busy.total_nanoseconds());
+    const auto& buckets = busy.bucket_nanoseconds();
+    if (buckets.size() > totals.busy_timeline_nanoseconds.size()) {
+      totals.busy_timeline_nanoseconds.resize(buckets.size(), 0);
+    }
+    for (std::size_t b = 0; b < buckets.size(); ++b) totals.busy_timeline_nanoseconds[b] += buckets[b];
   }
+  totals.busy_timeline_start_unix_nanoseconds = busy_timeline_start_unix_nanoseconds_;
+  totals.busy_timeline_bucket_nanoseconds =
+      static_cast<std::uint64_t>(BusyTimeline::kBucketWidth.count());
+  totals.bytes_to_other_nodes = communicator_->bytes_sent();
   totals.dead_letters += communicator_->dead_letters();
   totals.frames_sent = communicator_->frames_sent();
   totals.frames_received = communicator_->frames_received();

@@ -44,6 +44,22 @@ struct EngineStatistics {
   std::uint64_t overflow_peak = 0;            ///< most messages one sender had waiting for a ring
   std::uint64_t backpressure_waits = 0;       ///< times a sender waited for its consumer
   std::uint64_t pooled_message_nodes = 0;     ///< mailbox nodes allocated, all workers
+  std::uint64_t bytes_to_other_nodes = 0;  ///< bytes of frames and large payloads sent to other nodes
+
+  /// \name Busy time: time workers spent inside actors' receive()
+  /// Read once per round of a worker (up to 256 messages), with the steady clock: it is
+  /// wall-clock time, so a worker the OS descheduled mid-turn counts as busy meanwhile.
+  //!@{
+  std::uint64_t busy_nanoseconds = 0;                ///< summed over this node's workers
+  std::vector<std::uint64_t> worker_busy_nanoseconds;  ///< by worker index
+  /// Unix time (ns) at which bucket 0 of busy_timeline_nanoseconds began: a multiple of the
+  /// bucket width, so the timelines of nodes on hosts whose clocks agree line up.
+  std::int64_t busy_timeline_start_unix_nanoseconds = 0;
+  std::uint64_t busy_timeline_bucket_nanoseconds = 0;  ///< width of one bucket (50 ms)
+  /// Busy time of all workers per bucket, from bucket 0 to the last busy one; sums to
+  /// busy_nanoseconds.
+  std::vector<std::uint64_t> busy_timeline_nanoseconds;
+  //!@}
 };
 
 /// One node of the runtime: its workers, the rings between them, its communicator and the
@@ -178,6 +194,7 @@ class Engine {
   void run_worker(int index);
   void run_communication();
   void pin_thread(const char* role, int slot);
+  void start_busy_timelines();
 
   EngineOptions options_;
   std::unique_ptr<Transport> transport_;
@@ -190,6 +207,7 @@ class Engine {
   std::unique_ptr<Communicator> communicator_;
   ActorRegistry registry_;
   bool ran_ = false;
+  std::int64_t busy_timeline_start_unix_nanoseconds_ = 0;
 
   std::mutex failure_mutex_;
   std::exception_ptr failure_;

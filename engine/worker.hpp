@@ -12,6 +12,7 @@
 #include "core/cache_line.hpp"
 #include "core/parker.hpp"
 #include "engine/actor.hpp"
+#include "engine/busy_timeline.hpp"
 #include "engine/message.hpp"
 #include "engine/message_pool.hpp"
 #include "engine/outbound_channel.hpp"
@@ -95,6 +96,11 @@ class Worker {
   void publish_after_stop();
   void discard_in_flight();
 
+  // Before the threads start: where this worker's busy timeline begins (Engine::run()).
+  void start_busy_timeline(MonotonicClock::time_point origin) noexcept { busy_.start_at(origin); }
+  // Time spent in actors' receive(); read after the thread joined.
+  const BusyTimeline& busy_timeline() const noexcept { return busy_; }
+
   const WorkerCounters& counters() const noexcept {
     counters_.pooled_message_nodes = pool_.allocated_nodes();
     return counters_;
@@ -155,6 +161,7 @@ class Worker {
   static constexpr std::size_t kArrivalBacklog = 4096;
 
   mutable WorkerCounters counters_;
+  BusyTimeline busy_;
 
   // Written by other threads: kept off the lines the worker writes on every message.
   alignas(kCacheLineSize) std::atomic<std::uint32_t> next_index_{0};

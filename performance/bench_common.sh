@@ -6,16 +6,17 @@
 
 ECOLI_GENOME=/usr/share/doc/ragout/examples/E.Coli/references/MG1655-K12.fasta.gz
 
-# simulate_ecoli_reads DIR: 2x150 ART reads at 40x over E. coli K-12 MG1655 into
-# DIR/reads_{1,2}.fq (once; kept for later runs) and the genome into DIR/genome.fa.
+# simulate_ecoli_reads DIR [COVERAGE]: 2x150 ART reads at COVERAGE (default 40) x over E. coli
+# K-12 MG1655 into DIR/reads_{1,2}.fq (once; kept for later runs: one DIR per coverage) and
+# the genome into DIR/genome.fa.
 simulate_ecoli_reads() {
-  local dir=$1
+  local dir=$1 coverage=${2:-40}
   mkdir -p "$dir"
   if [ ! -s "$dir/reads_2.fq" ]; then
     [ -s "$ECOLI_GENOME" ] || { echo "$PROGRAM: $ECOLI_GENOME is missing: run make deps" >&2; exit 2; }
-    echo "$PROGRAM: simulating 2x150 reads at 40x over E. coli K-12 MG1655 with ART"
+    echo "$PROGRAM: simulating 2x150 reads at ${coverage}x over E. coli K-12 MG1655 with ART"
     zcat "$ECOLI_GENOME" > "$dir/genome.fa"
-    art_illumina -ss HS25 -i "$dir/genome.fa" -p -l 150 -f 40 -m 400 -s 50 -rs 42 -na \
+    art_illumina -ss HS25 -i "$dir/genome.fa" -p -l 150 -f "$coverage" -m 400 -s 50 -rs 42 -na \
       -o "$dir/reads_" > "$dir/art.log"
   fi
   [ -s "$dir/genome.fa" ] || zcat "$ECOLI_GENOME" > "$dir/genome.fa"

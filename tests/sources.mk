@@ -8,6 +8,7 @@ TEST_SOURCES := \
   tests/core/parker_test.cpp \
   tests/core/random_test.cpp \
   tests/core/spsc_ring_test.cpp \
+  tests/engine/busy_time_test.cpp \
   tests/engine/engine_test.cpp \
   tests/engine/names_and_payloads_test.cpp \
   tests/engine/wire_frame_recorded_test.cpp \
@@ -36,6 +37,7 @@ GENOMICS_TEST_SOURCES := \
   tests/genomics/input_ranges_test.cpp \
   tests/genomics/kmer_counter_test.cpp \
   tests/genomics/kmer_test.cpp \
+  tests/genomics/scaling_statistics_test.cpp \
   tests/genomics/sequence_input_test.cpp \
   tests/genomics/tool_options_test.cpp
 

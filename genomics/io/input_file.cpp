@@ -14,6 +14,7 @@
 
 #include "core/error_text.hpp"
 #include "genomics/io/input_copies.hpp"
+#include "genomics/io/input_bytes.hpp"
 #include "genomics/io/input_error.hpp"
 
 namespace xenon::genomics {
@@ -36,6 +37,7 @@ std::string isal_problem(int status) {
     default: return "isa-l error " + std::to_string(status);
   }
 }
+
 
 }  // namespace
 
@@ -87,6 +89,7 @@ bool InputFile::fill() {
     if (got == 0) end_of_input_ = true;
     held_ += static_cast<std::size_t>(got);
     bytes_read_ += static_cast<std::uint64_t>(got);
+    count_input_bytes(static_cast<std::uint64_t>(got));
     return got != 0;
   }
 }

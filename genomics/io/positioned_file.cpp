@@ -9,6 +9,7 @@
 
 #include "core/error_text.hpp"
 #include "genomics/io/input_copies.hpp"
+#include "genomics/io/input_bytes.hpp"
 #include "genomics/io/input_error.hpp"
 
 namespace xenon::genomics {
@@ -40,6 +41,7 @@ std::size_t PositionedFile::read_at(std::uint64_t offset, char* out, std::size_t
     total += static_cast<std::size_t>(got);
   }
   bytes_read_ += total;
+  count_input_bytes(total);
   return total;
 }
 

@@ -23,6 +23,11 @@ std::string utc_timestamp() {
   return text;
 }
 
+std::int64_t unix_nanoseconds() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 RunLog::~RunLog() {
   if (file_ != nullptr) std::fclose(file_);
 }
@@ -34,6 +39,7 @@ void RunLog::open(const std::string& path) {
   if (file_ == nullptr) throw std::runtime_error(path + ": cannot create the log: " + error_text(errno));
   path_ = path;
   phase_started_ = MonotonicClock::now();
+  phase_started_unix_ = unix_nanoseconds();
 }
 
 void RunLog::line(std::string_view text) {
@@ -46,6 +52,7 @@ void RunLog::begin_phase(std::string name) {
   if (!phase_.empty()) end_phase_locked({});
   phase_ = std::move(name);
   phase_started_ = MonotonicClock::now();
+  phase_started_unix_ = unix_nanoseconds();
   write_locked("phase " + phase_ + ": started");
 }
 
@@ -72,8 +79,18 @@ void RunLog::end_phase_locked(std::string_view details) {
   std::string text = "phase " + (phase_.empty() ? std::string("(unnamed)") : phase_) + ": " + duration;
   if (!details.empty()) text += ": " + std::string(details);
   write_locked(text);
+  if (file_ != nullptr) {
+    const std::int64_t now_unix = unix_nanoseconds();
+    phases_.push_back({phase_.empty() ? std::string("(unnamed)") : phase_, phase_started_unix_, now_unix});
+    phase_started_unix_ = now_unix;
+  }
   phase_.clear();
   phase_started_ = now;
+}
+
+std::vector<RunLog::Phase> RunLog::phases() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return phases_;
 }
 
 void RunLog::write_locked(std::string_view text) {

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/clock.hpp"
 
@@ -19,6 +21,13 @@ namespace xenon::genomics {
 // nodes other than 0 keep no log).
 class RunLog {
  public:
+  // One phase as it ran, in Unix time (ns), for the per-phase figures of --stats.
+  struct Phase {
+    std::string name;
+    std::int64_t began_unix_nanoseconds = 0;
+    std::int64_t ended_unix_nanoseconds = 0;
+  };
+
   RunLog() = default;
   ~RunLog();
   RunLog(const RunLog&) = delete;
@@ -42,17 +51,25 @@ class RunLog {
   // The run failed: the open phase, if any, is marked as stopped by it, then "error: WHY".
   void failed(std::string_view why);
 
+  // The phases that ended so far, in order (none while the log is closed).
+  std::vector<Phase> phases() const;
+
  private:
   void write_locked(std::string_view text);
   void end_phase_locked(std::string_view details);
 
-  std::mutex mutex_;  // the coordinator logs from its worker, the tool from main()
+  mutable std::mutex mutex_;  // the coordinator logs from its worker, the tool from main()
   std::FILE* file_ = nullptr;
   std::string path_;
   bool write_failed_ = false;
   std::string phase_;  // the open phase, or empty
   MonotonicClock::time_point phase_started_ = MonotonicClock::now();
+  std::int64_t phase_started_unix_ = 0;
+  std::vector<Phase> phases_;
 };
+
+// Now, in Unix time, in nanoseconds.
+std::int64_t unix_nanoseconds();
 
 // "2026-11-30T17:07:34.123Z": now, in UTC, to the millisecond.
 std::string utc_timestamp();

@@ -18,6 +18,7 @@
 #include "genomics/assembler/assembler_coordinator.hpp"
 #include "genomics/assembler/assembler_settings.hpp"
 #include "genomics/io/input_copies.hpp"
+#include "genomics/tools/node_statistics.hpp"
 #include "genomics/tools/thread_options.hpp"
 #include "genomics/tools/tool_main.hpp"
 
@@ -34,7 +35,7 @@ struct UsageError : std::runtime_error {
 
 // Parses the command line into engine options and assembler settings; false after --help.
 bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOptions& threads,
-                        AssemblerSettings& settings) {
+                        AssemblerSettings& settings, std::string& statistics_directory) {
   CommandLine command_line(kProgram,
                            "Assembles short reads in FASTA/FASTQ files, plain or gzip, into contigs "
                            "with a de Bruijn graph over workers and MPI nodes: counts k-mers, keeps "
@@ -56,6 +57,9 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
   command_line.add_unsigned("bubble-length", &bubble_length, "pop bubbles with branches up to this many bases (0: 5 k)");
   std::int64_t block_kib = static_cast<std::int64_t>(settings.counting.block_bytes >> 10);
   command_line.add_integer("block-kib", &block_kib, 4, 1 << 20, "input block size handed to a parser, in KiB");
+  command_line.add_string("stats", &statistics_directory,
+                          "write what the run cost each node (memory, busy time, bytes sent, input read) to "
+                          "DIR/assembler-node-N.json");
   bool quiet = false;
   command_line.add_flag("quiet", &quiet, "no progress on standard error");
   command_line.allow_positional("FILES", &settings.counting.files);
@@ -109,9 +113,12 @@ int main(int argc, char** argv) {
   EngineOptions options;
   ThreadOptions threads;
   AssemblerSettings settings;
+  std::string statistics_directory;
   return tool_main(
-      kProgram, argc, argv, [&] { return parse_command_line(argc, argv, options, threads, settings); },
+      kProgram, argc, argv,
+      [&] { return parse_command_line(argc, argv, options, threads, settings, statistics_directory); },
       [&](ToolRun& run) {
+        const NodeStatistics statistics(kProgram, statistics_directory);
         Engine engine(options);
         engine.register_actor_type<GraphStore<1>>(std::string(kGraphStoreType1));
         engine.register_actor_type<GraphStore<2>>(std::string(kGraphStoreType2));
@@ -130,6 +137,7 @@ int main(int argc, char** argv) {
           }
         }
         engine.run();
+        statistics.write(engine, run.log);
         if (engine.node_index() != 0) return 0;
         return report_outcome(run, counted, [&] {
           char line[400];

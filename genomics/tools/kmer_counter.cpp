@@ -13,6 +13,7 @@
 #include "engine/xenon.hpp"
 #include "genomics/counter/counter_coordinator.hpp"
 #include "genomics/counter/counter_settings.hpp"
+#include "genomics/tools/node_statistics.hpp"
 #include "genomics/tools/thread_options.hpp"
 #include "genomics/tools/tool_main.hpp"
 
@@ -29,7 +30,7 @@ struct UsageError : std::runtime_error {
 
 // Parses the command line into engine options and counter settings; false after --help.
 bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOptions& threads,
-                        CounterSettings& settings) {
+                        CounterSettings& settings, std::string& statistics_directory) {
   CommandLine command_line(kProgram,
                            "Counts canonical k-mers (a k-mer and its reverse complement are one) "
                            "in FASTA/FASTQ files, plain or gzip, across workers and MPI nodes; "
@@ -44,6 +45,9 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
   command_line.add_unsigned("min-count", &settings.minimum_count, "dump only k-mers counted at least this often");
   std::int64_t block_kib = static_cast<std::int64_t>(settings.block_bytes >> 10);
   command_line.add_integer("block-kib", &block_kib, 4, 1 << 20, "input block size handed to a parser, in KiB");
+  command_line.add_string("stats", &statistics_directory,
+                          "write what the run cost each node (memory, busy time, bytes sent, input read) to "
+                          "DIR/kmer_counter-node-N.json");
   bool quiet = false;
   command_line.add_flag("quiet", &quiet, "no progress line on standard error");
   command_line.allow_positional("FILES", &settings.files);
@@ -83,9 +87,12 @@ int main(int argc, char** argv) {
   EngineOptions options;
   ThreadOptions threads;
   CounterSettings settings;
+  std::string statistics_directory;
   return tool_main(
-      kProgram, argc, argv, [&] { return parse_command_line(argc, argv, options, threads, settings); },
+      kProgram, argc, argv,
+      [&] { return parse_command_line(argc, argv, options, threads, settings, statistics_directory); },
       [&](ToolRun& run) {
+        const NodeStatistics statistics(kProgram, statistics_directory);
         Engine engine(options);
         engine.register_actor_type<KmerStore<1>>(std::string(kStoreType1));
         engine.register_actor_type<KmerStore<2>>(std::string(kStoreType2));
@@ -100,6 +107,7 @@ int main(int argc, char** argv) {
           }
         }
         engine.run();
+        statistics.write(engine, run.log);
         if (engine.node_index() != 0) return 0;
         return report_outcome(run, outcome, [&] {
           char line[400];

@@ -14,6 +14,11 @@
 # Removes its namespaces (and with them the veth pairs and the bridge) when it ends, on
 # failure or interruption too; a watchdog ends it after XENON_NETNS_LIMIT seconds (90), and
 # each mpiexec has XENON_NETNS_MPI_TIMEOUT seconds (30). XENON_NETNS_HOSTS: hosts (2).
+#
+# With XENON_NETNS_COMMAND set, it checks nothing: it runs that command (split into words)
+# as one rank per host (XENON_NETNS_HOSTS ranks, all traffic over TCP), prints its output
+# and exits with its status, cleaning up as always. performance/scaling/genomics_scaling.sh
+# uses it (NETNS=1) to measure the genomics tools between simulated hosts.
 set -uo pipefail
 
 bin=${XENON_BIN:-build/release/bin}
@@ -209,6 +214,13 @@ check_exit() {  # NAME STATUS
 expect_line() {  # NAME PATTERN DESCRIPTION
   if grep -qE "$2" "$work/$1.log"; then pass "$1: $3"; else fail "$1: $3 (no line matching '$2')"; fi
 }
+
+if [ -n "${XENON_NETNS_COMMAND:-}" ]; then
+  read -r -a command_words <<<"$XENON_NETNS_COMMAND"
+  write_hostfile 1
+  mpi_run "$hosts" "${command_words[@]}"
+  exit $?
+fi
 
 total_started=$SECONDS
 write_hostfile 2

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+
+#include <sys/resource.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include "engine/xenon.hpp"
+#include "genomics/io/atomic_output_file.hpp"
+#include "genomics/io/input_bytes.hpp"
+#include "genomics/io/run_log.hpp"
+
+namespace xenon::genomics {
+
+// --stats DIR: after the run, each node writes DIR/TOOL-node-N.json with what it cost that
+// node, for performance/scaling/scaling_report.py to lay the nodes side by side: its peak
+// memory, the time its workers spent in receive() (in total and per 50 ms of wall-clock
+// time), what it sent to other nodes, and how much input it read. Node 0 adds the tool's
+// phases (from its log) with their Unix times, which the report maps onto every node's busy
+// timeline; so the per-phase figures of a node come from its own timeline.
+class NodeStatistics {
+ public:
+  // Before the run: creates `directory` (empty: no statistics), so that a directory that
+  // cannot be made fails the run before it starts; throws std::runtime_error naming it.
+  NodeStatistics(std::string tool, std::string directory)
+      : tool_(std::move(tool)), directory_(std::move(directory)), started_unix_(unix_nanoseconds()) {
+    if (directory_.empty()) return;
+    std::error_code error;
+    std::filesystem::create_directories(directory_, error);
+    if (error || !std::filesystem::is_directory(directory_)) {
+      throw std::runtime_error(directory_ + ": cannot create the statistics directory" +
+                               (error ? ": " + error.message() : std::string()));
+    }
+  }
+
+  // After the run, on every node: writes this node's file (nothing without a directory).
+  void write(const Engine& engine, const RunLog& log) const {
+    if (directory_.empty()) return;
+    const EngineStatistics statistics = engine.statistics();
+    std::string json = "{\n";
+    field(json, "tool", quoted(tool_));
+    field(json, "node", std::to_string(engine.node_index()));
+    field(json, "nodes", std::to_string(engine.node_count()));
+    field(json, "workers", std::to_string(engine.worker_count()));
+    field(json, "started_unix_nanoseconds", std::to_string(started_unix_));
+    field(json, "ended_unix_nanoseconds", std::to_string(unix_nanoseconds()));
+    field(json, "peak_rss_bytes", std::to_string(peak_rss_bytes()));
+    field(json, "input_bytes_read", std::to_string(input_bytes_read_by_this_process().load(std::memory_order_relaxed)));
+    field(json, "messages_received", std::to_string(statistics.messages_received));
+    field(json, "messages_to_other_nodes", std::to_string(statistics.messages_to_other_nodes));
+    field(json, "bytes_to_other_nodes", std::to_string(statistics.bytes_to_other_nodes));
+    field(json, "frames_sent", std::to_string(statistics.frames_sent));
+    field(json, "frames_received", std::to_string(statistics.frames_received));
+    field(json, "busy_nanoseconds", std::to_string(statistics.busy_nanoseconds));
+    field(json, "worker_busy_nanoseconds", list(statistics.worker_busy_nanoseconds));
+    field(json, "busy_timeline_start_unix_nanoseconds",
+          std::to_string(statistics.busy_timeline_start_unix_nanoseconds));
+    field(json, "busy_timeline_bucket_nanoseconds", std::to_string(statistics.busy_timeline_bucket_nanoseconds));
+    field(json, "busy_timeline_nanoseconds", list(statistics.busy_timeline_nanoseconds));
+    std::string phases = "[";
+    for (const RunLog::Phase& phase : log.phases()) {
+      phases += (phases.size() > 1 ? ",\n    " : "\n    ");
+      phases += "{\"name\": " + quoted(phase.name) +
+                ", \"began_unix_nanoseconds\": " + std::to_string(phase.began_unix_nanoseconds) +
+                ", \"ended_unix_nanoseconds\": " + std::to_string(phase.ended_unix_nanoseconds) + "}";
+    }
+    phases += phases.size() > 1 ? "\n  ]" : "]";
+    field(json, "phases", phases, true);
+    json += "}\n";
+    AtomicOutputFile file(
+        (std::filesystem::path(directory_) / (tool_ + "-node-" + std::to_string(engine.node_index()) + ".json"))
+            .string());
+    file.write(json);
+    file.commit();
+  }
+
+ private:
+  static std::uint64_t peak_rss_bytes() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // Linux counts KiB
+  }
+
+  static void field(std::string& json, std::string_view name, std::string_view value, bool last = false) {
+    json += "  \"";
+    json += name;
+    json += "\": ";
+    json += value;
+    json += last ? "\n" : ",\n";
+  }
+
+  static std::string list(const std::vector<std::uint64_t>& values) {
+    std::string text = "[";
+    for (std::size_t i = 0; i < values.size(); ++i) text += (i == 0 ? "" : ", ") + std::to_string(values[i]);
+    return text + "]";
+  }
+
+  static std::string quoted(std::string_view text) {
+    std::string out = "\"";
+    for (const char c : text) {
+      if (c == '"' || c == '\\') out += '\\';
+      if (static_cast<unsigned char>(c) < 0x20) continue;  // phase names are one line
+      out += c;
+    }
+    return out + "\"";
+  }
+
+  std::string tool_;
+  std::string directory_;
+  std::int64_t started_unix_;
+};
+
+}  // namespace xenon::genomics

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// --stats DIR of the genomics tools, performance/scaling/scaling_report.py that lays the
+// nodes side by side, and performance/scaling/model.py that extrapolates from them.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "tests/support/mpi_run.hpp"
+#include "tests/support/run_binary.hpp"
+#include "tests/support/temporary_directory.hpp"
+#include "tests/support/test_data.hpp"
+
+namespace {
+
+using xenon::testing::data_directory;
+using xenon::testing::mpi_run;
+using xenon::testing::run_binary;
+using xenon::testing::run_command;
+using xenon::testing::TemporaryDirectory;
+
+std::string lambda_reads() {
+  return data_directory() + "/lambda/reads_1.fq.gz " + data_directory() + "/lambda/reads_2.fq.gz";
+}
+
+// The key=value words of the first line of `text` that starts with `prefix`.
+std::map<std::string, std::string> fields_of_line(const std::string& text, const std::string& prefix) {
+  std::istringstream lines(text);
+  std::map<std::string, std::string> fields;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind(prefix, 0) != 0) continue;
+    std::istringstream words(line);
+    for (std::string word; words >> word;) {
+      const auto equals = word.find('=');
+      if (equals != std::string::npos) fields[word.substr(0, equals)] = word.substr(equals + 1);
+    }
+    break;
+  }
+  return fields;
+}
+
+double number(const std::map<std::string, std::string>& fields, const std::string& key) {
+  const auto found = fields.find(key);
+  return found == fields.end() ? -1.0 : std::stod(found->second);
+}
+
+std::string report(const std::string& directories) {
+  return "python3 performance/scaling/scaling_report.py " + directories;
+}
+
+TEST(ScalingStatistics, TwoProcessesWriteOneFileEachWhoseSumsAgree) {
+  SKIP_WITHOUT_MPI();
+  ASSERT_TRUE(xenon::testing::test_data_present());
+  TemporaryDirectory out("xenon-stats");
+  const auto run = mpi_run(2, "kmer_counter", "--quiet -t 1 --stats " + out.path() + "/stats -o " + out.path() +
+                                                  "/out " + lambda_reads());
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_TRUE(std::filesystem::exists(out.path() + "/stats/kmer_counter-node-0.json"));
+  EXPECT_TRUE(std::filesystem::exists(out.path() + "/stats/kmer_counter-node-1.json"));
+  // The report fails unless each node's timeline sums to its busy total and its workers'
+  // busy times do too.
+  const auto lines = run_command(report(out.path() + "/stats"));
+  ASSERT_EQ(lines.exit_code, 0) << lines.output;
+  for (const std::string rank : {"0", "1"}) {
+    const auto node = fields_of_line(lines.output, "SCALING tool=kmer_counter P=2 rank=" + rank + " phase=all");
+    EXPECT_GT(number(node, "busy_s"), 0.0) << lines.output;
+    EXPECT_GT(number(node, "bytes_sent"), 0.0) << lines.output;
+    EXPECT_GT(number(node, "msgs_sent"), 0.0) << lines.output;
+    EXPECT_GT(number(node, "peak_rss_mib"), 1.0) << lines.output;
+  }
+  // The nodes' shares of the input read add up to all of it.
+  const auto node0 = fields_of_line(lines.output, "SCALING tool=kmer_counter P=2 rank=0 phase=all");
+  const auto node1 = fields_of_line(lines.output, "SCALING tool=kmer_counter P=2 rank=1 phase=all");
+  EXPECT_NEAR(number(node0, "input_share") + number(node1, "input_share"), 1.0, 0.002) << lines.output;
+  EXPECT_GT(number(node0, "input_bytes") + number(node1, "input_bytes"), 1e6) << lines.output;
+  const auto counting = fields_of_line(lines.output, "SCALING_PHASE tool=kmer_counter P=2 phase=counting");
+  EXPECT_GT(number(counting, "busy_total_s"), 0.0) << lines.output;
+  const auto whole = fields_of_line(lines.output, "SCALING_RUN tool=kmer_counter P=2");
+  EXPECT_GE(number(whole, "serial_fraction"), 0.0) << lines.output;
+  EXPECT_LE(number(whole, "serial_fraction"), 1.0) << lines.output;
+  EXPECT_NE(lines.output.find("TARGET tool=kmer_counter name=largest_input_share_P4 value=n/a"), std::string::npos)
+      << lines.output;
+
+  // A run that lost a node's file is refused, in one line.
+  std::filesystem::remove(out.path() + "/stats/kmer_counter-node-1.json");
+  const auto refused = run_command(report(out.path() + "/stats"));
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_EQ(refused.output, "scaling_report.py: error: " + out.path() + "/stats: expected nodes 0..1 once each, found [0]\n");
+}
+
+TEST(ScalingStatistics, TheAssemblerNamesItsPhasesAndATamperedTimelineIsCaught) {
+  ASSERT_TRUE(xenon::testing::test_data_present());
+  TemporaryDirectory out("xenon-stats");
+  const auto run =
+      run_binary("assembler", "--quiet -t 1 --stats " + out.path() + "/stats -o " + out.path() + "/out " + lambda_reads());
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const std::string json = out.read("stats/assembler-node-0.json");
+  for (const char* phase : {"\"counting\"", "\"walks\"", "\"unitigs\"", "\"contigs\""}) {
+    EXPECT_NE(json.find(std::string("{\"name\": ") + phase), std::string::npos) << json;
+  }
+  const auto lines = run_command(report(out.path() + "/stats"));
+  ASSERT_EQ(lines.exit_code, 0) << lines.output;
+  const auto whole = fields_of_line(lines.output, "SCALING_RUN tool=assembler P=1");
+  EXPECT_GT(number(whole, "busy_total_s"), 0.0) << lines.output;
+  EXPECT_EQ(whole.at("serial_fraction"), "n/a");  // one process: no one to share with
+  EXPECT_EQ(number(whole, "input_share_max"), 1.0);
+
+  // One more nanosecond in the busy total than in the timeline: refused.
+  const auto at = json.find("\"busy_nanoseconds\": ");
+  ASSERT_NE(at, std::string::npos);
+  const auto begin = at + std::string("\"busy_nanoseconds\": ").size();
+  const auto end = json.find(',', begin);
+  const std::string busy = json.substr(begin, end - begin);
+  out.write("stats/assembler-node-0.json",
+            json.substr(0, begin) + std::to_string(std::stoull(busy) + 1) + json.substr(end));
+  const auto refused = run_command(report(out.path() + "/stats"));
+  EXPECT_EQ(refused.exit_code, 1) << refused.output;
+  EXPECT_NE(refused.output.find("busy timeline sums to"), std::string::npos) << refused.output;
+}
+
+TEST(ScalingStatistics, AStatisticsDirectoryThatCannotBeMadeFailsBeforeTheRun) {
+  ASSERT_TRUE(xenon::testing::test_data_present());
+  TemporaryDirectory out("xenon-stats");
+  const std::string file = out.write("a-file", "");
+  const auto run = run_binary("kmer_counter", "--quiet -t 1 --stats " + file + " -o " + out.path() + "/out " +
+                                                  lambda_reads());
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.output, "kmer_counter: error: " + file + ": cannot create the statistics directory: Not a directory\n");
+  EXPECT_FALSE(std::filesystem::exists(out.path() + "/out"));  // nothing ran
+}
+
+// A made-up report: 10 s of work, of which node 0 did 1 s alone at P = 2.
+constexpr const char* kMadeUpReport =
+    "SCALING tool=demo P=1 rank=0 phase=all busy_s=10.0 bytes_sent=0 msgs_sent=0 frames_sent=0\n"
+    "SCALING_PHASE tool=demo P=1 phase=work busy_total_s=10.0 serial_s=n/a\n"
+    "SCALING_RUN tool=demo P=1 busy_total_s=10.0\n"
+    "SCALING tool=demo P=2 rank=0 phase=all busy_s=6.0 bytes_sent=2000000 msgs_sent=100 frames_sent=40\n"
+    "SCALING tool=demo P=2 rank=1 phase=all busy_s=5.0 bytes_sent=1000000 msgs_sent=50 frames_sent=20\n"
+    "SCALING_PHASE tool=demo P=2 phase=work busy_total_s=10.0 serial_s=0.0\n"
+    "SCALING_PHASE tool=demo P=2 phase=gather busy_total_s=1.0 serial_s=1.0\n"
+    "SCALING_RUN tool=demo P=2 busy_total_s=11.0\n";
+
+TEST(ScalingModel, PredictsFallingEfficiencyLimitedByTheSerialStep) {
+  TemporaryDirectory out("xenon-model");
+  const std::string input = out.write("report.txt", kMadeUpReport);
+  const auto run = run_command("python3 performance/scaling/model.py --nodes 16,256,1024 " + input);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto fit = fields_of_line(run.output, "MODEL_FIT tool=demo");
+  EXPECT_DOUBLE_EQ(number(fit, "serial_s"), 1.0);
+  EXPECT_DOUBLE_EQ(number(fit, "parallel_s"), 9.0);
+  EXPECT_DOUBLE_EQ(number(fit, "imbalance"), 1.0);  // (6 - 1) over (11 - 1) / 2
+  const auto at16 = fields_of_line(run.output, "MODEL tool=demo N=16 ");
+  const auto at256 = fields_of_line(run.output, "MODEL tool=demo N=256 ");
+  const auto at1024 = fields_of_line(run.output, "MODEL tool=demo N=1024 ");
+  // T(16) = 1 + 9/16 + communication: the efficiency at most 10 / (16 * 1.5625).
+  EXPECT_GT(number(at16, "predicted_s"), 1.5625);
+  EXPECT_LT(number(at16, "efficiency"), 10.0 / (16 * 1.5625));
+  EXPECT_GT(number(at16, "efficiency"), number(at256, "efficiency"));
+  EXPECT_GT(number(at256, "efficiency"), number(at1024, "efficiency"));
+  EXPECT_NE(run.output.find("limit=\"serial steps on node 0 (mostly gather: 1.00 s)\""), std::string::npos)
+      << run.output;
+}
+
+TEST(ScalingModel, RefusesBadInputInOneLine) {
+  TemporaryDirectory out("xenon-model");
+  const std::map<std::string, std::string> cases = {
+      {"SCALING_RUN tool=demo P=2 busy_total_s=1\n"
+       "SCALING tool=demo P=2 rank=0 phase=all busy_s=1 bytes_sent=1 msgs_sent=1 frames_sent=1\n"
+       "SCALING tool=demo P=2 rank=1 phase=all busy_s=1 bytes_sent=1 msgs_sent=1 frames_sent=1\n",
+       "model.py: error: demo: no P=1 run (the work T1 comes from it)\n"},
+      {"SCALING tool=demo P=1 rank=0 phase=all busy_s=ten bytes_sent=0 msgs_sent=0 frames_sent=0\n",
+       "model.py: error: line 1: busy_s=ten is not a number\n"},
+      {"nothing here\n", "model.py: error: " + out.path() + "/report.txt: no SCALING lines (the output of "
+                         "genomics_scaling.sh or scaling_report.py)\n"},
+  };
+  for (const auto& [text, message] : cases) {
+    const std::string input = out.write("report.txt", text);
+    const auto run = run_command("python3 performance/scaling/model.py " + input);
+    EXPECT_EQ(run.exit_code, 1) << text;
+    EXPECT_EQ(run.output, message) << text;
+  }
+  const auto missing = run_command("python3 performance/scaling/model.py " + out.path() + "/absent.txt");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_EQ(missing.output, "model.py: error: " + out.path() + "/absent.txt: cannot read: No such file or directory\n");
+}
+
+}  // namespace
