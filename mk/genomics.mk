@@ -2,7 +2,7 @@
 # Genome analysis on the engine (genomics/): the input and k-mer library, and its tools.
 #   make kmer_counter     build/<config>/bin/kmer_counter
 ifeq ($(CONFIG_GENOMICS),y)
-GENOMICS_SOURCES := $(wildcard genomics/io/*.cpp genomics/kmer/*.cpp genomics/counter/*.cpp genomics/assembler/*.cpp)
+GENOMICS_SOURCES := $(wildcard genomics/io/*.cpp genomics/kmer/*.cpp genomics/counter/*.cpp genomics/assembler/*.cpp genomics/run/*.cpp)
 GENOMICS_TOOLS := kmer_counter assembler
 GENOMICS_BINARIES := $(GENOMICS_TOOLS:%=$(BUILD)/bin/%)
 
