@@ -21,4 +21,7 @@ $(GENOMICS_TOOLS): %: $(BUILD)/bin/%
 
 all: $(GENOMICS_BINARIES)
 test: $(GENOMICS_BINARIES)
+# The tools' faults (output folders, signals, out of memory, --continue) run after the
+# GoogleTest binaries, in the same "N passed, N failed" (tests/run_tests.sh).
+test: export XENON_FAULT_CASES := $(CURDIR)/tests/faults/fault_cases.sh
 endif

@@ -69,11 +69,23 @@ void OutputDirectory::check_ours_or_forced() const {
 void OutputDirectory::remove_previous_results() const {
   std::error_code error;
   const auto remove = [&](const fs::path& file) {
+    if (fs::is_directory(fs::symlink_status(file, error))) {
+      fail(file.string(), "in the way: a directory where " + rules_.program + " writes a file");
+    }
     if (!fs::remove(file, error) && error) fail(file.string(), "cannot remove the previous run's file", error);
   };
   for (const std::string& result : rules_.results) remove(fs::path(directory_) / result);
-  if (rules_.resume) return;
-  for (const std::string& checkpoint : rules_.checkpoints) remove(fs::path(checkpoint_directory()) / checkpoint);
+  if (!rules_.resume) remove_checkpoints();
+}
+
+void OutputDirectory::remove_checkpoints() const {
+  std::error_code error;
+  for (const std::string& checkpoint : rules_.checkpoints) {
+    const fs::path file = fs::path(checkpoint_directory()) / checkpoint;
+    if (!fs::is_directory(fs::symlink_status(file, error)) && !fs::remove(file, error) && error) {
+      fail(file.string(), "cannot remove the previous run's checkpoint", error);
+    }
+  }
   if (fs::is_empty(checkpoint_directory(), error)) fs::remove(checkpoint_directory(), error);
 }
 

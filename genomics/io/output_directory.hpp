@@ -24,7 +24,9 @@ struct OutputRules {
 //  - the half-written files of runs that are gone (killed, SIGKILL) are removed;
 //  - the results of an earlier run are removed, and its checkpoints too unless --continue,
 //    so a failed run leaves no older result looking current, and a run without --dump no
-//    older counts.txt. Files the tool does not own are never touched.
+//    older counts.txt; a directory in the way of a result is an error, found here, before
+//    any work. Files the tool does not own are never touched.
+// A run that succeeds removes its checkpoints (remove_checkpoints).
 // Writability is found at once: the caller creates the log right after prepare().
 class OutputDirectory {
  public:
@@ -34,6 +36,9 @@ class OutputDirectory {
   // Removes the previous run's results (and checkpoints unless resuming). Call after the log
   // was created in DIR: so an unwritable folder is found before anything is removed.
   void remove_previous_results() const;
+
+  // After a run that succeeded: its checkpoints are of no more use.
+  void remove_checkpoints() const;
 
   // After a failed run: removes the folders this run created, if they hold nothing.
   void remove_created_if_empty() const noexcept;

@@ -177,6 +177,7 @@ int report_outcome(ToolRun& run, const CounterOutcome& outcome, Summary&& summar
   for (const std::string& file : outcome.files_written) std::printf("  wrote %s\n", file.c_str());
   std::printf("  log in %s\n", run.log.path().c_str());
   run.log.line(line);
+  run.output->remove_checkpoints();  // the results are whole: nothing is left to continue
   run.succeeded(outcome.files_written);
   return 0;
 }
