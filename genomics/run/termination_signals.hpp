@@ -12,9 +12,10 @@ namespace xenon::genomics {
 // that thread may lock, write and unlink as any other (sudden_exit::exit_now). It does not
 // stop the engine's threads one by one: it removes the partial files (which no other thread
 // can publish once it holds their registry) and ends the process with _exit(). Under
-// mpiexec, Open MPI forwards SIGINT and SIGTERM to every rank, so each rank ends this way
-// (node 0, the one that writes files, removes its partial files); mpiexec then reports that
-// the ranks exited without MPI_Finalize and ends the job. SIGKILL cannot be caught: its
+// mpiexec, Open MPI (4.1) sends every rank SIGTERM when it gets SIGINT or SIGTERM itself, so
+// each rank ends this way, exit status 143 (mpiexec's own status is then 1). As mpiexec kills
+// the job (SIGKILL) once one rank has exited with an error, the ranks other than 0 wait
+// 0.3 s first, so that node 0, the one that writes files, removes its partial files. SIGKILL cannot be caught: its
 // partial files are removed by the next run in the same folder
 // (remove_stale_temporary_files).
 //

@@ -173,6 +173,32 @@ for signal in INT:130 TERM:143; do
   finish "SIG${signal%:*} from outside while counting"
 done
 
+# Under mpiexec (2 ranks), SIGTERM to mpiexec while counting: Open MPI sends it to every
+# rank; node 0 writes its line and removes its partial files, mpiexec ends the job (status 1).
+mpiexec_command=(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1
+  mpiexec --oversubscribe --bind-to none --timeout 120 -n 2)
+if [ "${XENON_MPI:-y}" != n ]; then
+  for copy in $(seq 30); do cat "$reads_1"; done >"$work/long.fq.gz"  # gzip members, one after the other
+  begin
+  "${mpiexec_command[@]}" "$bin/kmer_counter" -t 1 -k 31 --quiet -o "$work/mpi-term" "$work/long.fq.gz" \
+    >"$work/out" 2>"$work/err" &
+  mpiexec_pid=$!
+  for _ in $(seq 100); do grep -q "phase counting: started" "$work/mpi-term/kmer_counter.log" 2>/dev/null && break; sleep 0.1; done
+  sleep 0.5
+  start=$(date +%s%N)
+  kill -TERM "$mpiexec_pid"
+  wait "$mpiexec_pid"
+  status=$?
+  seconds=$(awk -v ns=$(($(date +%s%N) - start)) 'BEGIN { printf "%.2f", ns / 1e9 }')
+  expect "mpiexec's exit status is not 0" test "$status" -ne 0
+  expect "ends within 3 s" faster_than 3
+  expect "node 0's line naming SIGTERM" grep -q "SIGTERM in phase counting, reading .*long.fq.gz: partial files removed, exit status 143" "$work/err"
+  expect "in node 0's log" grep -q "error: terminated by SIGTERM" "$work/mpi-term/kmer_counter.log"
+  expect "no partial files" no_partial_files "$work/mpi-term"
+  finish "SIGTERM to mpiexec (2 ranks) while counting"
+  rm -f "$work/long.fq.gz"
+fi
+
 begin
 (XENON_TEST_SIGNAL_AT="KILL:phase dump: done" "${counter[@]}" -o "$work/killed" --dump "$reads_1" >/dev/null 2>&1; true) 2>/dev/null  # no "Killed" from bash
 ls "$work"/killed/counts.txt.partial-* >/dev/null 2>&1 || problem="SIGKILL left no partial file to clean"
@@ -256,6 +282,17 @@ for phase in counting histogram "solid k-mers" edges walks unitigs cleaning "rep
   esac
   finish "assembler killed in '$phase', --continue"
 done
+
+if [ "${XENON_MPI:-y}" != n ]; then
+  begin
+  rm -rf "$work/resume-mpi"
+  kill_and_continue "$work/resume-mpi" "phase cleaning: started" "${mpiexec_command[@]}" "$bin/assembler" -t 1 -k 31 \
+    --quiet "$reads_1" "$reads_2"
+  expect "exit status 0" status_is 0
+  expect "same bytes as an uninterrupted run" same_files "$work/assembler-reference" "$work/resume-mpi" "${assembler_files[@]}"
+  expect "the graph's phases skipped" grep -q "phases counting to walks: skipped" "$work/resume-mpi/assembler.log"
+  finish "assembler under mpiexec (2 ranks) killed, --continue"
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
