@@ -47,10 +47,11 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
   threads.add_to(command_line, options);
   std::int64_t k = settings.counting.k;
   command_line.add_integer("k", &k, 5, kMaxKmerLength - 1, "k-mer length, odd");
-  command_line.add_string("o", &settings.counting.output_directory, "output directory (created if missing)");
+  command_line.add_string("o", &settings.counting.output_directory, "output directory (created if missing): new, empty or this tool's own");
   add_output_options(command_line, output,
-                     "counting, solid k-mers, edges and walks (from checkpoints/graph; cleaning, repeats and "
-                     "contigs are done again, so --min-contig, --tip-length and --bubble-length may change)");
+                     "counting, histogram, solid k-mers, edges and walks (from checkpoints/graph; the phases "
+                     "from unitigs on are done again, so --min-contig, --tip-length and --bubble-length may "
+                     "change)");
   command_line.add_unsigned("min-coverage", &settings.coverage_threshold,
                             "keep k-mers counted at least this often (0: the k-mer histogram's first minimum)");
   std::uint64_t minimum_contig = settings.minimum_contig;

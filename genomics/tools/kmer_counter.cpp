@@ -40,9 +40,10 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
   threads.add_to(command_line, options);
   std::int64_t k = settings.k;
   command_line.add_integer("k", &k, 1, kMaxKmerLength, "k-mer length (odd k avoids k-mers equal to their reverse complement)");
-  command_line.add_string("o", &settings.output_directory, "output directory (created if missing)");
+  command_line.add_string("o", &settings.output_directory, "output directory (created if missing): new, empty or this tool's own");
   command_line.add_flag("dump", &settings.dump, "also write every k-mer and its count, sorted, to DIR/counts.txt");
-  add_output_options(command_line, output, "the count (from checkpoints/counted; not with --dump, which counts again)");
+  add_output_options(command_line, output,
+                     "counting and histogram (from checkpoints/counted; not with --dump, which counts again)");
   command_line.add_unsigned("min-count", &settings.minimum_count, "dump only k-mers counted at least this often");
   std::int64_t block_kib = static_cast<std::int64_t>(settings.block_bytes >> 10);
   command_line.add_integer("block-kib", &block_kib, 4, 1 << 20, "input block size handed to a parser, in KiB");

@@ -79,6 +79,7 @@ struct ToolRun {
 
   // The run's last lines: the files written and its end, or the error.
   void succeeded(const std::vector<std::string>& files) {
+    sudden_exit::note_activity("ending, after the results were written");
     for (const std::string& file : files) log.line("wrote " + file);
     char line[80];
     std::snprintf(line, sizeof line, "finished in %.3f s: exit status 0", seconds());
@@ -138,14 +139,14 @@ int tool_main(const char* program, int argc, char** argv, Parse&& parse, Run&& r
   }
 }
 
-// --force and --continue, as MEGAHIT takes them, into `rules`; `resumes` tells what
+// --force and --continue, as MEGAHIT takes them, into `rules`; `resumes` names the phases
 // --continue skips.
 inline void add_output_options(CommandLine& command_line, OutputRules& rules, const std::string& resumes) {
   command_line.add_flag("force", &rules.force,
                         "write into an output directory that is not empty and not this tool's (one without its "
                         "log); only the tool's own files there are replaced");
   command_line.add_flag("continue", &rules.resume,
-                        "go on from an interrupted run in the same directory: " + resumes +
+                        "go on from an interrupted run in the same directory, skipping " + resumes +
                             ", if its checkpoint is whole (CRC-32) and came from the same inputs and options");
 }
 
