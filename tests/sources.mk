@@ -35,6 +35,7 @@ GENOMICS_TEST_SOURCES := \
   tests/genomics/evaluate_assembly_test.cpp \
   tests/genomics/kmer_counter_test.cpp \
   tests/genomics/kmer_test.cpp \
+  tests/genomics/output_directory_test.cpp \
   tests/genomics/sequence_input_test.cpp \
   tests/genomics/tool_options_test.cpp
 
