@@ -181,6 +181,26 @@ for signal in INT:130 TERM:143; do
   finish "SIG${signal%:*} from outside while counting"
 done
 
+# The assembler copies standard input before it counts: the half-made copy goes too.
+begin
+sleep 60 >"$work/endless" &
+writer=$!
+"${assembler[@]}" -o "$work/live-copy" - <"$work/endless" >"$work/out" 2>"$work/err" &
+assembler_pid=$!
+for _ in $(seq 50); do ls "$work"/live-copy/.input-1.copy-* >/dev/null 2>&1 && break; sleep 0.1; done
+ls "$work"/live-copy/.input-1.copy-* >/dev/null 2>&1 || problem="no copy of standard input was made"
+start=$(date +%s%N)
+kill -TERM "$assembler_pid"
+wait "$assembler_pid"
+status=$?
+seconds=$(awk -v ns=$(($(date +%s%N) - start)) 'BEGIN { printf "%.2f", ns / 1e9 }')
+kill "$writer" 2>/dev/null
+wait "$writer" 2>/dev/null
+expect "exit status 143" status_is 143
+expect "one line naming SIGTERM" one_line_saying "SIGTERM in phase copying inputs read once"
+expect "the copy removed" no_partial_files "$work/live-copy"
+finish "SIGTERM while the assembler copies standard input"
+
 # Under mpiexec (2 ranks), SIGTERM to mpiexec while counting: Open MPI sends it to every
 # rank; node 0 writes its line and removes its partial files, mpiexec ends the job (status 1).
 mpiexec_command=(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1
