@@ -260,7 +260,7 @@ kill_and_continue() {
   run "$@" -o "$out" --continue
 }
 
-for line in "phase counting: started" "phase writing: started"; do
+for line in "phase counting: started" "phase histogram: started" "phase writing: started"; do
   begin
   kill_and_continue "$work/resume-counter" "$line" "${counter[@]}" "$reads_1"
   expect "exit status 0" status_is 0
