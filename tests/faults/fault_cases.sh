@@ -206,7 +206,7 @@ finish "SIGTERM while the assembler copies standard input"
 mpiexec_command=(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1
   mpiexec --oversubscribe --bind-to none --timeout 120 -n 2)
 if [ "${XENON_MPI:-y}" != n ]; then
-  for copy in $(seq 30); do cat "$reads_1"; done >"$work/long.fq.gz"  # gzip members, one after the other
+  for _ in $(seq 30); do cat "$reads_1"; done >"$work/long.fq.gz"  # gzip members, one after the other
   begin
   "${mpiexec_command[@]}" "$bin/kmer_counter" -t 1 -k 31 --quiet -o "$work/mpi-term" "$work/long.fq.gz" \
     >"$work/out" 2>"$work/err" &
