@@ -2,7 +2,7 @@
 # Genome analysis on the engine (genomics/): the input and k-mer library, and its tools.
 #   make kmer_counter     build/<config>/bin/kmer_counter
 ifeq ($(CONFIG_GENOMICS),y)
-GENOMICS_SOURCES := $(wildcard genomics/io/*.cpp genomics/kmer/*.cpp genomics/counter/*.cpp genomics/assembler/*.cpp)
+GENOMICS_SOURCES := $(wildcard genomics/io/*.cpp genomics/kmer/*.cpp genomics/counter/*.cpp genomics/assembler/*.cpp genomics/run/*.cpp)
 GENOMICS_TOOLS := kmer_counter assembler
 GENOMICS_BINARIES := $(GENOMICS_TOOLS:%=$(BUILD)/bin/%)
 
@@ -21,4 +21,7 @@ $(GENOMICS_TOOLS): %: $(BUILD)/bin/%
 
 all: $(GENOMICS_BINARIES)
 test: $(GENOMICS_BINARIES)
+# The tools' faults (output folders, signals, out of memory, --continue) run after the
+# GoogleTest binaries, in the same "N passed, N failed" (tests/run_tests.sh).
+test: export XENON_FAULT_CASES := $(CURDIR)/tests/faults/fault_cases.sh
 endif

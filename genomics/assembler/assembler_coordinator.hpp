@@ -61,6 +61,34 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     to_every_store(ACTION_GRAPH_SOLIDIFY, [&] { return setup.encode(); });
   }
 
+  // --continue: from the graph checkpoint, the phases counting, histogram, solid k-mers,
+  // edges and walks are skipped; the rest (on node 0 alone) is done again from it.
+  bool resume() override {
+    const std::optional<std::vector<std::byte>> saved = this->load_checkpoint(kGraphCheckpoint, graph_options());
+    if (!saved) return false;
+    CheckpointReader reader(*saved);
+    this->restore_count(reader);
+    outcome_.coverage_threshold = reader.u64();
+    outcome_.solid_kmers = reader.u64();
+    outcome_.edges = reader.u64();
+    outcome_.cycles = reader.u64();
+    std::vector<GraphPiece> pieces(reader.u64());
+    for (GraphPiece& piece : pieces) {
+      piece.bases = reader.text();
+      piece.coverage = reader.u64();
+      piece.closed = reader.u64() != 0;
+    }
+    if (!reader.at_end()) throw std::runtime_error("checkpoints/graph: bytes after the graph");
+    this->log().line("phases counting to walks: skipped: " + std::to_string(pieces.size()) +
+                     " pieces of the graph from checkpoints/" + kGraphCheckpoint);
+    report("resumed from checkpoints/graph");
+    this->log().begin_phase("unitigs");
+    assemble_from(std::move(pieces));
+    return true;
+  }
+  // The graph checkpoint replaces the counter's.
+  void save_count_checkpoint() override {}
+
   void receive_other(const Message& message) override {
     const Action action = message.action();
     if (action == ACTION_GRAPH_SOLID) {
@@ -128,9 +156,35 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     }
   }
 
+  // A piece of the graph as the stores' walks (or the cycles) gave it, before compaction.
+  struct GraphPiece {
+    std::string bases;
+    std::uint64_t coverage = 0;
+    bool closed = false;
+  };
+
+  // The options the graph depends on (besides k and the inputs).
+  std::string graph_options() const { return " min-coverage=" + std::to_string(settings_.coverage_threshold); }
+
+  void save_graph_checkpoint(const std::vector<GraphPiece>& pieces) {
+    CheckpointWriter writer;
+    this->save_count(writer);
+    writer.u64(outcome_.coverage_threshold);
+    writer.u64(outcome_.solid_kmers);
+    writer.u64(outcome_.edges);
+    writer.u64(outcome_.cycles);
+    writer.u64(pieces.size());
+    for (const GraphPiece& piece : pieces) {
+      writer.text(piece.bases);
+      writer.u64(piece.coverage);
+      writer.u64(piece.closed ? 1 : 0);
+    }
+    this->save_checkpoint(kGraphCheckpoint, graph_options(), writer);
+  }
+
   // Vertices no walk reached: every one has a single vertex before and after it, so they form
   // cycles. Each cycle is read from its smallest k-mer, forward.
-  void walk_cycles(UnitigGraph& graph) {
+  void walk_cycles(std::vector<GraphPiece>& pieces) {
     for (auto& [first, vertex] : unvisited_) {
       if (vertex.taken) continue;
       vertex.taken = true;
@@ -160,21 +214,31 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       }
       cycle_kmers_ += bases.size() - static_cast<std::size_t>(settings_.counting.k) + 1;
       ++outcome_.cycles;
-      graph.add(std::move(bases), coverage, closed);
+      pieces.push_back({std::move(bases), coverage, closed});
     }
   }
 
+  // The stores' pieces and the cycles, checked, saved as the graph checkpoint, then assembled.
   void assemble() {
-    UnitigGraph graph(settings_.counting.k);
-    for (UnitigRecord& record : unitigs_) graph.add(std::move(record.bases), record.coverage_sum, false);
+    std::vector<GraphPiece> pieces;
+    pieces.reserve(unitigs_.size());
+    for (UnitigRecord& record : unitigs_) pieces.push_back({std::move(record.bases), record.coverage_sum, false});
     unitigs_.clear();
-    walk_cycles(graph);
+    walk_cycles(pieces);
     // Every solid k-mer is in exactly one unitig or cycle.
     if (unitig_kmers_ + cycle_kmers_ != outcome_.solid_kmers) {
       throw std::runtime_error("k-mers lost or repeated in the graph: " + std::to_string(outcome_.solid_kmers) +
                                " solid, " + std::to_string(unitig_kmers_) + " in unitigs, " +
                                std::to_string(cycle_kmers_) + " in cycles");
     }
+    save_graph_checkpoint(pieces);
+    assemble_from(std::move(pieces));
+  }
+
+  void assemble_from(std::vector<GraphPiece> pieces) {
+    UnitigGraph graph(settings_.counting.k);
+    for (GraphPiece& piece : pieces) graph.add(std::move(piece.bases), piece.coverage, piece.closed);
+    pieces.clear();
     graph.compact();  // the walks' pieces into unitigs
     outcome_.unitigs = graph.unitigs().size();
     phase_done("%llu unitigs", static_cast<unsigned long long>(outcome_.unitigs));

@@ -39,6 +39,9 @@ struct AssemblyOutcome {
 
 inline constexpr const char* kContigsFile = "contigs.fasta";
 inline constexpr const char* kAssemblySummaryFile = "assembly.json";
+// In DIR/checkpoints: the graph as the stores left it (the unitig pieces their walks found,
+// and the cycles), with the counts, histogram and tally: what --continue starts from.
+inline constexpr const char* kGraphCheckpoint = "graph";
 
 // The solidity threshold from a k-mer histogram: the count at its first minimum (between the
 // error k-mers seen once or twice and the genome's peak: the first count with no fewer k-mers

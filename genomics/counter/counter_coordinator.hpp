@@ -21,10 +21,13 @@
 #include "genomics/counter/kmer_parser.hpp"
 #include "genomics/counter/kmer_store.hpp"
 #include "genomics/io/atomic_output_file.hpp"
+#include "genomics/io/checkpoint_file.hpp"
 #include "genomics/io/input_file.hpp"
 #include "genomics/io/input_error.hpp"
 #include "genomics/io/input_plan.hpp"
+#include "genomics/io/output_directory.hpp"
 #include "genomics/io/run_log.hpp"
+#include "genomics/run/sudden_exit.hpp"
 
 namespace xenon::genomics {
 
@@ -77,6 +80,64 @@ class CounterCoordinator : public Actor {
         stores_.size(), settings_.k, *dump_file_,
         [this](std::size_t store) { send(stores_[store], ACTION_DUMP_CHUNK_REQUEST); });
     merger_->start();
+  }
+
+  // --continue: skips what a whole checkpoint of the same inputs and options holds; false to
+  // count from the start. The counter's checkpoint is the histogram and tally: enough for
+  // every output but the dump, which needs the counted k-mers themselves (not saved).
+  virtual bool resume() {
+    if (settings_.dump) {
+      log_.line("--continue: counts.txt needs the counted k-mers, which no checkpoint holds: counting again");
+      return false;
+    }
+    const std::optional<std::vector<std::byte>> saved = load_checkpoint(kCountedCheckpoint, "");
+    if (!saved) return false;
+    CheckpointReader reader(*saved);
+    restore_count(reader);
+    log_.line("phases counting and histogram: skipped: the histogram and tally from checkpoints/" + std::string(kCountedCheckpoint));
+    counted();
+    return true;
+  }
+  // After counting: saves what resume() takes back.
+  virtual void save_count_checkpoint() {
+    CheckpointWriter writer;
+    save_count(writer);
+    save_checkpoint(kCountedCheckpoint, "", writer);
+  }
+
+  // The tally and histogram into a checkpoint, and back.
+  void save_count(CheckpointWriter& writer) const {
+    writer.bytes(outcome_.tally.encode().bytes());
+    writer.bytes(outcome_.histogram.to_bytes());
+  }
+  void restore_count(CheckpointReader& reader) {
+    outcome_.tally = InputTally::decode(reader.bytes());
+    outcome_.histogram = KmerHistogram::from_bytes(reader.bytes());
+  }
+
+  // What a checkpoint of this run came from: the program and its version, k, `options` (those
+  // that change the checkpoint's contents) and the inputs; nullopt when an input can be read
+  // only once (then no checkpoint is saved or used).
+  std::optional<std::string> checkpoint_origin(const std::string& options) const {
+    const std::optional<std::string> inputs = checkpoint::describe_inputs(settings_.files);
+    if (!inputs) return std::nullopt;
+    return std::string(store_type()) + " (Xenon " XENON_VERSION_STRING ") k=" + std::to_string(settings_.k) + options +
+           " inputs: " + *inputs;
+  }
+  void save_checkpoint(const char* name, const std::string& options, const CheckpointWriter& writer) {
+    const std::optional<std::string> origin = checkpoint_origin(options);
+    if (!origin) return;
+    checkpoint::save(checkpoint_directory_of(settings_.output_directory), name, *origin, writer.data());
+    log_.line("saved checkpoints/" + std::string(name) + " (" + std::to_string(writer.data().size()) + " bytes)");
+  }
+  // A checkpoint's bytes, or nullopt (logged with the reason: then the run starts over).
+  std::optional<std::vector<std::byte>> load_checkpoint(const char* name, const std::string& options) {
+    const std::optional<std::string> origin = checkpoint_origin(options);
+    std::string why = "an input can be read only once (standard input, a pipe): nothing tells it is the same";
+    std::optional<std::vector<std::byte>> saved;
+    if (origin) saved = checkpoint::load(checkpoint_directory_of(settings_.output_directory), name, *origin, why);
+    if (!saved) log_.line("--continue: checkpoint not used: " + why + ": starting from the beginning");
+    return saved;
   }
 
   const CounterSettings& settings() const { return settings_; }
@@ -136,7 +197,11 @@ class CounterCoordinator : public Actor {
                                (error ? ": " + error.message() : std::string()));
     }
     for (const std::string& file : settings_.files) InputFile::check_readable(file);  // fail early
+    if (settings_.resume && resume()) return;
     log_.begin_phase("counting");
+    std::string inputs;
+    for (const std::string& file : settings_.files) inputs += (inputs.empty() ? "" : ", ") + input_display_name(file);
+    sudden_exit::note_activity("phase counting, reading " + inputs);
     stores_.resize(static_cast<std::size_t>(store_count()));
     parsers_.resize(stores_.size());
     spawn_all(Role::kStore);
@@ -294,6 +359,7 @@ class CounterCoordinator : public Actor {
     log_.end_phase(std::to_string(outcome_.histogram.distinct_kmers()) + " distinct k-mers, " +
                    std::to_string(outcome_.histogram.unique_kmers()) + " unique, the largest count " +
                    std::to_string(outcome_.histogram.max_count()));
+    save_count_checkpoint();
     counted();
   }
 

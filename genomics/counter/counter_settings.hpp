@@ -21,6 +21,7 @@ struct CounterSettings {
   std::size_t block_bytes = 1 << 20;
   int blocks_per_parser = 2;
   bool show_progress = true;
+  bool resume = false;             // --continue: skip what a whole checkpoint holds
 };
 
 // What it did (filled in on node 0 by the coordinator, read after the engine has stopped).
@@ -37,6 +38,9 @@ struct CounterOutcome {
 inline constexpr const char* kHistogramFile = "histogram.txt";
 inline constexpr const char* kSummaryFile = "summary.json";
 inline constexpr const char* kDumpFile = "counts.txt";
+// In DIR/checkpoints: the histogram and tally of a finished count (all that the outputs
+// need without --dump).
+inline constexpr const char* kCountedCheckpoint = "counted";
 
 // The summary file: k, the inputs and the totals, nothing that depends on threads or time, so
 // the same input gives the same bytes however it was run.

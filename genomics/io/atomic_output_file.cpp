@@ -8,20 +8,28 @@
 #include <stdexcept>
 
 #include "core/error_text.hpp"
+#include "genomics/io/temporary_files.hpp"
 
 namespace xenon::genomics {
 
 AtomicOutputFile::AtomicOutputFile(std::string path)
     : path_(std::move(path)),
-      temporary_path_(path_ + ".partial-" + std::to_string(getpid())) {
+      temporary_path_(partial_file_name(path_, getpid())) {
+  TemporaryFiles::add(temporary_path_);  // removed if a signal ends the run
   file_ = std::fopen(temporary_path_.c_str(), "wb");
-  if (file_ == nullptr) fail("cannot create " + temporary_path_);
+  if (file_ == nullptr) {
+    TemporaryFiles::remove(temporary_path_);
+    fail("cannot create " + temporary_path_);
+  }
   std::setvbuf(file_, nullptr, _IOFBF, 1 << 20);
 }
 
 AtomicOutputFile::~AtomicOutputFile() {
   if (file_ != nullptr) std::fclose(file_);
-  if (!published_) std::remove(temporary_path_.c_str());
+  if (!published_) {
+    std::remove(temporary_path_.c_str());
+    TemporaryFiles::remove(temporary_path_);
+  }
 }
 
 void AtomicOutputFile::fail(const std::string& what) const {
@@ -43,7 +51,7 @@ void AtomicOutputFile::close() {
 
 void AtomicOutputFile::publish() {
   if (file_ != nullptr) throw std::logic_error(path_ + ": published before close()");
-  if (std::rename(temporary_path_.c_str(), path_.c_str()) != 0) {
+  if (TemporaryFiles::publish(temporary_path_, path_.c_str()) != 0) {
     fail("cannot rename " + temporary_path_ + " to it");
   }
   published_ = true;

@@ -16,6 +16,7 @@
 #include "core/error_text.hpp"
 #include "genomics/io/input_error.hpp"
 #include "genomics/io/input_file.hpp"
+#include "genomics/io/temporary_files.hpp"
 
 namespace xenon::genomics {
 namespace {
@@ -74,6 +75,7 @@ std::string file_to_read(const std::string& input) {
 }
 
 InputCopies::InputCopies(const std::vector<std::string>& inputs, const std::string& directory) {
+  copies_.reserve(inputs.size());  // never moved: TemporaryFiles holds their paths' addresses
   try {
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       if (!is_read_once(inputs[i])) continue;
@@ -83,6 +85,7 @@ InputCopies::InputCopies(const std::vector<std::string>& inputs, const std::stri
                    (".input-" + std::to_string(i + 1) + ".copy-" + std::to_string(getpid())))
                       .string();
       copies_.push_back(copy);  // before copying: a half-written copy is removed too
+      TemporaryFiles::add(copies_.back().path);  // and removed if a signal ends the run
       copies_.back().bytes = copy_bytes(copy.input, copy.path);
       std::lock_guard<std::mutex> lock(copies_mutex);
       copy_paths()[copy.input] = copy.path;
@@ -100,6 +103,7 @@ void InputCopies::remove_all() {
   for (const Copy& copy : copies_) {
     copy_paths().erase(copy.input);
     std::remove(copy.path.c_str());
+    TemporaryFiles::remove(copy.path);
   }
   copies_.clear();
 }

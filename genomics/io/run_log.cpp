@@ -1,14 +1,29 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "genomics/io/run_log.hpp"
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <cerrno>
+#include <cstdlib>
 #include <chrono>
 #include <ctime>
 #include <stdexcept>
 
 #include "core/error_text.hpp"
+#include "genomics/run/sudden_exit.hpp"
 
 namespace xenon::genomics {
+namespace {
+
+int signal_number(const std::string& name) {
+  if (name == "KILL") return SIGKILL;
+  if (name == "TERM") return SIGTERM;
+  if (name == "INT") return SIGINT;
+  return std::atoi(name.c_str());
+}
+
+}  // namespace
 
 std::string utc_timestamp() {
   const auto now = std::chrono::system_clock::now();
@@ -40,25 +55,54 @@ void RunLog::open(const std::string& path) {
   path_ = path;
   phase_started_ = MonotonicClock::now();
   phase_started_unix_ = unix_nanoseconds();
+  if (const char* hook = std::getenv("XENON_TEST_SIGNAL_AT")) {  // NOLINT(concurrency-mt-unsafe): read once, no setenv
+    const std::string text(hook);
+    const std::size_t colon = text.find(':');
+    if (colon != std::string::npos) {
+      test_signal_ = signal_number(text.substr(0, colon));
+      test_signal_after_ = text.substr(colon + 1);
+    }
+  }
+}
+
+int RunLog::descriptor() const noexcept { return file_ == nullptr ? -1 : fileno(file_); }
+
+void RunLog::signal_if(bool asked) const {
+  if (!asked) return;
+  kill(getpid(), test_signal_);
+  for (;;) pause();  // until the signal ends the process
 }
 
 void RunLog::line(std::string_view text) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  write_locked(text);
+  bool asked = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    asked = write_locked(text);
+  }
+  signal_if(asked);
 }
 
 void RunLog::begin_phase(std::string name) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (!phase_.empty()) end_phase_locked({});
-  phase_ = std::move(name);
-  phase_started_ = MonotonicClock::now();
-  phase_started_unix_ = unix_nanoseconds();
-  write_locked("phase " + phase_ + ": started");
+  sudden_exit::note_activity("phase " + name);
+  bool asked = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!phase_.empty()) asked = end_phase_locked({});
+    phase_ = std::move(name);
+    phase_started_ = MonotonicClock::now();
+    phase_started_unix_ = unix_nanoseconds();
+    asked = write_locked("phase " + phase_ + ": started") || asked;
+  }
+  signal_if(asked);
 }
 
 void RunLog::end_phase(std::string_view details) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  end_phase_locked(details);
+  bool asked = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    asked = end_phase_locked(details);
+  }
+  signal_if(asked);
 }
 
 void RunLog::failed(std::string_view why) {
@@ -72,13 +116,13 @@ void RunLog::failed(std::string_view why) {
   write_locked("error: " + std::string(why));
 }
 
-void RunLog::end_phase_locked(std::string_view details) {
+bool RunLog::end_phase_locked(std::string_view details) {
   const MonotonicClock::time_point now = MonotonicClock::now();
   char duration[48];
   std::snprintf(duration, sizeof duration, "done in %.3f s", seconds_between(phase_started_, now));
   std::string text = "phase " + (phase_.empty() ? std::string("(unnamed)") : phase_) + ": " + duration;
   if (!details.empty()) text += ": " + std::string(details);
-  write_locked(text);
+  const bool asked = write_locked(text);
   if (file_ != nullptr) {
     const std::int64_t now_unix = unix_nanoseconds();
     phases_.push_back({phase_.empty() ? std::string("(unnamed)") : phase_, phase_started_unix_, now_unix});
@@ -86,6 +130,7 @@ void RunLog::end_phase_locked(std::string_view details) {
   }
   phase_.clear();
   phase_started_ = now;
+  return asked;
 }
 
 std::vector<RunLog::Phase> RunLog::phases() const {
@@ -93,8 +138,8 @@ std::vector<RunLog::Phase> RunLog::phases() const {
   return phases_;
 }
 
-void RunLog::write_locked(std::string_view text) {
-  if (file_ == nullptr) return;
+bool RunLog::write_locked(std::string_view text) {
+  if (file_ == nullptr) return false;
   std::string entry = utc_timestamp() + "  ";
   for (const char c : text) entry += (c == '\n' || c == '\r') ? ' ' : c;
   entry += '\n';
@@ -105,6 +150,7 @@ void RunLog::write_locked(std::string_view text) {
     std::fprintf(stderr, "warning: %s: write failed (%s): the log is incomplete\n", path_.c_str(),
                  error_text(errno).c_str());
   }
+  return test_signal_ != 0 && text.substr(0, test_signal_after_.size()) == test_signal_after_;
 }
 
 }  // namespace xenon::genomics

@@ -35,18 +35,24 @@ struct UsageError : std::runtime_error {
 
 // Parses the command line into engine options and assembler settings; false after --help.
 bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOptions& threads,
-                        AssemblerSettings& settings, std::string& statistics_directory) {
+                        AssemblerSettings& settings, OutputRules& output, std::string& statistics_directory) {
   CommandLine command_line(kProgram,
                            "Assembles short reads in FASTA/FASTQ files, plain or gzip, into contigs "
                            "with a de Bruijn graph over workers and MPI nodes: counts k-mers, keeps "
                            "those counted often enough, walks unitigs, removes tips and pops bubbles. "
                            "'-' reads standard input (copied into DIR while the assembler runs, as it "
                            "reads its inputs more than once). Writes DIR/contigs.fasta, DIR/assembly.json "
-                           "and DIR/histogram.txt, and logs the run in DIR/assembler.log.");
+                           "and DIR/histogram.txt, and logs the run in DIR/assembler.log. DIR must be new, "
+                           "empty or the assembler's own (see --force); a run replaces the results of the one "
+                           "before.");
   threads.add_to(command_line, options);
   std::int64_t k = settings.counting.k;
   command_line.add_integer("k", &k, 5, kMaxKmerLength - 1, "k-mer length, odd");
-  command_line.add_string("o", &settings.counting.output_directory, "output directory (created if missing)");
+  command_line.add_string("o", &settings.counting.output_directory, "output directory (created if missing): new, empty or this tool's own");
+  add_output_options(command_line, output,
+                     "counting, histogram, solid k-mers, edges and walks (from checkpoints/graph; the phases "
+                     "from unitigs on are done again, so --min-contig, --tip-length and --bubble-length may "
+                     "change)");
   command_line.add_unsigned("min-coverage", &settings.coverage_threshold,
                             "keep k-mers counted at least this often (0: the k-mer histogram's first minimum)");
   std::uint64_t minimum_contig = settings.minimum_contig;
@@ -68,6 +74,7 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
   settings.counting.k = static_cast<int>(k);
   settings.counting.block_bytes = static_cast<std::size_t>(block_kib) << 10;
   settings.counting.show_progress = !quiet;
+  settings.counting.resume = output.resume;
   settings.minimum_contig = static_cast<std::size_t>(minimum_contig);
   settings.cleaning.tip_length = static_cast<std::size_t>(tip_length);
   settings.cleaning.bubble_length = static_cast<std::size_t>(bubble_length);
@@ -113,10 +120,11 @@ int main(int argc, char** argv) {
   EngineOptions options;
   ThreadOptions threads;
   AssemblerSettings settings;
+  OutputRules output{kProgram, {kContigsFile, kAssemblySummaryFile, kHistogramFile}, {kGraphCheckpoint}};
   std::string statistics_directory;
   return tool_main(
       kProgram, argc, argv,
-      [&] { return parse_command_line(argc, argv, options, threads, settings, statistics_directory); },
+      [&] { return parse_command_line(argc, argv, options, threads, settings, output, statistics_directory); },
       [&](ToolRun& run) {
         const NodeStatistics statistics(kProgram, statistics_directory);
         Engine engine(options);
@@ -128,7 +136,7 @@ int main(int argc, char** argv) {
         std::unique_ptr<InputCopies> copies;  // removed when the run ends, whichever way
         if (engine.node_index() == 0) {
           const std::string& directory = settings.counting.output_directory;
-          run.open_log(directory, settings.counting.files, threads.describe(options), engine.node_count());
+          run.open_log(output, directory, settings.counting.files, threads.describe(options), engine.node_count());
           copies = copy_inputs_read_once(settings.counting.files, directory, run.log);
           if (kmer_words(settings.counting.k) == 1) {
             start_assembly<1>(engine, settings, counted, outcome, run.log);

@@ -30,18 +30,21 @@ struct UsageError : std::runtime_error {
 
 // Parses the command line into engine options and counter settings; false after --help.
 bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOptions& threads,
-                        CounterSettings& settings, std::string& statistics_directory) {
+                        CounterSettings& settings, OutputRules& output, std::string& statistics_directory) {
   CommandLine command_line(kProgram,
                            "Counts canonical k-mers (a k-mer and its reverse complement are one) "
                            "in FASTA/FASTQ files, plain or gzip, across workers and MPI nodes; "
                            "'-' reads standard input. Writes DIR/histogram.txt (as jellyfish histo), "
                            "DIR/summary.json and, with --dump, DIR/counts.txt, and logs the run in "
-                           "DIR/kmer_counter.log.");
+                           "DIR/kmer_counter.log. DIR must be new, empty or kmer_counter's own (see --force); "
+                           "a run replaces the results of the one before.");
   threads.add_to(command_line, options);
   std::int64_t k = settings.k;
   command_line.add_integer("k", &k, 1, kMaxKmerLength, "k-mer length (odd k avoids k-mers equal to their reverse complement)");
-  command_line.add_string("o", &settings.output_directory, "output directory (created if missing)");
+  command_line.add_string("o", &settings.output_directory, "output directory (created if missing): new, empty or this tool's own");
   command_line.add_flag("dump", &settings.dump, "also write every k-mer and its count, sorted, to DIR/counts.txt");
+  add_output_options(command_line, output,
+                     "counting and histogram (from checkpoints/counted; not with --dump, which counts again)");
   command_line.add_unsigned("min-count", &settings.minimum_count, "dump only k-mers counted at least this often");
   std::int64_t block_kib = static_cast<std::int64_t>(settings.block_bytes >> 10);
   command_line.add_integer("block-kib", &block_kib, 4, 1 << 20, "input block size handed to a parser, in KiB");
@@ -56,6 +59,7 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
   settings.k = static_cast<int>(k);
   settings.block_bytes = static_cast<std::size_t>(block_kib) << 10;
   settings.show_progress = !quiet;
+  settings.resume = output.resume;
   if (settings.files.empty()) throw UsageError("no input files (FASTA or FASTQ, plain or gzip)");
   check_standard_input_once(settings.files);
   if (settings.output_directory.empty()) throw UsageError("no output directory: give -o DIR");
@@ -87,10 +91,11 @@ int main(int argc, char** argv) {
   EngineOptions options;
   ThreadOptions threads;
   CounterSettings settings;
+  OutputRules output{kProgram, {kHistogramFile, kSummaryFile, kDumpFile}, {kCountedCheckpoint}};
   std::string statistics_directory;
   return tool_main(
       kProgram, argc, argv,
-      [&] { return parse_command_line(argc, argv, options, threads, settings, statistics_directory); },
+      [&] { return parse_command_line(argc, argv, options, threads, settings, output, statistics_directory); },
       [&](ToolRun& run) {
         const NodeStatistics statistics(kProgram, statistics_directory);
         Engine engine(options);
@@ -99,7 +104,7 @@ int main(int argc, char** argv) {
         register_parsers(engine);
         CounterOutcome outcome;
         if (engine.node_index() == 0) {
-          run.open_log(settings.output_directory, settings.files, threads.describe(options), engine.node_count());
+          run.open_log(output, settings.output_directory, settings.files, threads.describe(options), engine.node_count());
           if (kmer_words(settings.k) == 1) {
             start_count<1>(engine, settings, outcome, run.log);
           } else {

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -19,7 +20,12 @@
 #include "genomics/counter/input_reader.hpp"
 #include "genomics/counter/kmer_parser.hpp"
 #include "genomics/io/input_error.hpp"
+#include "genomics/io/input_file.hpp"
+#include "genomics/io/output_directory.hpp"
 #include "genomics/io/run_log.hpp"
+#include "genomics/run/out_of_memory.hpp"
+#include "genomics/run/sudden_exit.hpp"
+#include "genomics/run/termination_signals.hpp"
 
 namespace xenon::genomics {
 
@@ -27,27 +33,36 @@ namespace xenon::genomics {
 struct ToolRun {
   ToolRun(const char* program_name, int argc, char** argv)
       : program(program_name), arguments(argv, argv + argc) {}
+  ~ToolRun() { sudden_exit::set_log(-1); }
+  ToolRun(const ToolRun&) = delete;
+  ToolRun& operator=(const ToolRun&) = delete;
 
   const char* program;
   std::vector<std::string> arguments;
   std::string started_at = utc_timestamp();
   MonotonicClock::time_point started = MonotonicClock::now();
   RunLog log;  // open on node 0 only
+  std::optional<OutputDirectory> output;  // on node 0 only
 
   double seconds() const { return seconds_between(started, MonotonicClock::now()); }
 
-  // On node 0: creates the output directory and opens DIR/PROGRAM.log in it, which begins
-  // with what was asked and how the run is laid out.
-  void open_log(const std::string& directory, const std::vector<std::string>& inputs, const std::string& threads,
-                int nodes) {
-    std::error_code error;
-    std::filesystem::create_directories(directory, error);
-    if (error || !std::filesystem::is_directory(directory)) {
-      throw std::runtime_error(directory + ": cannot create the output directory" +
-                               (error ? ": " + error.message() : std::string()));
+  // On node 0, before any work: checks that the inputs can be read, makes the output
+  // directory ready (OutputDirectory: refused if it is another's, the previous run's results
+  // removed) and opens DIR/PROGRAM.log in it, which begins with what was asked and how the
+  // run is laid out. Creating the log is what finds an unwritable directory, at once.
+  void open_log(const OutputRules& rules, const std::string& directory, const std::vector<std::string>& inputs,
+                const std::string& threads, int nodes) {
+    for (const std::string& input : inputs) InputFile::check_readable(input);
+    output.emplace(directory, rules);
+    try {
+      log.open(output->log_path());
+    } catch (...) {
+      output->remove_created_if_empty();
+      throw;
     }
-    log.open((std::filesystem::path(directory) / (std::string(program) + ".log")).string());
-    log.line(std::string(program) + " (Xenon) " + XENON_VERSION_STRING);
+    sudden_exit::set_log(log.descriptor());
+    log.line(std::string(program) + " (Xenon) " + XENON_VERSION_STRING);  // OutputDirectory knows its own by it
+    std::error_code error;
     log.line("command line: " + shell_words(arguments));
     log.line("started: " + started_at);
     char host[256] = {};
@@ -59,20 +74,25 @@ struct ToolRun {
     std::string names;
     for (const std::string& input : inputs) names += (names.empty() ? "" : ", ") + input_display_name(input);
     log.line("inputs: " + names);
+    output->remove_previous_results();
+    if (rules.resume) log.line("--continue: the phases with a whole checkpoint of these inputs and options are skipped");
   }
 
   // The run's last lines: the files written and its end, or the error.
   void succeeded(const std::vector<std::string>& files) {
+    sudden_exit::note_activity("ending, after the results were written");
     for (const std::string& file : files) log.line("wrote " + file);
     char line[80];
     std::snprintf(line, sizeof line, "finished in %.3f s: exit status 0", seconds());
     log.line(line);
   }
+  // A failed run keeps its log; a folder it created is removed only if it stayed empty.
   void failed(const std::string& why) {
     log.failed(why);
     char line[80];
     std::snprintf(line, sizeof line, "failed after %.3f s: exit status 1", seconds());
     log.line(line);
+    if (output) output->remove_created_if_empty();
   }
 
   // The arguments as a shell would take them back: quoted where they need it.
@@ -107,12 +127,28 @@ int tool_main(const char* program, int argc, char** argv, Parse&& parse, Run&& r
   }
   ToolRun tool_run(program, argc, argv);
   try {
+    // Before the engine starts a thread: signals and running out of memory end the run with
+    // one line (and its partial files removed), whichever thread they meet.
+    sudden_exit::set_program(program);
+    exit_on_termination_signals();
+    exit_when_out_of_memory();
     return run(tool_run);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "%s: error: %s\n", program, error.what());
     tool_run.failed(error.what());
     return 1;
   }
+}
+
+// --force and --continue, as MEGAHIT takes them, into `rules`; `resumes` names the phases
+// --continue skips.
+inline void add_output_options(CommandLine& command_line, OutputRules& rules, const std::string& resumes) {
+  command_line.add_flag("force", &rules.force,
+                        "write into an output directory that is not empty and not this tool's (one without its "
+                        "log); only the tool's own files there are replaced");
+  command_line.add_flag("continue", &rules.resume,
+                        "go on from an interrupted run in the same directory, skipping " + resumes +
+                            ", if its checkpoint is whole (CRC-32) and came from the same inputs and options");
 }
 
 // Standard input ("-") can be read once: given twice, it is a usage error.
@@ -145,6 +181,7 @@ int report_outcome(ToolRun& run, const CounterOutcome& outcome, Summary&& summar
   for (const std::string& file : outcome.files_written) std::printf("  wrote %s\n", file.c_str());
   std::printf("  log in %s\n", run.log.path().c_str());
   run.log.line(line);
+  run.output->remove_checkpoints();  // the results are whole: nothing is left to continue
   run.succeeded(outcome.files_written);
   return 0;
 }

@@ -334,15 +334,17 @@ TEST(KmerCounter, ReportsTheFirstOfSeveralBadRecordsInInputOrder) {
   }
 }
 
-// The files appear together or not at all: a summary that cannot be written takes the others.
+// A directory in the way of an output is found before any work, and nothing is written.
 TEST(KmerCounter, WritesNoFileWhenOneOfThemCannotBeWritten) {
   ASSERT_TRUE(test_data_present());
   OutputDirectory out;
-  std::filesystem::create_directory(out.path() + "/summary.json");  // in the way of the rename
-  const auto run = run_binary("kmer_counter", "--quiet --dump -o " + out.path() + " " + data_directory() +
+  std::filesystem::create_directories(out.path() + "/summary.json/x");  // in the way, and not ours to remove
+  const auto run = run_binary("kmer_counter", "--quiet --dump --force -o " + out.path() + " " + data_directory() +
                                                   "/lambda/lambda_virus.fa.gz");
   EXPECT_EQ(run.exit_code, 1);
-  EXPECT_NE(run.output.find("summary.json: cannot rename"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("summary.json: in the way: a directory where kmer_counter writes a file"),
+            std::string::npos)
+      << run.output;
   EXPECT_EQ(out.entries(), (std::vector<std::string>{"kmer_counter.log", "summary.json"}))
       << "only what was there before, and the log";
 }

@@ -305,8 +305,10 @@ TEST(ToolOptions, TheAssemblerReadsStandardInputAndPipesAsOftenAsItNeeds) {
   }
   // A failed run removes the copy too.
   TemporaryDirectory failed;
+  TemporaryDirectory bad;
+  const std::string bad_reads = bad.write("bad.fq", "@r1\nACGTACGT\n+\nII\n");
   const ProcessResult run = run_command("cat " + in.reads() + " | " + binary("assembler") + " --quiet -o " +
-                                        failed.path() + " - /nonexistent/reads.fq");
+                                        failed.path() + " - " + bad_reads);
   EXPECT_EQ(run.exit_code, 1) << run.output;
   EXPECT_EQ(failed.entries(), std::vector<std::string>{"assembler.log"});
 }
@@ -430,21 +432,23 @@ TEST(ToolOptions, AFailedRunKeepsTheLogWithTheError) {
     EXPECT_EQ(log.substr(log.rfind(": exit status ")), ": exit status 1\n") << log;
     EXPECT_EQ(lines_holding(log, "  wrote "), 0u) << log;
   }
-  // An output that cannot be published: the error after the phase that wrote it.
+  // An output that cannot be replaced (a directory in its way): the error before any phase.
   TemporaryDirectory blocked;
-  std::filesystem::create_directory(blocked.path() + "/summary.json");
+  ASSERT_EQ(run_binary("kmer_counter", "--quiet -o " + blocked.path() + " " + in.reads()).exit_code, 0);
+  std::filesystem::remove(blocked.path() + "/summary.json");
+  std::filesystem::create_directories(blocked.path() + "/summary.json/x");
   const ProcessResult run = run_binary("kmer_counter", "--quiet -o " + blocked.path() + " " + in.reads());
   EXPECT_EQ(run.exit_code, 1) << run.output;
   const std::string log = blocked.read("kmer_counter.log");
-  EXPECT_EQ(lines_holding(log, "  phase writing: stopped by an error after "), 1u) << log;
-  EXPECT_EQ(lines_holding(log, "  error: " + blocked.path() + "/summary.json: cannot rename"), 1u) << log;
-  // A missing input: the error comes before any phase.
+  EXPECT_EQ(lines_holding(log, "  phase "), 0u) << log;
+  EXPECT_EQ(lines_holding(log, "  error: " + blocked.path() + "/summary.json: in the way: a directory"), 1u) << log;
+  // A missing input: found before the output directory is touched (an older run's results
+  // stay), with one line and no log.
   TemporaryDirectory missing;
-  EXPECT_EQ(run_binary("assembler", "--quiet -o " + missing.path() + " /nonexistent/reads.fq").exit_code, 1);
-  const std::string missing_log = missing.read("assembler.log");
-  EXPECT_EQ(logged(missing_log, "error: /nonexistent/reads.fq: cannot open: No such file or directory"), 1u)
-      << missing_log;
-  EXPECT_EQ(lines_holding(missing_log, "  phase "), 0u) << missing_log;
+  const ProcessResult missing_run = run_binary("assembler", "--quiet -o " + missing.path() + " /nonexistent/reads.fq");
+  EXPECT_EQ(missing_run.exit_code, 1);
+  EXPECT_EQ(missing_run.output, "assembler: error: /nonexistent/reads.fq: cannot open: No such file or directory\n");
+  EXPECT_TRUE(missing.entries().empty());
 }
 
 }  // namespace

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "genomics/io/checkpoint_file.hpp"
+
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+
+#include "core/byte_order.hpp"
+#include "core/json_text.hpp"
+#include "genomics/io/atomic_output_file.hpp"
+#include "genomics/io/input_copies.hpp"
+
+namespace xenon::genomics {
+namespace {
+
+constexpr const char* kMagic = "xenon checkpoint 1";
+
+std::uint32_t crc32_of(std::span<const std::byte> bytes) {
+  return static_cast<std::uint32_t>(
+      crc32_z(0L, reinterpret_cast<const Bytef*>(bytes.data()), static_cast<z_size_t>(bytes.size())));
+}
+
+std::string header(const std::string& origin, std::span<const std::byte> bytes) {
+  char crc[16];
+  std::snprintf(crc, sizeof crc, "%08" PRIx32, crc32_of(bytes));
+  return std::string(kMagic) + "\norigin " + origin + "\nbytes " + std::to_string(bytes.size()) + "\ncrc32 " + crc +
+         "\n\n";
+}
+
+}  // namespace
+
+namespace checkpoint {
+
+void save(const std::string& directory, const std::string& name, const std::string& origin,
+          std::span<const std::byte> bytes) {
+  std::error_code error;
+  std::filesystem::create_directories(directory, error);
+  if (error) throw std::runtime_error(directory + ": cannot create the checkpoint folder: " + error.message());
+  AtomicOutputFile file((std::filesystem::path(directory) / name).string());
+  file.write(header(origin, bytes));
+  file.write(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  file.commit();
+}
+
+std::optional<std::vector<std::byte>> load(const std::string& directory, const std::string& name,
+                                           const std::string& origin, std::string& why) {
+  const std::string path = (std::filesystem::path(directory) / name).string();
+  std::ifstream file(path, std::ios::binary);
+  if (!file) {
+    why = path + " is missing";
+    return std::nullopt;
+  }
+  const std::string contents((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  // The header's lines up to the empty one; the size it gives tells where the bytes are.
+  const std::size_t end = contents.find("\n\n");
+  std::size_t size = 0;
+  const std::string lines = end == std::string::npos ? std::string() : contents.substr(0, end + 2);
+  const std::size_t size_at = lines.find("\nbytes ");
+  if (size_at != std::string::npos) size = std::strtoull(lines.c_str() + size_at + 7, nullptr, 10);
+  if (end == std::string::npos || size_at == std::string::npos || contents.size() - lines.size() != size) {
+    why = path + " is cut short or not a checkpoint";
+    return std::nullopt;
+  }
+  const auto* begin = reinterpret_cast<const std::byte*>(contents.data() + lines.size());
+  const std::span<const std::byte> bytes(begin, size);
+  if (lines.rfind(std::string(kMagic) + "\norigin " + origin + "\n", 0) != 0) {
+    why = path + " came from other inputs or options";
+    return std::nullopt;
+  }
+  if (lines != header(origin, bytes)) {
+    why = path + " is damaged (its CRC-32 does not match)";
+    return std::nullopt;
+  }
+  return std::vector<std::byte>(bytes.begin(), bytes.end());
+}
+
+std::optional<std::string> describe_inputs(const std::vector<std::string>& files) {
+  std::string text;
+  for (const std::string& file : files) {
+    struct stat status {};
+    if (is_read_once(file) || stat(file.c_str(), &status) != 0) return std::nullopt;
+    std::error_code error;
+    text += (text.empty() ? "" : ", ") + json_quoted(std::filesystem::absolute(file, error).string()) + " " +
+            std::to_string(status.st_size) + " bytes modified " + std::to_string(status.st_mtim.tv_sec) + "." +
+            std::to_string(status.st_mtim.tv_nsec);
+  }
+  return text;
+}
+
+}  // namespace checkpoint
+
+void CheckpointWriter::u64(std::uint64_t value) {
+  const std::size_t at = data_.size();
+  data_.resize(at + 8);
+  store_le64(data_.data() + at, value);
+}
+
+void CheckpointWriter::bytes(std::span<const std::byte> data) {
+  u64(data.size());
+  data_.insert(data_.end(), data.begin(), data.end());
+}
+
+std::span<const std::byte> CheckpointReader::take(std::size_t size) {
+  if (size > data_.size() - at_) throw std::runtime_error("checkpoint ends early");
+  const std::span<const std::byte> taken = data_.subspan(at_, size);
+  at_ += size;
+  return taken;
+}
+
+std::uint64_t CheckpointReader::u64() { return load_le64(take(8).data()); }
+
+std::span<const std::byte> CheckpointReader::bytes() { return take(u64()); }
+
+std::string CheckpointReader::text() {
+  const std::span<const std::byte> data = bytes();
+  return std::string(reinterpret_cast<const char*>(data.data()), data.size());
+}
+
+}  // namespace xenon::genomics

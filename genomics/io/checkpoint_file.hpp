@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace xenon::genomics {
+
+// The result of a run's first phases, saved in DIR/checkpoints/NAME so that --continue can
+// skip them. A text header, then the bytes:
+//   xenon checkpoint 1
+//   origin ORIGIN      what the result came from (program, version, options, inputs)
+//   bytes N
+//   crc32 XXXXXXXX     of the N bytes
+//   (an empty line, then the N bytes)
+// It is written all or nothing (AtomicOutputFile), and used only if its origin is the one
+// asked for now and its bytes are whole and match their CRC-32.
+namespace checkpoint {
+
+void save(const std::string& directory, const std::string& name, const std::string& origin,
+          std::span<const std::byte> bytes);
+
+// The bytes, or nullopt with `why` not: missing, from another origin, cut short or damaged.
+std::optional<std::vector<std::byte>> load(const std::string& directory, const std::string& name,
+                                           const std::string& origin, std::string& why);
+
+// The inputs, for an origin: each file's absolute path, size and modification time (a file
+// changed since gives another origin); nullopt if one of them can be read only once
+// (standard input, a pipe), as nothing can tell that it would give the same bytes again.
+std::optional<std::string> describe_inputs(const std::vector<std::string>& files);
+
+}  // namespace checkpoint
+
+// Builds a checkpoint's bytes: little-endian integers and sized strings.
+class CheckpointWriter {
+ public:
+  void u64(std::uint64_t value);
+  void bytes(std::span<const std::byte> data);  // its size, then the bytes
+  void text(std::string_view data) { bytes(std::as_bytes(std::span(data.data(), data.size()))); }
+  const std::vector<std::byte>& data() const noexcept { return data_; }
+
+ private:
+  std::vector<std::byte> data_;
+};
+
+// Reads what a CheckpointWriter wrote; throws std::runtime_error when the bytes end early.
+class CheckpointReader {
+ public:
+  explicit CheckpointReader(std::span<const std::byte> data) : data_(data) {}
+  std::uint64_t u64();
+  std::span<const std::byte> bytes();
+  std::string text();
+  bool at_end() const noexcept { return at_ == data_.size(); }
+
+ private:
+  std::span<const std::byte> take(std::size_t size);
+
+  std::span<const std::byte> data_;
+  std::size_t at_ = 0;
+};
+
+}  // namespace xenon::genomics

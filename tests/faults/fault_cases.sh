@@ -1,0 +1,326 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# The faults a careless user or a batch system brings to kmer_counter and assembler: output
+# folders (unwritable, another's, an older run's), signals, partial files, out of memory and
+# resume (--continue). Each case runs the real tools on real data and prints one line:
+#   PASS|FAIL  CASE  exit STATUS in SECONDS s[: what was wrong]
+# then "N passed, N failed"; the exit status is 0 only when every case passed.
+#   tests/faults/fault_cases.sh [BIN_DIR]     (default: $XENON_BIN, else build/release/bin)
+# A run is stopped at an exact point with XENON_TEST_SIGNAL_AT="SIGNAL:LOG LINE" (RunLog): the
+# tool sends itself SIGNAL right after writing that line of its log.
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+bin=$(cd "${1:-${XENON_BIN:-$root/build/release/bin}}" && pwd)
+# shellcheck source=tools/test_data.sh
+. "$root/tools/test_data.sh"
+reads_1=$(test_data_file unicycler-sample/short_reads_1.fastq.gz) || exit 1
+reads_2=$(test_data_file unicycler-sample/short_reads_2.fastq.gz) || exit 1
+work=$(mktemp -d /tmp/xenon-faults.XXXXXX)
+chmod 755 "$work"
+trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+counter=("$bin/kmer_counter" -t 2 -k 31 --quiet)
+assembler=("$bin/assembler" -t 2 -k 31 --quiet)
+
+passed=0
+failed=0
+status=0    # of the last run()
+seconds=0   # its time to exit
+problem=""  # why the case failed, empty if it passed
+
+# run COMMAND...: runs it with stdout/stderr in $work/out and $work/err; sets status, seconds.
+run() {
+  local start end
+  start=$(date +%s%N)
+  "$@" >"$work/out" 2>"$work/err"
+  status=$?
+  end=$(date +%s%N)
+  seconds=$(awk -v ns=$((end - start)) 'BEGIN { printf "%.2f", ns / 1e9 }')
+}
+# expect CONDITION_TEXT TEST...: records the first condition that does not hold.
+expect() {
+  local what=$1
+  shift
+  if [ -z "$problem" ] && ! "$@"; then problem=$what; fi
+}
+# The case's line, from the last run and every expect since begin().
+begin() { problem=""; }
+finish() {
+  if [ -z "$problem" ]; then
+    printf 'PASS  %-44s exit %3d in %5s s\n' "$1" "$status" "$seconds"
+    passed=$((passed + 1))
+  else
+    printf 'FAIL  %-44s exit %3d in %5s s: %s\n' "$1" "$status" "$seconds" "$problem"
+    sed 's/^/      stderr: /' "$work/err" | head -5
+    failed=$((failed + 1))
+  fi
+}
+status_is() { [ "$status" -eq "$1" ]; }
+faster_than() { awk -v s="$seconds" -v limit="$1" 'BEGIN { exit !(s < limit) }'; }
+one_line_saying() { [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q -- "$1" "$work/err"; }
+no_partial_files() { ! find "$1" -name '*.partial-*' -o -name '.input-*.copy-*' | grep -q .; }
+same_files() {
+  local name
+  for name in "${@:3}"; do cmp -s "$1/$name" "$2/$name" || return 1; done
+}
+
+# Reference results, from uninterrupted runs.
+"${counter[@]}" -o "$work/counter-reference" "$reads_1" >/dev/null 2>&1
+"${counter[@]}" -o "$work/dump-reference" --dump "$reads_1" >/dev/null 2>&1
+"${assembler[@]}" -o "$work/assembler-reference" "$reads_1" "$reads_2" >/dev/null 2>&1
+counter_files=(histogram.txt summary.json)
+assembler_files=(contigs.fasta assembly.json histogram.txt)
+
+# --- Output folders ---------------------------------------------------------------------
+begin
+mkdir -p "$work/locked" && chmod 555 "$work/locked"
+# Root writes anywhere: as root, the tool runs as nobody (from copies it can read, if need be).
+if [ "$(id -u)" -eq 0 ]; then as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups); else as_user=(); fi
+user_counter=("${counter[@]}")
+user_reads=$reads_1
+if ! "${as_user[@]}" test -x "$bin/kmer_counter" -a -r "$reads_1"; then
+  cp "$bin/kmer_counter" "$reads_1" "$work/" && chmod 755 "$work/kmer_counter" && chmod 644 "$work/$(basename "$reads_1")"
+  user_counter[0]=$work/kmer_counter
+  user_reads=$work/$(basename "$reads_1")
+fi
+run "${as_user[@]}" "${user_counter[@]}" -o "$work/locked/out" "$user_reads"
+expect "exit status 1" status_is 1
+expect "found within a second" faster_than 1
+expect "one line naming the folder" one_line_saying "locked/out: cannot create the output directory"
+finish "unwritable folder found before any work"
+
+begin
+mkdir -p "$work/locked-existing" && chmod 777 "$work/locked-existing"
+"${counter[@]}" -o "$work/locked-existing" "$reads_1" >/dev/null 2>&1
+chmod 555 "$work/locked-existing"
+run "${as_user[@]}" "${user_counter[@]}" -o "$work/locked-existing" "$user_reads"
+expect "exit status 1" status_is 1
+expect "found within a second" faster_than 1
+expect "one line naming the log" one_line_saying "kmer_counter.log: cannot create the log"
+finish "unwritable folder of an earlier run"
+
+begin
+run "${counter[@]}" -o "$work/new/deeper" "$work/missing.fq"
+expect "exit status 1" status_is 1
+expect "no folder left" test ! -e "$work/new"
+finish "failed run leaves no folder it created"
+
+begin
+mkdir -p "$work/foreign" && echo "my notes" >"$work/foreign/notes.txt"
+run "${counter[@]}" -o "$work/foreign" "$reads_1"
+expect "exit status 1" status_is 1
+expect "refusal names --force" one_line_saying "not an output directory of kmer_counter.*--force"
+expect "nothing written" test ! -e "$work/foreign/kmer_counter.log"
+finish "non-empty folder of another refused"
+
+begin
+run "${counter[@]}" -o "$work/foreign" --force "$reads_1"
+expect "exit status 0" status_is 0
+expect "the other files untouched" grep -qx "my notes" "$work/foreign/notes.txt"
+expect "results as a fresh run's" same_files "$work/counter-reference" "$work/foreign" "${counter_files[@]}"
+finish "the same folder with --force"
+
+begin
+"${counter[@]}" -o "$work/mixed" --dump "$reads_1" >/dev/null 2>&1
+run "${counter[@]}" -o "$work/mixed" "$reads_1"
+expect "exit status 0" status_is 0
+expect "no older counts.txt" test ! -e "$work/mixed/counts.txt"
+finish "run without --dump leaves no older counts.txt"
+
+begin
+printf '@r1\nACGT\n+\nII\n' >"$work/bad.fq"  # quality shorter than the bases
+"${counter[@]}" -o "$work/older" "$reads_1" >/dev/null 2>&1
+run "${counter[@]}" -o "$work/older" "$work/bad.fq"
+expect "exit status 1" status_is 1
+expect "no older histogram left looking current" test ! -e "$work/older/histogram.txt"
+expect "no older summary left" test ! -e "$work/older/summary.json"
+expect "the log tells the failure" grep -q "exit status 1" "$work/older/kmer_counter.log"
+finish "failed run leaves no older results"
+
+begin
+"${counter[@]}" -o "$work/stuck" "$reads_1" >/dev/null 2>&1
+rm "$work/stuck/summary.json" && mkdir -p "$work/stuck/summary.json/x"  # cannot be replaced
+run "${counter[@]}" -o "$work/stuck" "$reads_1"
+expect "exit status 1" status_is 1
+expect "found before any work" faster_than 1
+expect "one line naming the file" one_line_saying "summary.json: in the way: a directory where kmer_counter writes a file"
+expect "no older histogram beside it" test ! -e "$work/stuck/histogram.txt"
+expect "no partial files" no_partial_files "$work/stuck"
+finish "an older output that cannot be replaced"
+
+# --- Signals and partial files ----------------------------------------------------------
+for signal in TERM:143 INT:130; do
+  begin
+  XENON_TEST_SIGNAL_AT="${signal%:*}:phase dump: done" run "${counter[@]}" -o "$work/sig-${signal%:*}" --dump "$reads_1"
+  expect "exit status ${signal#*:}" status_is "${signal#*:}"
+  expect "one line naming SIG${signal%:*}" one_line_saying "SIG${signal%:*} in phase dump: partial files removed"
+  expect "no partial files" no_partial_files "$work/sig-${signal%:*}"
+  expect "no counts.txt" test ! -e "$work/sig-${signal%:*}/counts.txt"
+  finish "SIG${signal%:*} with counts.txt half-written"
+done
+
+# A real signal, from outside, while the engine's threads wait on an input that never ends.
+mkfifo "$work/endless"
+for signal in INT:130 TERM:143; do
+  begin
+  sleep 60 >"$work/endless" &
+  writer=$!
+  "${counter[@]}" -o "$work/live-${signal%:*}" - <"$work/endless" >"$work/out" 2>"$work/err" &
+  counter_pid=$!
+  sleep 1
+  start=$(date +%s%N)
+  kill "-${signal%:*}" "$counter_pid"
+  wait "$counter_pid"
+  status=$?
+  seconds=$(awk -v ns=$(($(date +%s%N) - start)) 'BEGIN { printf "%.2f", ns / 1e9 }')
+  kill "$writer" 2>/dev/null
+  wait "$writer" 2>/dev/null
+  expect "exit status ${signal#*:}" status_is "${signal#*:}"
+  expect "ends within a second" faster_than 1
+  expect "one line naming SIG${signal%:*}" one_line_saying "SIG${signal%:*} in phase counting, reading standard input"
+  expect "no partial files" no_partial_files "$work/live-${signal%:*}"
+  finish "SIG${signal%:*} from outside while counting"
+done
+
+# The assembler copies standard input before it counts: the half-made copy goes too.
+begin
+sleep 60 >"$work/endless" &
+writer=$!
+"${assembler[@]}" -o "$work/live-copy" - <"$work/endless" >"$work/out" 2>"$work/err" &
+assembler_pid=$!
+for _ in $(seq 50); do ls "$work"/live-copy/.input-1.copy-* >/dev/null 2>&1 && break; sleep 0.1; done
+ls "$work"/live-copy/.input-1.copy-* >/dev/null 2>&1 || problem="no copy of standard input was made"
+start=$(date +%s%N)
+kill -TERM "$assembler_pid"
+wait "$assembler_pid"
+status=$?
+seconds=$(awk -v ns=$(($(date +%s%N) - start)) 'BEGIN { printf "%.2f", ns / 1e9 }')
+kill "$writer" 2>/dev/null
+wait "$writer" 2>/dev/null
+expect "exit status 143" status_is 143
+expect "one line naming SIGTERM" one_line_saying "SIGTERM in phase copying inputs read once"
+expect "the copy removed" no_partial_files "$work/live-copy"
+finish "SIGTERM while the assembler copies standard input"
+
+# Under mpiexec (2 ranks), SIGTERM to mpiexec while counting: Open MPI sends it to every
+# rank; node 0 writes its line and removes its partial files, mpiexec ends the job (status 1).
+mpiexec_command=(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1
+  mpiexec --oversubscribe --bind-to none --timeout 120 -n 2)
+if [ "${XENON_MPI:-y}" != n ]; then
+  for _ in $(seq 30); do cat "$reads_1"; done >"$work/long.fq.gz"  # gzip members, one after the other
+  begin
+  "${mpiexec_command[@]}" "$bin/kmer_counter" -t 1 -k 31 --quiet -o "$work/mpi-term" "$work/long.fq.gz" \
+    >"$work/out" 2>"$work/err" &
+  mpiexec_pid=$!
+  for _ in $(seq 100); do grep -q "phase counting: started" "$work/mpi-term/kmer_counter.log" 2>/dev/null && break; sleep 0.1; done
+  sleep 0.5
+  start=$(date +%s%N)
+  kill -TERM "$mpiexec_pid"
+  wait "$mpiexec_pid"
+  status=$?
+  seconds=$(awk -v ns=$(($(date +%s%N) - start)) 'BEGIN { printf "%.2f", ns / 1e9 }')
+  expect "mpiexec's exit status is not 0" test "$status" -ne 0
+  expect "ends within 3 s" faster_than 3
+  expect "node 0's line naming SIGTERM" grep -q "SIGTERM in phase counting, reading .*long.fq.gz: partial files removed, exit status 143" "$work/err"
+  expect "in node 0's log" grep -q "error: terminated by SIGTERM" "$work/mpi-term/kmer_counter.log"
+  expect "no partial files" no_partial_files "$work/mpi-term"
+  finish "SIGTERM to mpiexec (2 ranks) while counting"
+  rm -f "$work/long.fq.gz"
+fi
+
+begin
+(XENON_TEST_SIGNAL_AT="KILL:phase dump: done" "${counter[@]}" -o "$work/killed" --dump "$reads_1" >/dev/null 2>&1; true) 2>/dev/null  # no "Killed" from bash
+ls "$work"/killed/counts.txt.partial-* >/dev/null 2>&1 || problem="SIGKILL left no partial file to clean"
+touch "$work/killed/histogram.txt.partial-$$"  # a live process's: not stale
+run "${counter[@]}" -o "$work/killed" "$reads_1"
+expect "exit status 0" status_is 0
+expect "the killed run's partial file removed" test -z "$(ls "$work"/killed/counts.txt.partial-* 2>/dev/null)"
+expect "a live process's partial file kept" test -e "$work/killed/histogram.txt.partial-$$"
+finish "stale partial files of a SIGKILLed run"
+
+# --- Out of memory ----------------------------------------------------------------------
+# ASan and TSan reserve terabytes of address space: a sanitizer build cannot run under ulimit -v.
+if [ -z "${XENON_SANITIZE:-}" ]; then
+begin
+(printf '@r1\n'; head -c 200000000 /dev/zero | tr '\0' 'A') >"$work/one-line.fq"  # no newline: held whole
+run bash -c 'ulimit -v 500000; exec "$@"' - "${counter[@]}" -o "$work/oom" "$work/one-line.fq"
+expect "exit status 1" status_is 1
+expect "one line naming the phase and file" one_line_saying "out of memory in phase counting, reading .*one-line.fq"
+expect "the log tells it" grep -q "error: out of memory" "$work/oom/kmer_counter.log"
+rm -f "$work/one-line.fq"
+finish "out of memory (ulimit -v) while counting"
+fi
+
+# --- Resume (--continue) ----------------------------------------------------------------
+# kill_and_continue OUT "LOG LINE" COMMAND...: the run killed (SIGKILL) after that log
+# line, then the same with --continue; the case's status is the second run's.
+kill_and_continue() {
+  local out=$1 line=$2
+  shift 2
+  (XENON_TEST_SIGNAL_AT="KILL:$line" "$@" -o "$out" >/dev/null 2>&1; true) 2>/dev/null  # no "Killed" from bash
+  run "$@" -o "$out" --continue
+}
+
+for line in "phase counting: started" "phase histogram: started" "phase writing: started"; do
+  begin
+  kill_and_continue "$work/resume-counter" "$line" "${counter[@]}" "$reads_1"
+  expect "exit status 0" status_is 0
+  expect "same bytes as an uninterrupted run" same_files "$work/counter-reference" "$work/resume-counter" "${counter_files[@]}"
+  expect "the checkpoint removed after success" test ! -e "$work/resume-counter/checkpoints"
+  if [ "$line" = "phase writing: started" ]; then
+    expect "the count skipped" grep -q "phases counting and histogram: skipped" "$work/resume-counter/kmer_counter.log"
+  fi
+  finish "kmer_counter killed at '$line', --continue"
+done
+
+begin
+# A run killed after its count leaves the checkpoint (one that succeeds removes it).
+(XENON_TEST_SIGNAL_AT="KILL:phase writing: started" "${counter[@]}" -o "$work/resume-counter" "$reads_1" >/dev/null 2>&1
+ true) 2>/dev/null
+printf 'X' | dd of="$work/resume-counter/checkpoints/counted" bs=1 seek=200 conv=notrunc status=none
+run "${counter[@]}" -o "$work/resume-counter" --continue "$reads_1"
+expect "exit status 0" status_is 0
+expect "the damage found" grep -q "damaged (its CRC-32 does not match)" "$work/resume-counter/kmer_counter.log"
+expect "same bytes as an uninterrupted run" same_files "$work/counter-reference" "$work/resume-counter" "${counter_files[@]}"
+finish "kmer_counter --continue on a damaged checkpoint"
+
+begin
+(XENON_TEST_SIGNAL_AT="KILL:phase writing: started" "${counter[@]}" -o "$work/resume-counter" "$reads_1" >/dev/null 2>&1
+ true) 2>/dev/null
+run "$bin/kmer_counter" -t 2 -k 25 --quiet -o "$work/resume-counter" --continue "$reads_1"
+expect "exit status 0" status_is 0
+expect "a checkpoint of other options not used" grep -q "came from other inputs or options" "$work/resume-counter/kmer_counter.log"
+expect "k=25 in the summary" grep -q '"k": 25' "$work/resume-counter/summary.json"
+finish "kmer_counter --continue with another -k"
+
+begin
+kill_and_continue "$work/resume-dump" "phase dump: started" "${counter[@]}" --dump "$reads_1"
+expect "exit status 0" status_is 0
+expect "same bytes as an uninterrupted run" same_files "$work/dump-reference" "$work/resume-dump" counts.txt "${counter_files[@]}"
+finish "kmer_counter --dump killed in the dump, --continue"
+
+for phase in counting histogram "solid k-mers" edges walks unitigs cleaning "repeats, round 1" "reads and pairs" contigs; do
+  begin
+  rm -rf "$work/resume-assembler"
+  kill_and_continue "$work/resume-assembler" "phase $phase: started" "${assembler[@]}" "$reads_1" "$reads_2"
+  expect "exit status 0" status_is 0
+  expect "same bytes as an uninterrupted run" same_files "$work/assembler-reference" "$work/resume-assembler" "${assembler_files[@]}"
+  case $phase in
+    cleaning | repeats* | reads* | contigs)
+      expect "the graph's phases skipped" grep -q "phases counting to walks: skipped" "$work/resume-assembler/assembler.log" ;;
+  esac
+  finish "assembler killed in '$phase', --continue"
+done
+
+if [ "${XENON_MPI:-y}" != n ]; then
+  begin
+  rm -rf "$work/resume-mpi"
+  kill_and_continue "$work/resume-mpi" "phase cleaning: started" "${mpiexec_command[@]}" "$bin/assembler" -t 1 -k 31 \
+    --quiet "$reads_1" "$reads_2"
+  expect "exit status 0" status_is 0
+  expect "same bytes as an uninterrupted run" same_files "$work/assembler-reference" "$work/resume-mpi" "${assembler_files[@]}"
+  expect "the graph's phases skipped" grep -q "phases counting to walks: skipped" "$work/resume-mpi/assembler.log"
+  finish "assembler under mpiexec (2 ranks) killed, --continue"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
