@@ -9,13 +9,13 @@
 
 #include "engine/action.hpp"
 #include "engine/actor_name.hpp"
+#include "engine/mailbox.hpp"
 #include "engine/message.hpp"
 #include "engine/payload.hpp"
 
 namespace xenon {
 
 class Worker;
-struct MessageNode;
 
 /// Base class of every actor. Derive, implement receive(), and spawn it through the engine
 /// or from another actor; the engine owns it from then on and deletes it after it stops.
@@ -143,9 +143,7 @@ class Actor {
   Worker* worker_ = nullptr;
   ActorName name_;
   ActorName supervisor_;
-  // Mailbox: an intrusive FIFO of message nodes owned by this actor's worker.
-  MessageNode* mailbox_head_ = nullptr;
-  MessageNode* mailbox_tail_ = nullptr;
+  Mailbox mailbox_;              // touched by this actor's worker only
   Actor* next_ready_ = nullptr;  // link in the worker's ready queue
   bool scheduled_ = false;       // in the ready queue or running
   bool stop_requested_ = false;

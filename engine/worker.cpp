@@ -303,10 +303,9 @@ bool Worker::run_ready_actors() {
     Actor* actor = pop_ready();
     if (actor == nullptr) break;
     unsigned turn = 0;
-    while (turn < kMessagesPerTurn && actor->mailbox_head_ != nullptr) {
-      MessageNode* node = actor->mailbox_head_;
-      actor->mailbox_head_ = node->next;
-      if (actor->mailbox_head_ == nullptr) actor->mailbox_tail_ = nullptr;
+    while (turn < kMessagesPerTurn) {
+      MessageNode* node = actor->mailbox_.pop();
+      if (node == nullptr) break;
       try {
         actor->receive(node->message);
       } catch (const std::exception& error) {
@@ -323,7 +322,7 @@ bool Worker::run_ready_actors() {
     counters_.messages_received += turn;
     if (actor->stop_requested_) {
       finish_stopped(actor);
-    } else if (actor->mailbox_head_ != nullptr) {
+    } else if (!actor->mailbox_.empty()) {
       push_ready(actor);
     } else {
       actor->scheduled_ = false;
@@ -344,11 +343,10 @@ void Worker::fail_actor(Actor* actor, const std::string& reason) {
 }
 
 void Worker::finish_stopped(Actor* actor) {
-  while (MessageNode* node = actor->mailbox_head_) {
-    actor->mailbox_head_ = node->next;
+  actor->mailbox_.drain([this](MessageNode* node) {
     dead_letter(node->message);
     pool_.free(node);
-  }
+  });
   const ActorName name = actor->name_;
   const ActorName supervisor = actor->supervisor_;
   actors_[name.index()] = nullptr;
@@ -396,11 +394,10 @@ void Worker::discard_in_flight() {
   waiting_for_adoption_.clear();
   for (Actor*& actor : actors_) {
     if (actor == nullptr) continue;
-    while (MessageNode* node = actor->mailbox_head_) {
-      actor->mailbox_head_ = node->next;
+    actor->mailbox_.drain([this](MessageNode* node) {
       dead_letter(node->message);
       pool_.free(node);
-    }
+    });
   }
 }
 

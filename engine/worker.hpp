@@ -179,13 +179,7 @@ inline void Worker::send(ActorName from, ActorName to, Action action,
 }
 
 inline void Worker::append_to_mailbox(Actor* actor, MessageNode* node) noexcept {
-  node->next = nullptr;
-  if (actor->mailbox_tail_ == nullptr) {
-    actor->mailbox_head_ = node;
-  } else {
-    actor->mailbox_tail_->next = node;
-  }
-  actor->mailbox_tail_ = node;
+  actor->mailbox_.append(node);
   if (!actor->scheduled_) {
     actor->scheduled_ = true;
     push_ready(actor);

@@ -9,6 +9,7 @@ TEST_SOURCES := \
   tests/core/random_test.cpp \
   tests/core/spsc_ring_test.cpp \
   tests/engine/engine_test.cpp \
+  tests/engine/mailbox_test.cpp \
   tests/engine/names_and_payloads_test.cpp \
   tests/engine/wire_frame_recorded_test.cpp \
   tests/engine/wire_frame_test.cpp \
