@@ -331,12 +331,12 @@ void Communicator::send_control(std::uint32_t node, Action action,
 }
 
 void Communicator::control(ActorName from, Action action, std::span<const std::byte> payload) {
-  if (action == kActionSpawnRequest) {
+  if (action == ACTION_SPAWN_REQUEST) {
     spawn(from, payload);
-  } else if (action == kActionNodeIdle) {
+  } else if (action == ACTION_NODE_IDLE) {
     idle_notice_pending_ = true;
     maybe_start_wave();
-  } else if (action == kActionWaveQuery) {
+  } else if (action == ACTION_WAVE_QUERY) {
     if (payload.size() != 8) throw WireFormatError("wave query must carry 8 bytes");
     std::byte answer[32];
     store_le64(answer, load_le64(payload.data()));
@@ -344,12 +344,12 @@ void Communicator::control(ActorName from, Action action, std::span<const std::b
     // Read after the live count (acquire): see check_termination().
     store_le64(answer + 16, engine_.spawn_requests_sent());
     store_le64(answer + 24, spawn_requests_received_);
-    send_control(0, kActionWaveAnswer, answer);
-  } else if (action == kActionWaveAnswer) {
+    send_control(0, ACTION_WAVE_ANSWER, answer);
+  } else if (action == ACTION_WAVE_ANSWER) {
     if (payload.size() != 32) throw WireFormatError("wave answer must carry 32 bytes");
     record_answer(load_le64(payload.data()), load_le64(payload.data() + 8) != 0,
                   load_le64(payload.data() + 16), load_le64(payload.data() + 24));
-  } else if (action == kActionTerminate) {
+  } else if (action == ACTION_TERMINATE) {
     terminated_ = true;
     engine_.request_shutdown();
   } else {
@@ -373,7 +373,7 @@ void Communicator::spawn(ActorName requester, std::span<const std::byte> bytes) 
   actor->supervisor_ = requester;
   engine_.count_spawned_actor();  // before the actor can run (and stop)
   ++spawn_requests_received_;
-  stage_to_worker(request.worker, requester, name, kActionAdopt, adopt_payload(actor.release()));
+  stage_to_worker(request.worker, requester, name, ACTION_ADOPT, adopt_payload(actor.release()));
   // Tell the requester, wherever it is.
   Payload reply = SpawnedActor{request.request, name}.encode();
   if (requester.node() == node_) {
@@ -404,7 +404,7 @@ void Communicator::check_termination() {
     return;
   }
   if (node_ != 0) {
-    send_control(0, kActionNodeIdle, {});
+    send_control(0, ACTION_NODE_IDLE, {});
     return;
   }
   idle_notice_pending_ = true;
@@ -423,7 +423,7 @@ void Communicator::maybe_start_wave() {
   std::byte query[8];
   store_le64(query, wave_);
   for (std::uint32_t node = 0; node < node_count_; ++node) {
-    send_control(node, kActionWaveQuery, query);  // node 0 answers itself at once
+    send_control(node, ACTION_WAVE_QUERY, query);  // node 0 answers itself at once
   }
 }
 
@@ -455,7 +455,7 @@ void Communicator::record_answer(std::uint64_t wave, bool idle, std::uint64_t se
 void Communicator::terminate_everywhere() {
   terminated_ = true;
   for (std::uint32_t node = 1; node < node_count_; ++node) {
-    send_control(node, kActionTerminate, {});
+    send_control(node, ACTION_TERMINATE, {});
   }
   engine_.request_shutdown();
 }

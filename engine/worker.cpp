@@ -219,7 +219,7 @@ void Worker::enqueue(Actor* actor, const Message& message) {
 
 void Worker::deliver_to_absent(const Message& message) {
   const std::uint32_t index = message.destination().index();
-  if (message.action() == kActionAdopt) {
+  if (message.action() == ACTION_ADOPT) {
     adopt(adopted_actor(message));
     return;
   }
@@ -268,7 +268,7 @@ ActorName Worker::spawn(std::unique_ptr<Actor> child, ActorName supervisor, int 
   if (target_worker == index_) {
     adopt(actor);
   } else {
-    stage(static_cast<std::size_t>(target_worker), supervisor, name, kActionAdopt,
+    stage(static_cast<std::size_t>(target_worker), supervisor, name, ACTION_ADOPT,
           adopt_payload(actor));
   }
   return name;
@@ -292,7 +292,7 @@ std::uint64_t Worker::request_spawn(ActorName requester, int node, int worker,
                              arguments.bytes()};
   Payload payload = encoded.encode();
   engine_.count_spawn_request_sent();
-  send(requester, communicator_name(static_cast<std::uint32_t>(node)), kActionSpawnRequest,
+  send(requester, communicator_name(static_cast<std::uint32_t>(node)), ACTION_SPAWN_REQUEST,
        payload.release_slot());
   return request;
 }
@@ -368,7 +368,7 @@ void Worker::finish_stopped(Actor* actor) {
 void Worker::dead_letter(const Message& message) {
   // A stop notice to a supervisor that already stopped is expected, not a lost message.
   if (message.action() != ACTION_CHILD_STOPPED) ++counters_.dead_letters;
-  if (message.action() == kActionAdopt) {
+  if (message.action() == ACTION_ADOPT) {
     delete adopted_actor(message);
     return;
   }

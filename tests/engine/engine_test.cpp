@@ -17,14 +17,14 @@
 namespace xenon {
 namespace {
 
-inline constexpr Action kStart{"test.start"};
-inline constexpr Action kPing{"test.ping"};
-inline constexpr Action kPong{"test.pong"};
-inline constexpr Action kSequence{"test.sequence"};
-inline constexpr Action kDone{"test.done"};
-inline constexpr Action kBlob{"test.blob"};
-inline constexpr Action kStop{"test.stop"};
-inline constexpr Action kNameOf{"test.name-of"};
+inline constexpr Action ACTION_START{"test.start"};
+inline constexpr Action ACTION_PING{"test.ping"};
+inline constexpr Action ACTION_PONG{"test.pong"};
+inline constexpr Action ACTION_SEQUENCE{"test.sequence"};
+inline constexpr Action ACTION_DONE{"test.done"};
+inline constexpr Action ACTION_BLOB{"test.blob"};
+inline constexpr Action ACTION_STOP{"test.stop"};
+inline constexpr Action ACTION_NAME_OF{"test.name-of"};
 
 EngineOptions with_threads(int threads) {
   EngineOptions options;
@@ -43,10 +43,10 @@ class Ponger final : public Actor {
  public:
   explicit Ponger(PingPongResult& result) : result_(result) {}
   void receive(const Message& message) override {
-    if (message.action() == kPing) {
+    if (message.action() == ACTION_PING) {
       ++result_.pings_seen;
-      reply(message, kPong);
-    } else if (message.action() == kStop) {
+      reply(message, ACTION_PONG);
+    } else if (message.action() == ACTION_STOP) {
       stop();
     }
   }
@@ -60,14 +60,14 @@ class Pinger final : public Actor {
   Pinger(int ponger_worker, std::uint64_t rounds, PingPongResult& result)
       : ponger_worker_(ponger_worker), rounds_(rounds), result_(result) {}
   void receive(const Message& message) override {
-    if (message.action() == kStart) {
+    if (message.action() == ACTION_START) {
       ponger_ = spawn_on<Ponger>(ponger_worker_, result_);
-      send(ponger_, kPing);  // may overtake the ponger's adoption: must still arrive
-    } else if (message.action() == kPong) {
+      send(ponger_, ACTION_PING);  // may overtake the ponger's adoption: must still arrive
+    } else if (message.action() == ACTION_PONG) {
       if (++result_.pongs < rounds_) {
-        send(ponger_, kPing);
+        send(ponger_, ACTION_PING);
       } else {
-        send(ponger_, kStop);
+        send(ponger_, ACTION_STOP);
       }
     } else if (message.action() == ACTION_CHILD_STOPPED) {
       EXPECT_EQ(message.source(), ponger_);
@@ -88,7 +88,7 @@ void ping_pong(int threads, int pinger_worker, int ponger_worker) {
   PingPongResult result;
   const std::uint64_t rounds = testing::stress_items(100'000);
   const ActorName pinger = engine.spawn_on<Pinger>(pinger_worker, ponger_worker, rounds, result);
-  engine.send(pinger, kStart);
+  engine.send(pinger, ACTION_START);
   engine.run();
   EXPECT_EQ(result.pongs, rounds);
   EXPECT_EQ(result.pings_seen, rounds);
@@ -117,7 +117,7 @@ class OrderedReceiver final : public Actor {
   OrderedReceiver(std::uint64_t expected_total, OrderResult& result)
       : expected_total_(expected_total), result_(result) {}
   void receive(const Message& message) override {
-    if (message.action() != kSequence) return;
+    if (message.action() != ACTION_SEQUENCE) return;
     const auto sequence = message.payload_as<std::uint64_t>();
     std::uint64_t& next = result_.next_expected[message.source()];
     if (sequence != next) ++result_.out_of_order;
@@ -136,8 +136,8 @@ class Burster final : public Actor {
  public:
   Burster(ActorName target, std::uint64_t count) : target_(target), count_(count) {}
   void receive(const Message& message) override {
-    if (message.action() != kStart) return;
-    for (std::uint64_t i = 0; i < count_; ++i) send_value(target_, kSequence, i);
+    if (message.action() != ACTION_START) return;
+    for (std::uint64_t i = 0; i < count_; ++i) send_value(target_, ACTION_SEQUENCE, i);
     stop();
   }
 
@@ -156,7 +156,7 @@ TEST(Engine, EverySendersMessagesArriveOnceAndInOrder) {
   const ActorName receiver = engine.spawn_on<OrderedReceiver>(0, total, result);
   for (int worker = 0; worker < 3; ++worker) {
     for (int i = 0; i < kSendersPerWorker; ++i) {
-      engine.send(engine.spawn_on<Burster>(worker, receiver, per_sender), kStart);
+      engine.send(engine.spawn_on<Burster>(worker, receiver, per_sender), ACTION_START);
     }
   }
   engine.run();
@@ -177,7 +177,7 @@ struct TreeResult {
 class Leaf final : public Actor {
  public:
   void receive(const Message& message) override {
-    if (message.action() == kStop) stop();
+    if (message.action() == ACTION_STOP) stop();
   }
 };
 
@@ -188,13 +188,13 @@ class Parent final : public Actor {
   Parent(int depth, int fan_out, TreeResult& result)
       : depth_(depth), fan_out_(fan_out), result_(result) {}
   void receive(const Message& message) override {
-    if (message.action() == kStart) {
+    if (message.action() == ACTION_START) {
       for (int i = 0; i < fan_out_; ++i) {
         const int worker = i % worker_count();
         const ActorName child = depth_ > 1 ? spawn_on<Parent>(worker, depth_ - 1, fan_out_, result_)
                                            : spawn_on<Leaf>(worker);
         children_.push_back(child);
-        send(child, depth_ > 1 ? kStart : kStop);
+        send(child, depth_ > 1 ? ACTION_START : ACTION_STOP);
       }
     } else if (message.action() == ACTION_CHILD_STOPPED) {
       EXPECT_NE(std::find(children_.begin(), children_.end(), message.source()), children_.end());
@@ -215,7 +215,7 @@ TEST(Engine, SupervisorsHearOfEveryChildAndRunEndsWhenTheLastActorStops) {
   testing::Watchdog watchdog("supervision");
   Engine engine(with_threads(4));
   TreeResult result;
-  engine.send(engine.spawn<Parent>(3, 6, result), kStart);
+  engine.send(engine.spawn<Parent>(3, 6, result), ACTION_START);
   engine.run();  // returns only because every actor stopped
   EXPECT_EQ(result.root_notices, 6);
   // Relaxed: read after run(), whose threads have joined.
@@ -237,7 +237,7 @@ TEST(Engine, RunWithNoActorReturnsAtOnce) {
 class Quitter final : public Actor {
  public:
   void receive(const Message& message) override {
-    if (message.action() == kStart) stop();
+    if (message.action() == ACTION_START) stop();
   }
 };
 
@@ -245,12 +245,12 @@ class LateSender final : public Actor {
  public:
   explicit LateSender(int quitter_worker) : quitter_worker_(quitter_worker) {}
   void receive(const Message& message) override {
-    if (message.action() == kStart) {
+    if (message.action() == ACTION_START) {
       quitter_ = spawn_on<Quitter>(quitter_worker_);
-      send(quitter_, kStart);
+      send(quitter_, ACTION_START);
     } else if (message.action() == ACTION_CHILD_STOPPED) {
-      send(quitter_, kPing);  // to a stopped actor: a dead letter
-      send(quitter_, kPing);
+      send(quitter_, ACTION_PING);  // to a stopped actor: a dead letter
+      send(quitter_, ACTION_PING);
       stop();
     }
   }
@@ -263,7 +263,7 @@ class LateSender final : public Actor {
 TEST(Engine, MessagesToStoppedActorsAreCountedAsDeadLetters) {
   for (int worker : {0, 1}) {
     Engine engine(with_threads(3));
-    engine.send(engine.spawn<LateSender>(worker), kStart);
+    engine.send(engine.spawn<LateSender>(worker), ACTION_START);
     engine.run();
     EXPECT_EQ(engine.statistics().dead_letters, 2u) << "quitter on worker " << worker;
   }
@@ -288,7 +288,7 @@ class BlobReceiver final : public Actor {
  public:
   explicit BlobReceiver(BlobResult& result) : result_(result) {}
   void receive(const Message& message) override {
-    if (message.action() != kBlob) return;
+    if (message.action() != ACTION_BLOB) return;
     result_.received_at = message.payload().data();
     result_.checksum_received = checksum(message.payload());
     stop();
@@ -302,13 +302,13 @@ class BlobSender final : public Actor {
  public:
   explicit BlobSender(BlobResult& result) : result_(result) {}
   void receive(const Message& message) override {
-    if (message.action() == kStart) {
+    if (message.action() == ACTION_START) {
       Payload blob = Payload::with_size(8 << 20);
       std::span<std::byte> bytes = blob.writable_bytes();
       for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<std::byte>(i % 251);
       result_.sent_at = blob.bytes().data();
       result_.checksum_sent = checksum(blob.bytes());
-      send(spawn_on<BlobReceiver>(worker_count() - 1, result_), kBlob, std::move(blob));
+      send(spawn_on<BlobReceiver>(worker_count() - 1, result_), ACTION_BLOB, std::move(blob));
     } else if (message.action() == ACTION_CHILD_STOPPED) {
       stop();
     }
@@ -321,7 +321,7 @@ class BlobSender final : public Actor {
 TEST(Engine, LargePayloadsCrossWorkersWithoutACopy) {
   Engine engine(with_threads(3));
   BlobResult result;
-  engine.send(engine.spawn<BlobSender>(result), kStart);
+  engine.send(engine.spawn<BlobSender>(result), ACTION_START);
   engine.run();
   EXPECT_EQ(result.received_at, result.sent_at);
   EXPECT_EQ(result.checksum_received, result.checksum_sent);
@@ -346,10 +346,10 @@ class FailureSupervisor final : public Actor {
  public:
   explicit FailureSupervisor(FailureResult& result) : result_(result) {}
   void receive(const Message& message) override {
-    if (message.action() == kStart) {
+    if (message.action() == ACTION_START) {
       thrower_ = spawn_on<Thrower>(1);
-      send(thrower_, kStart);
-      send(spawn<Quitter>(), kStart);
+      send(thrower_, ACTION_START);
+      send(spawn<Quitter>(), ACTION_START);
     } else if (message.action() == ACTION_CHILD_STOPPED) {
       if (message.source() == thrower_) {
         result_.failed = message.source();
@@ -370,7 +370,7 @@ class FailureSupervisor final : public Actor {
 TEST(Engine, AnExceptionInReceiveStopsThatActorAndItsSupervisorHearsWhy) {
   Engine engine(with_threads(3));
   FailureResult result;
-  engine.send(engine.spawn<FailureSupervisor>(result), kStart);
+  engine.send(engine.spawn<FailureSupervisor>(result), ACTION_START);
   engine.run();  // ends: the failed actor counts as stopped
   EXPECT_EQ(result.notices, 2);
   EXPECT_EQ(result.failed.worker(), 1u);
@@ -392,9 +392,9 @@ class CountingFlooder final : public Actor {
   CountingFlooder(ActorName target, std::uint64_t count, FloodResult& result)
       : target_(target), count_(count), result_(result) {}
   void receive(const Message& message) override {
-    if (message.action() != kStart) return;
+    if (message.action() != ACTION_START) return;
     for (std::uint64_t i = 0; i < count_; ++i) {
-      send_value(target_, kSequence, i);
+      send_value(target_, ACTION_SEQUENCE, i);
       // Release: pairs with the acquire load in Blocker.
       result_.sent.store(i + 1, std::memory_order_release);
     }
@@ -431,7 +431,7 @@ class FloodSink final : public Actor {
  public:
   FloodSink(std::uint64_t expected, FloodResult& result) : expected_(expected), result_(result) {}
   void receive(const Message& message) override {
-    if (message.action() != kSequence) return;
+    if (message.action() != ACTION_SEQUENCE) return;
     if (message.payload_as<std::uint64_t>() != received_) ++out_of_order_;
     if (++received_ == expected_) {
       EXPECT_EQ(out_of_order_, 0u);
@@ -454,10 +454,10 @@ TEST(Engine, AFloodAcrossWorkersIsSlowedNotBufferedWithoutBound) {
   Engine engine(with_threads(3));
   FloodResult result;
   // Worker 0 is held until the flooder is past the limit (ring of 1024 + kLimit waiting).
-  engine.send(engine.spawn_on<Blocker>(0, 1024 + kLimit, result), kStart);
+  engine.send(engine.spawn_on<Blocker>(0, 1024 + kLimit, result), ACTION_START);
   const ActorName sink = engine.spawn_on<FloodSink>(0, messages, result);
   // One receive() sends everything: without backpressure all of it would wait in memory.
-  engine.send(engine.spawn_on<CountingFlooder>(1, sink, messages, result), kStart);
+  engine.send(engine.spawn_on<CountingFlooder>(1, sink, messages, result), ACTION_START);
   engine.run();
   const EngineStatistics statistics = engine.statistics();
   // Relaxed: read after run(), whose threads have joined.
@@ -481,7 +481,7 @@ TEST(Engine, RejectsBadOptionsAndBadPlacement) {
   Engine engine(with_threads(3));
   EXPECT_THROW(engine.spawn_on<Leaf>(2), std::out_of_range);
   EXPECT_THROW(engine.spawn_on<Leaf>(-1), std::out_of_range);
-  EXPECT_THROW(engine.send(ActorName::make(5, 0, 0), kStart), std::out_of_range);
+  EXPECT_THROW(engine.send(ActorName::make(5, 0, 0), ACTION_START), std::out_of_range);
 }
 
 TEST(Engine, WorkerCountFollowsThreadsPerNode) {
@@ -503,7 +503,7 @@ class Sleeper final : public Actor {
 
 TEST(Engine, IdleWorkersPark) {
   Engine engine(with_threads(4));
-  engine.send(engine.spawn<Sleeper>(), kStart);
+  engine.send(engine.spawn<Sleeper>(), ACTION_START);
   engine.run();
   // Workers 1 and 2 had nothing to do for 200 ms: each must have parked.
   EXPECT_GE(engine.statistics().parks, 2u);
@@ -517,8 +517,8 @@ namespace {
 
 // ---- Scheduling: one busy actor does not starve the others on its worker ----
 
-inline constexpr Action kWork{"test.work"};
-inline constexpr Action kCheck{"test.check"};
+inline constexpr Action ACTION_WORK{"test.work"};
+inline constexpr Action ACTION_CHECK{"test.check"};
 
 struct FairnessResult {
   std::uint64_t flooder_handled = 0;
@@ -529,7 +529,7 @@ class Observer final : public Actor {
  public:
   explicit Observer(FairnessResult& result) : result_(result) {}
   void receive(const Message& message) override {
-    if (message.action() == kCheck) {
+    if (message.action() == ACTION_CHECK) {
       result_.flooder_handled_when_observer_ran = result_.flooder_handled;
       stop();
     }
@@ -543,10 +543,10 @@ class Flooder final : public Actor {
  public:
   explicit Flooder(FairnessResult& result) : result_(result) {}
   void receive(const Message& message) override {
-    if (message.action() == kStart) {
-      for (int i = 0; i < 1000; ++i) send(self(), kWork);  // 1000 queued in our own mailbox
-      send(spawn<Observer>(result_), kCheck);              // queued after all of them
-    } else if (message.action() == kWork) {
+    if (message.action() == ACTION_START) {
+      for (int i = 0; i < 1000; ++i) send(self(), ACTION_WORK);  // 1000 queued in our own mailbox
+      send(spawn<Observer>(result_), ACTION_CHECK);              // queued after all of them
+    } else if (message.action() == ACTION_WORK) {
       if (++result_.flooder_handled == 1000) stop();
     }
   }
@@ -558,7 +558,7 @@ class Flooder final : public Actor {
 TEST(Scheduling, ABusyActorYieldsItsWorkerAfterATurn) {
   Engine engine(with_threads(1));
   FairnessResult result;
-  engine.send(engine.spawn<Flooder>(result), kStart);
+  engine.send(engine.spawn<Flooder>(result), ACTION_START);
   engine.run();
   EXPECT_EQ(result.flooder_handled, 1000u);
   // The observer's single message was sent after 1000 others to a busy actor, yet it ran
@@ -577,7 +577,7 @@ class Child final : public Actor {
  public:
   explicit Child(OvertakeResult& result) : result_(result) {}
   void receive(const Message& message) override {
-    if (message.action() == kPing) {
+    if (message.action() == ACTION_PING) {
       result_.child_got_message.store(true, std::memory_order_relaxed);
       stop();
     }
@@ -591,7 +591,7 @@ class Sink final : public Actor {
  public:
   Sink(std::uint64_t expected, OvertakeResult& result) : expected_(expected), result_(result) {}
   void receive(const Message& message) override {
-    if (message.action() == kSequence &&
+    if (message.action() == ACTION_SEQUENCE &&
         result_.sink_received.fetch_add(1, std::memory_order_relaxed) + 1 == expected_) {
       stop();
     }
@@ -606,8 +606,8 @@ class Sink final : public Actor {
 class Relay final : public Actor {
  public:
   void receive(const Message& message) override {
-    if (message.action() == kNameOf) {
-      send(ActorName::from_value(message.payload_as<std::uint64_t>()), kPing);
+    if (message.action() == ACTION_NAME_OF) {
+      send(ActorName::from_value(message.payload_as<std::uint64_t>()), ACTION_PING);
       stop();
     }
   }
@@ -621,10 +621,10 @@ class Spawner final : public Actor {
   Spawner(ActorName sink, ActorName relay, std::uint64_t clog, OvertakeResult& result)
       : sink_(sink), relay_(relay), clog_(clog), result_(result) {}
   void receive(const Message& message) override {
-    if (message.action() != kStart) return;
-    for (std::uint64_t i = 0; i < clog_; ++i) send_value(sink_, kSequence, i);
+    if (message.action() != ACTION_START) return;
+    for (std::uint64_t i = 0; i < clog_; ++i) send_value(sink_, ACTION_SEQUENCE, i);
     const ActorName child = spawn_on<Child>(1, result_);
-    send_value(relay_, kNameOf, child.value());
+    send_value(relay_, ACTION_NAME_OF, child.value());
     stop();
   }
 
@@ -643,7 +643,7 @@ TEST(Engine, AMessageThatOvertakesANewActorWaitsForIt) {
     constexpr std::uint64_t kClog = 20000;
     const ActorName sink = engine.spawn_on<Sink>(1, kClog, result);
     const ActorName relay = engine.spawn_on<Relay>(2);
-    engine.send(engine.spawn_on<Spawner>(0, sink, relay, kClog, result), kStart);
+    engine.send(engine.spawn_on<Spawner>(0, sink, relay, kClog, result), ACTION_START);
     engine.run();
     // Relaxed: read after run(), whose threads have joined.
     EXPECT_TRUE(result.child_got_message.load(std::memory_order_relaxed));
