@@ -134,8 +134,7 @@ class Actor {
 
  private:
   friend class Worker;
-  friend class Engine;
-  friend class Communicator;
+  friend class NodeContext;  // places (names) it
 
   void send_slot(ActorName to, Action action, const PayloadSlot& payload);
   ActorName spawn_child(std::unique_ptr<Actor> child, int worker);
