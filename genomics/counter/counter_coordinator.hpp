@@ -12,8 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/byte_order.hpp"
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 #include "genomics/counter/counter_protocol.hpp"
 #include "genomics/counter/counter_settings.hpp"
 #include "genomics/counter/dump_merger.hpp"

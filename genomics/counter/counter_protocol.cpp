@@ -4,7 +4,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "core/byte_order.hpp"
+#include <xenon/xenon.hpp>
 
 namespace xenon::genomics {
 namespace {

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 #include "genomics/io/block_splitter.hpp"
 
 // The messages of the k-mer counter. Who sends what:

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "core/error_text.hpp"
+#include <xenon/xenon.hpp>
 
 namespace xenon::genomics {
 

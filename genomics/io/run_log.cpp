@@ -6,7 +6,7 @@
 #include <ctime>
 #include <stdexcept>
 
-#include "core/error_text.hpp"
+#include <xenon/xenon.hpp>
 
 namespace xenon::genomics {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/clock.hpp"
+#include <xenon/xenon.hpp>
 
 namespace xenon::genomics {
 
