@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "engine/actor.hpp"
+#include "xenon/engine/actor.hpp"
 
 #include "engine/worker.hpp"
 

@@ -6,8 +6,8 @@
 #include <map>
 #include <vector>
 
-#include "core/cache_line.hpp"
-#include "core/clock.hpp"
+#include "xenon/core/cache_line.hpp"
+#include "xenon/core/clock.hpp"
 #include "core/parker.hpp"
 #include "engine/driven_mode.hpp"
 #include "engine/node_context.hpp"

@@ -3,7 +3,7 @@
 // run has ended, asking every node in waves when there are several.
 #include <string>
 
-#include "core/byte_order.hpp"
+#include "xenon/core/byte_order.hpp"
 #include "engine/communicator.hpp"
 #include "engine/internal_actions.hpp"
 

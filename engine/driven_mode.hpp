@@ -3,7 +3,7 @@
 
 #include <cstddef>
 
-#include "engine/message.hpp"
+#include "xenon/engine/message.hpp"
 
 namespace xenon {
 

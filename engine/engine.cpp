@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "engine/engine.hpp"
+#include "xenon/engine/engine.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -20,6 +20,10 @@ namespace {
 std::size_t ring_capacity(int worker_count) { return worker_count <= 16 ? 1024 : 256; }
 
 }  // namespace
+
+struct Engine::Rings {
+  std::vector<std::unique_ptr<MessageRing>> all;
+};
 
 Engine::Engine(EngineOptions options) : Engine(options, make_process_transport()) {}
 
@@ -45,9 +49,10 @@ Engine::Engine(EngineOptions options, std::unique_ptr<Transport> transport)
       *context_, *transport_, static_cast<std::size_t>(options_.aggregation_bytes));
   // Rings between every ordered pair of workers, and both ways between each worker and the
   // communicator (whose "worker" slot is index `workers`).
+  rings_ = std::make_unique<Rings>();
   const auto make_ring = [this, workers] {
-    rings_.push_back(std::make_unique<SpscRing<Message>>(ring_capacity(workers)));
-    return rings_.back().get();
+    rings_->all.push_back(std::make_unique<MessageRing>(ring_capacity(workers)));
+    return rings_->all.back().get();
   };
   Parker& communicator_parker =
       options_.has_communication_thread() ? communicator_->parker() : worker(0).parker();

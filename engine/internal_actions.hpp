@@ -3,10 +3,10 @@
 
 #include <cstring>
 
-#include "engine/action.hpp"
-#include "engine/actor_name.hpp"
-#include "engine/message.hpp"
-#include "engine/payload.hpp"
+#include "xenon/engine/action.hpp"
+#include "xenon/engine/actor_name.hpp"
+#include "xenon/engine/message.hpp"
+#include "xenon/engine/payload.hpp"
 
 namespace xenon {
 

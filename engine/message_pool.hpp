@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "engine/mailbox.hpp"
+#include "xenon/engine/mailbox.hpp"
 
 namespace xenon {
 

@@ -8,10 +8,10 @@
 #include <string_view>
 #include <vector>
 
-#include "core/cache_line.hpp"
+#include "xenon/core/cache_line.hpp"
 #include "core/parker.hpp"
-#include "engine/actor.hpp"
-#include "engine/actor_registry.hpp"
+#include "xenon/engine/actor.hpp"
+#include "xenon/engine/actor_registry.hpp"
 
 namespace xenon {
 

@@ -8,7 +8,7 @@
 
 #include "engine/idle_loop.hpp"
 #include "engine/internal_actions.hpp"
-#include "engine/spawn_request.hpp"
+#include "xenon/engine/spawn_request.hpp"
 
 namespace xenon {
 namespace {

@@ -6,7 +6,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/random.hpp"
+#include "xenon/core/random.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace xenon {

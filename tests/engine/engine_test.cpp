@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "engine/engine.hpp"
+#include "xenon/engine/engine.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <atomic>
 #include <vector>
 
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 #include "tests/engine/engine_test_support.hpp"
 #include "tests/support/test_support.hpp"
 

@@ -4,7 +4,7 @@
 // What the engine's tests (engine_test.cpp, worker_test.cpp, outbound_channel_test.cpp)
 // share: their actions and a node of a given thread count.
 
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 
 namespace xenon::testing {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "engine/mailbox.hpp"
+#include "xenon/engine/mailbox.hpp"
 
 #include <gtest/gtest.h>
 

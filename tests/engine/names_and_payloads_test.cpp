@@ -4,7 +4,7 @@
 #include <numeric>
 #include <vector>
 
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 
 namespace xenon {
 namespace {

@@ -10,7 +10,7 @@
 #include <span>
 #include <thread>
 
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 #include "tests/engine/engine_test_support.hpp"
 #include "tests/support/test_support.hpp"
 

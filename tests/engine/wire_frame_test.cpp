@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "core/byte_order.hpp"
+#include "xenon/core/byte_order.hpp"
 
 namespace xenon {
 namespace {

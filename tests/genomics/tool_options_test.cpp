@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/version.hpp"
+#include "xenon/core/version.hpp"
 #include "tests/support/mpi_run.hpp"
 #include "tests/support/run_binary.hpp"
 #include "tests/support/temporary_directory.hpp"

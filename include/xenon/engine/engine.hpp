@@ -11,10 +11,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/spsc_ring.hpp"
-#include "engine/actor.hpp"
-#include "engine/actor_registry.hpp"
-#include "engine/engine_options.hpp"
+#include "xenon/engine/actor.hpp"
+#include "xenon/engine/actor_registry.hpp"
+#include "xenon/engine/engine_options.hpp"
 
 namespace xenon {
 
@@ -158,8 +157,10 @@ class Engine {
   // What the workers and the communicator share, and all they know of the node.
   std::unique_ptr<NodeContext> context_;
   std::vector<std::unique_ptr<Worker>> workers_;
-  // One ring per ordered pair of threads among the workers and the communicator.
-  std::vector<std::unique_ptr<SpscRing<Message>>> rings_;
+  // One ring per ordered pair of threads among the workers and the communicator (rings are
+  // an internal, core/spsc_ring.hpp: defined in engine.cpp).
+  struct Rings;
+  std::unique_ptr<Rings> rings_;
   std::unique_ptr<Communicator> communicator_;
   bool ran_ = false;
 

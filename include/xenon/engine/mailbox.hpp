@@ -4,7 +4,7 @@
 /// \file
 /// An actor's mailbox (internal: Actor holds one, so it is installed, but it is not API).
 
-#include "engine/message.hpp"
+#include "xenon/engine/message.hpp"
 
 namespace xenon {
 

@@ -7,11 +7,11 @@
 #include <type_traits>
 #include <utility>
 
-#include "engine/action.hpp"
-#include "engine/actor_name.hpp"
-#include "engine/mailbox.hpp"
-#include "engine/message.hpp"
-#include "engine/payload.hpp"
+#include "xenon/engine/action.hpp"
+#include "xenon/engine/actor_name.hpp"
+#include "xenon/engine/mailbox.hpp"
+#include "xenon/engine/message.hpp"
+#include "xenon/engine/payload.hpp"
 
 namespace xenon {
 
