@@ -9,8 +9,8 @@
 
 #include "engine/idle_loop.hpp"
 #include "engine/internal_actions.hpp"
-#include "xenon/engine/spawn_request.hpp"
 #include "transport/transport.hpp"
+#include "xenon/engine/spawn_request.hpp"
 
 namespace xenon {
 namespace {

@@ -6,13 +6,13 @@
 #include <map>
 #include <vector>
 
-#include "xenon/core/cache_line.hpp"
-#include "xenon/core/clock.hpp"
 #include "core/parker.hpp"
 #include "engine/driven_mode.hpp"
 #include "engine/node_context.hpp"
 #include "engine/outbound_set.hpp"
 #include "engine/wire_frame.hpp"
+#include "xenon/core/cache_line.hpp"
+#include "xenon/core/clock.hpp"
 
 namespace xenon {
 

@@ -3,9 +3,9 @@
 // run has ended, asking every node in waves when there are several.
 #include <string>
 
-#include "xenon/core/byte_order.hpp"
 #include "engine/communicator.hpp"
 #include "engine/internal_actions.hpp"
+#include "xenon/core/byte_order.hpp"
 
 namespace xenon {
 

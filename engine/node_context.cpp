@@ -14,7 +14,8 @@ NodeContext::NodeContext(std::uint32_t node_index, std::uint32_t node_count, int
       registry_(registry),
       workers_(static_cast<std::size_t>(worker_count), nullptr),
       worker_parkers_(static_cast<std::size_t>(worker_count), nullptr),
-      next_index_(std::make_unique<Padded<std::uint32_t>[]>(static_cast<std::size_t>(worker_count))) {}
+      next_index_(
+          std::make_unique<Padded<std::uint32_t>[]>(static_cast<std::size_t>(worker_count))) {}
 
 void NodeContext::add_worker(int index, Worker& worker, Parker& parker) {
   workers_[static_cast<std::size_t>(index)] = &worker;
@@ -24,8 +25,7 @@ void NodeContext::add_worker(int index, Worker& worker, Parker& parker) {
 ActorName NodeContext::place(Actor& actor, int worker, ActorName supervisor, std::string_view who) {
   if (worker < 0 || worker >= worker_count_) {
     throw std::out_of_range(std::string(who) + ": worker " + std::to_string(worker) +
-                            " does not exist (worker count " + std::to_string(worker_count_) +
-                            ")");
+                            " does not exist (worker count " + std::to_string(worker_count_) + ")");
   }
   // Relaxed: an index only has to be unique; see indices_reserved() for its readers.
   const std::uint32_t index =
@@ -37,7 +37,7 @@ ActorName NodeContext::place(Actor& actor, int worker, ActorName supervisor, std
   // which is alive, so the count cannot reach zero concurrently; the decrement's acq_rel in
   // count_stopped_actor() orders everything that matters. A spawn request has no live
   // supervisor here, but it is counted before the actor can run, and the termination waves
-  // account for the request itself (termination.cpp).
+  // account for the request itself (communicator_termination.cpp).
   live_actors_.value.fetch_add(1, std::memory_order_relaxed);
   return actor.name_;
 }

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "xenon/core/cache_line.hpp"
 #include "core/parker.hpp"
+#include "xenon/core/cache_line.hpp"
 #include "xenon/engine/actor.hpp"
 #include "xenon/engine/actor_registry.hpp"
 
@@ -66,7 +66,7 @@ class NodeContext {
   void count_stopped_actor() noexcept;
   void count_spawn_request_sent() noexcept {
     // Relaxed: read only after an acquire of the live count that follows the requester's
-    // stop, or by a wave answer that follows it the same way (see termination.cpp).
+    // stop, or by a wave answer that follows it the same way (see communicator_termination.cpp).
     spawn_requests_sent_.value.fetch_add(1, std::memory_order_relaxed);
   }
   std::uint64_t spawn_requests_sent() const noexcept {
@@ -108,7 +108,7 @@ class NodeContext {
   const std::uint32_t node_count_;
   const int worker_count_;
   const ActorRegistry& registry_;
-  std::vector<Worker*> workers_;      // by index
+  std::vector<Worker*> workers_;  // by index
   std::vector<Parker*> worker_parkers_;
   Parker* communicator_parker_ = nullptr;
 

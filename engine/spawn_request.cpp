@@ -4,8 +4,8 @@
 #include <cstring>
 #include <string>
 
-#include "xenon/core/byte_order.hpp"
 #include "engine/wire_frame.hpp"
+#include "xenon/core/byte_order.hpp"
 
 namespace xenon {
 

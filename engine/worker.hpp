@@ -8,14 +8,14 @@
 #include <unordered_map>
 #include <vector>
 
-#include "xenon/core/cache_line.hpp"
 #include "core/parker.hpp"
-#include "xenon/engine/actor.hpp"
 #include "engine/driven_mode.hpp"
-#include "xenon/engine/message.hpp"
 #include "engine/message_pool.hpp"
 #include "engine/node_context.hpp"
 #include "engine/outbound_set.hpp"
+#include "xenon/core/cache_line.hpp"
+#include "xenon/engine/actor.hpp"
+#include "xenon/engine/message.hpp"
 
 namespace xenon {
 

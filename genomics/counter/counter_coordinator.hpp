@@ -20,8 +20,8 @@
 #include "genomics/counter/kmer_parser.hpp"
 #include "genomics/counter/kmer_store.hpp"
 #include "genomics/io/atomic_output_file.hpp"
-#include "genomics/io/input_file.hpp"
 #include "genomics/io/input_error.hpp"
+#include "genomics/io/input_file.hpp"
 #include "genomics/io/run_log.hpp"
 
 namespace xenon::genomics {

@@ -84,8 +84,7 @@ std::vector<std::uint64_t> sequences_in(std::span<const std::byte> frame) {
 // One node's communicator with a one-worker NodeContext, as Engine would wire it.
 struct OneNode {
   explicit OneNode(int node, int nodes = 2)
-      : context(static_cast<std::uint32_t>(node), static_cast<std::uint32_t>(nodes), 1,
-                registry),
+      : context(static_cast<std::uint32_t>(node), static_cast<std::uint32_t>(nodes), 1, registry),
         transport(node, nodes),
         communicator(context, transport, 60 * 1024),
         from_worker(64) {
@@ -111,8 +110,7 @@ TEST(Communicator, MessagesForAnotherNodeLeaveTogetherInOneFrameWhenTheBurstEnds
   EXPECT_TRUE(node.communicator.progress());
   ASSERT_EQ(node.transport.sent.size(), 1u) << "three messages, one frame";
   EXPECT_EQ(node.transport.sent[0].first, 1);
-  EXPECT_EQ(sequences_in(node.transport.sent[0].second),
-            (std::vector<std::uint64_t>{0, 1, 2}));
+  EXPECT_EQ(sequences_in(node.transport.sent[0].second), (std::vector<std::uint64_t>{0, 1, 2}));
   EXPECT_EQ(node.communicator.frames_sent(), 1u);
 }
 

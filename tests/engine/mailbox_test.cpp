@@ -15,8 +15,8 @@ inline constexpr Action ACTION_NUMBERED{"test.numbered"};
 std::array<MessageNode, 8> numbered_nodes() {
   std::array<MessageNode, 8> nodes{};
   for (std::uint32_t i = 0; i < nodes.size(); ++i) {
-    nodes[i].message.assign(ActorName::make(0, 0, i), ActorName::make(0, 0, 99),
-                            ACTION_NUMBERED, PayloadSlot{});
+    nodes[i].message.assign(ActorName::make(0, 0, i), ActorName::make(0, 0, 99), ACTION_NUMBERED,
+                            PayloadSlot{});
     nodes[i].next = &nodes[(i + 1) % nodes.size()];  // stale links the mailbox must not trust
   }
   return nodes;
