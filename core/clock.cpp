@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "core/clock.hpp"
+#include "xenon/core/clock.hpp"
 
 #include <ctime>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "core/command_line.hpp"
+#include "xenon/core/command_line.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -7,7 +7,7 @@
 #include <sstream>
 #include <utility>
 
-#include "core/version.hpp"
+#include "xenon/core/version.hpp"
 
 namespace xenon {
 namespace {

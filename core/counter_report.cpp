@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "core/counter_report.hpp"
+#include "xenon/core/counter_report.hpp"
 
 #include <unistd.h>
 
@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "core/error_text.hpp"
-#include "core/json_text.hpp"
+#include "xenon/core/error_text.hpp"
+#include "xenon/core/json_text.hpp"
 
 namespace xenon {
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "core/progress_line.hpp"
+#include "xenon/core/progress_line.hpp"
 
 #include <unistd.h>
 

@@ -9,7 +9,7 @@
 #include <type_traits>
 
 #include "core/atomics_policy.hpp"
-#include "core/cache_line.hpp"
+#include "xenon/core/cache_line.hpp"
 
 namespace xenon {
 

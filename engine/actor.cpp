@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "engine/actor.hpp"
+#include "xenon/engine/actor.hpp"
 
-#include "engine/engine.hpp"
 #include "engine/worker.hpp"
 
 namespace xenon {
@@ -19,7 +18,7 @@ std::uint64_t Actor::request_spawn(int node, int worker, std::string_view type,
   return worker_->request_spawn(name_, node, worker, type, std::move(arguments));
 }
 
-int Actor::worker_count() const noexcept { return worker_->engine().worker_count(); }
-int Actor::node_count() const noexcept { return worker_->engine().node_count(); }
+int Actor::worker_count() const noexcept { return worker_->node().worker_count(); }
+int Actor::node_count() const noexcept { return static_cast<int>(worker_->node().node_count()); }
 
 }  // namespace xenon

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/clock.hpp"
+#include "xenon/core/clock.hpp"
 
 namespace xenon {
 

@@ -1,21 +1,21 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <map>
 #include <vector>
 
-#include "core/cache_line.hpp"
-#include "core/clock.hpp"
 #include "core/parker.hpp"
-#include "engine/outbound_channel.hpp"
+#include "engine/driven_mode.hpp"
+#include "engine/node_context.hpp"
+#include "engine/outbound_set.hpp"
 #include "engine/wire_frame.hpp"
+#include "xenon/core/cache_line.hpp"
+#include "xenon/core/clock.hpp"
 
 namespace xenon {
 
-class Engine;
 class Transport;
 
 // The node's link to the other nodes, run by the communication thread (or, with
@@ -30,8 +30,15 @@ class Transport;
 // checked whole, and split into messages for the workers' rings.
 //
 // It also spawns actors requested by name (Actor::request_spawn) and detects termination
-// across nodes: see the comment on check_termination() in communicator.cpp.
-class Communicator {
+// across nodes: see the comment on check_termination() in communicator_termination.cpp.
+// It knows the rest of the node only through its NodeContext (and, in the one-thread mode,
+// the DrivingWorker that runs it).
+//
+// Its code follows its sections: communicator.cpp (the round, routing, engine-to-engine
+// messages, the end), communicator_frames.cpp (frame aggregation and sequencing),
+// communicator_termination.cpp (termination waves), communicator_driven.cpp (the one-thread
+// mode and polling).
+class Communicator final : public DrivenCommunicator {
  public:
   static constexpr std::chrono::microseconds kFlushDeadline{50};
   // Payloads at least this large travel as attachments, from and into their own memory,
@@ -41,37 +48,42 @@ class Communicator {
   // reply that comes within it costs no wake-up delay.
   static constexpr std::chrono::microseconds kPollBeforeSleeping{2000};
 
-  Communicator(Engine& engine, Transport& transport);
+  // `aggregation_bytes`: EngineOptions::aggregation_bytes.
+  Communicator(NodeContext& node, Transport& transport, std::size_t aggregation_bytes);
 
   // Wiring, before any thread runs.
   void add_inbound(MessageRing* ring) { inbound_.push_back(ring); }
-  void connect_outbound(int worker, MessageRing* ring, Parker* consumer);
-  void set_wake_target(Parker* parker) { wake_target_ = parker; }
+  void connect_outbound(int worker, MessageRing* ring, Parker* consumer) {
+    outbound_.connect(static_cast<std::size_t>(worker), ring, consumer);
+  }
   // The node's only worker runs this communicator between its rounds (no own thread).
-  void set_driven_by_worker() { driven_by_worker_ = true; }
+  void set_driving_worker(DrivingWorker* worker) noexcept { driving_worker_ = worker; }
   Parker& parker() noexcept { return parker_; }
 
-  // One round of work; true if anything happened. Without take_arrivals it only sends
-  // (its driving worker has enough to do).
-  bool progress(bool take_arrivals = true);
+  // DrivenCommunicator: one round of work; true if anything happened. Without
+  // take_arrivals it only sends (its driving worker has enough to do).
+  bool progress(bool take_arrivals = true) override;
   // A message from an actor of this node for another node (or for this communicator).
   // Workers hand them over through their rings; the worker that drives this communicator
   // calls it directly.
-  void route_outgoing(const Message& message);
-  // The communication thread's body; returns when the engine shuts down.
-  void run();
+  void route_outgoing(const Message& message) override;
   // Whether an idle driver must keep polling (the transport cannot wake it).
-  bool must_poll() const noexcept { return must_poll_; }
-  void sleep_between_polls();
+  bool must_poll() const noexcept override { return must_poll_; }
+  void sleep_between_polls() override;
+  std::size_t sends_in_flight() const override;  // frames and attachments the transport holds
 
-  // Any thread: the node's live actor count just reached zero.
-  void request_termination_check() noexcept;
+  // The communication thread's body; returns when the node shuts down.
+  void run();
 
   // After every thread has joined: counts what is still in flight as dead letters and
   // closes the transport (collectively).
   void close();
 
-  std::size_t sends_in_flight() const;  // frames and attachments the transport still holds
+  // The hooks of run_until_shutdown() (engine/idle_loop.hpp).
+  bool run_round() { return progress(); }
+  bool wait_without_parking();
+  bool has_visible_work();
+
   std::uint64_t dead_letters() const noexcept { return dead_letters_; }
   std::uint64_t frames_sent() const noexcept { return frames_sent_; }
   // Bytes of frames and attached payloads handed to the transport.
@@ -106,30 +118,28 @@ class Communicator {
   void spawn(ActorName requester, std::span<const std::byte> request);
   void send_control(std::uint32_t node, Action action, std::span<const std::byte> payload);
   void check_termination();
+  // Handles a termination message between communicators; false if `action` is none.
+  bool termination_control(Action action, std::span<const std::byte> payload);
   void maybe_start_wave();
   void record_answer(std::uint64_t wave, bool idle, std::uint64_t sent, std::uint64_t received);
   void terminate_everywhere();
   void stage_to_worker(std::size_t worker, ActorName from, ActorName to, Action action,
                        const PayloadSlot& payload);
-  void flush_workers();
-  void wake_driver() noexcept;
+  bool keep_polling(bool after_empty_poll) const noexcept;
 
-  Engine& engine_;
+  NodeContext& node_;
   Transport& transport_;
-  const std::uint32_t node_;
+  const std::uint32_t node_index_;
   const std::uint32_t node_count_;
   const bool must_poll_;
   const std::size_t flush_bytes_;
-  Parker* wake_target_ = &parker_;
 
   std::vector<MessageRing*> inbound_;
-  std::vector<OutboundChannel> outbound_;  // by worker
-  std::vector<bool> dirty_;
-  std::vector<std::size_t> dirty_workers_;
+  OutboundSet outbound_;                   // by worker
   std::vector<PeerState> peers_;           // by node
   std::vector<std::uint32_t> pending_frames_;  // nodes whose writer holds records
   bool received_attachment_ = false;  // in this round's poll
-  bool driven_by_worker_ = false;
+  DrivingWorker* driving_worker_ = nullptr;  // set in the one-thread mode
   bool received_last_poll_ = false;
   unsigned sleep_microseconds_ = 0;
   bool idle_polling_ = false;
@@ -151,8 +161,8 @@ class Communicator {
   std::uint64_t frames_sent_ = 0;
   std::uint64_t bytes_sent_ = 0;
   std::uint64_t frames_received_ = 0;
+  std::uint64_t parks_ = 0;
 
-  alignas(kCacheLineSize) std::atomic<bool> termination_check_requested_{false};
   alignas(kCacheLineSize) Parker parker_;
 };
 

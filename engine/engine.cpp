@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "engine/engine.hpp"
+#include "xenon/engine/engine.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -9,6 +9,7 @@
 
 #include "core/cpu_topology.hpp"
 #include "engine/communicator.hpp"
+#include "engine/node_context.hpp"
 #include "engine/worker.hpp"
 #include "transport/transport.hpp"
 
@@ -20,6 +21,10 @@ namespace {
 std::size_t ring_capacity(int worker_count) { return worker_count <= 16 ? 1024 : 256; }
 
 }  // namespace
+
+struct Engine::Rings {
+  std::vector<std::unique_ptr<MessageRing>> all;
+};
 
 Engine::Engine(EngineOptions options) : Engine(options, make_process_transport()) {}
 
@@ -34,13 +39,21 @@ Engine::Engine(EngineOptions options, std::unique_ptr<Transport> transport)
   if (options_.pin || options_.verbose) topology_ = std::make_unique<CpuTopology>();
 
   const int workers = options_.worker_count();
-  for (int w = 0; w < workers; ++w) workers_.push_back(std::make_unique<Worker>(*this, w));
-  communicator_ = std::make_unique<Communicator>(*this, *transport_);
+  context_ = std::make_unique<NodeContext>(static_cast<std::uint32_t>(node_index_),
+                                           static_cast<std::uint32_t>(node_count_), workers,
+                                           registry_);
+  for (int w = 0; w < workers; ++w) {
+    workers_.push_back(std::make_unique<Worker>(*context_, w));
+    context_->add_worker(w, worker(w), worker(w).parker());
+  }
+  communicator_ = std::make_unique<Communicator>(
+      *context_, *transport_, static_cast<std::size_t>(options_.aggregation_bytes));
   // Rings between every ordered pair of workers, and both ways between each worker and the
   // communicator (whose "worker" slot is index `workers`).
+  rings_ = std::make_unique<Rings>();
   const auto make_ring = [this, workers] {
-    rings_.push_back(std::make_unique<SpscRing<Message>>(ring_capacity(workers)));
-    return rings_.back().get();
+    rings_->all.push_back(std::make_unique<MessageRing>(ring_capacity(workers)));
+    return rings_->all.back().get();
   };
   Parker& communicator_parker =
       options_.has_communication_thread() ? communicator_->parker() : worker(0).parker();
@@ -58,11 +71,11 @@ Engine::Engine(EngineOptions options, std::unique_ptr<Transport> transport)
     communicator_->connect_outbound(producer, from_communicator, &worker(producer).parker());
     worker(producer).add_inbound(from_communicator);
   }
-  communicator_->set_wake_target(&communicator_parker);
+  context_->set_communicator_parker(communicator_parker);
   // With one thread per node, the only worker drives the communicator between its rounds.
   if (!options_.has_communication_thread()) {
     worker(0).drive_communicator(communicator_.get());
-    communicator_->set_driven_by_worker();
+    communicator_->set_driving_worker(&worker(0));
   }
 }
 
@@ -70,20 +83,9 @@ Engine::~Engine() = default;
 
 ActorName Engine::place(std::unique_ptr<Actor> actor, int worker_index) {
   if (ran_) throw std::logic_error("Engine::spawn after run(): spawn from an actor instead");
-  if (worker_index < 0 || worker_index >= worker_count()) {
-    throw std::out_of_range("spawn_on: worker " + std::to_string(worker_index) +
-                            " does not exist (worker count " + std::to_string(worker_count()) +
-                            ")");
-  }
-  Worker& host = worker(worker_index);
-  actor->worker_ = &host;
-  actor->name_ = ActorName::make(static_cast<std::uint32_t>(node_index_),
-                                 static_cast<std::uint32_t>(worker_index), host.reserve_index());
-  actor->supervisor_ = ActorName::none();
-  count_spawned_actor();
-  Actor* raw = actor.release();
-  host.adopt(raw);
-  return raw->name_;
+  const ActorName name = context_->place(*actor, worker_index, ActorName::none(), "spawn_on");
+  worker(worker_index).adopt(actor.release());  // before the threads run: directly
+  return name;
 }
 
 void Engine::send(ActorName to, Action action, Payload payload) {
@@ -104,10 +106,10 @@ void Engine::run() {
                  options_.has_communication_thread() ? " + 1 communication thread" : "",
                  topology_->describe().c_str());
   }
-  // Relaxed: run() is on the thread that spawned the initial actors.
-  if (live_actors_.load(std::memory_order_relaxed) == 0) {
+  // The threads have not started: the count is this thread's own.
+  if (context_->live_actors() == 0) {
     if (node_count_ == 1) return;  // nothing can ever happen
-    communicator_->request_termination_check();  // tell node 0 we are idle from the start
+    context_->request_termination_check();  // tell node 0 we are idle from the start
   }
 
   start_busy_timelines();
@@ -184,29 +186,12 @@ void Engine::run_communication() {
   }
 }
 
-void Engine::count_stopped_actor() noexcept {
-  // acq_rel: the release half publishes this worker's last actions; the acquire half, in
-  // the worker that takes the count to zero, sees every other stop before shutting down.
-  if (live_actors_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-    // No actor left on this node: the communicator decides whether the run has ended
-    // (a spawn request may still be on its way, here or on another node).
-    communicator_->request_termination_check();
-  }
-}
-
 void Engine::fail(std::exception_ptr failure) noexcept {
   {
     std::lock_guard<std::mutex> lock(failure_mutex_);
     if (!failure_) failure_ = failure;
   }
-  request_shutdown();
-}
-
-void Engine::request_shutdown() noexcept {
-  // Release: pairs with the acquire load in shutting_down().
-  shutting_down_.store(true, std::memory_order_release);
-  for (auto& w : workers_) w->parker().wake();
-  communicator_->parker().wake();
+  context_->request_shutdown();
 }
 
 EngineStatistics Engine::statistics() const {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "engine/engine_options.hpp"
+#include "xenon/engine/engine_options.hpp"
 
-#include "core/command_line.hpp"
-#include "engine/actor_name.hpp"
+#include "xenon/core/command_line.hpp"
+#include "xenon/engine/actor_name.hpp"
 
 namespace xenon {
 

@@ -3,17 +3,17 @@
 
 #include <cstring>
 
-#include "engine/action.hpp"
-#include "engine/actor_name.hpp"
-#include "engine/message.hpp"
-#include "engine/payload.hpp"
+#include "xenon/engine/action.hpp"
+#include "xenon/engine/actor_name.hpp"
+#include "xenon/engine/message.hpp"
+#include "xenon/engine/payload.hpp"
 
 namespace xenon {
 
 // Actions the engine sends to itself; never seen by actors.
 
 // Worker to worker: carries a spawned actor (an Actor pointer) to the worker hosting it.
-inline constexpr Action kActionAdopt{"xenon.adopt"};
+inline constexpr Action ACTION_ADOPT{"xenon.adopt"};
 class Actor;
 
 // The payload of an adopt message: the actor's address, by value.
@@ -30,12 +30,12 @@ inline Actor* adopted_actor(const Message& adopt) noexcept {
 }
 
 // To a node's communicator: spawn a registered actor type there (see SpawnRequest).
-inline constexpr Action kActionSpawnRequest{"xenon.spawn-request"};
+inline constexpr Action ACTION_SPAWN_REQUEST{"xenon.spawn-request"};
 // Between communicators, for termination detection (see engine/communicator.hpp).
-inline constexpr Action kActionNodeIdle{"xenon.node-idle"};
-inline constexpr Action kActionWaveQuery{"xenon.wave-query"};
-inline constexpr Action kActionWaveAnswer{"xenon.wave-answer"};
-inline constexpr Action kActionTerminate{"xenon.terminate"};
+inline constexpr Action ACTION_NODE_IDLE{"xenon.node-idle"};
+inline constexpr Action ACTION_WAVE_QUERY{"xenon.wave-query"};
+inline constexpr Action ACTION_WAVE_ANSWER{"xenon.wave-answer"};
+inline constexpr Action ACTION_TERMINATE{"xenon.terminate"};
 
 // The worker index that addresses a node's communicator instead of a worker.
 inline constexpr std::uint32_t kCommunicatorWorker = ActorName::kMaxWorkers;

@@ -5,15 +5,9 @@
 #include <memory>
 #include <vector>
 
-#include "engine/message.hpp"
+#include "xenon/engine/mailbox.hpp"
 
 namespace xenon {
-
-// A message waiting in an actor's mailbox.
-struct MessageNode {
-  Message message;
-  MessageNode* next;
-};
 
 // Free list of message nodes for one worker. Single-threaded: only the owning worker
 // allocates and frees, so the message path never touches the global allocator or an atomic.

@@ -5,7 +5,7 @@
 
 #include "core/parker.hpp"
 #include "core/spsc_ring.hpp"
-#include "engine/message.hpp"
+#include "xenon/engine/message.hpp"
 
 namespace xenon {
 

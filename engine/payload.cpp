@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "engine/payload.hpp"
+#include "xenon/engine/payload.hpp"
 
 #include <new>
 #include <stdexcept>

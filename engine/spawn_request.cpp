@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "engine/spawn_request.hpp"
+#include "xenon/engine/spawn_request.hpp"
 
 #include <cstring>
 #include <string>
 
-#include "core/byte_order.hpp"
 #include "engine/wire_frame.hpp"
+#include "xenon/core/byte_order.hpp"
 
 namespace xenon {
 

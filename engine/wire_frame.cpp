@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/byte_order.hpp"
+#include "xenon/core/byte_order.hpp"
 
 namespace xenon {
 

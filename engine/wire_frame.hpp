@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "engine/action.hpp"
-#include "engine/actor_name.hpp"
+#include "xenon/engine/action.hpp"
+#include "xenon/engine/actor_name.hpp"
 
 namespace xenon {
 

@@ -6,11 +6,9 @@
 #include <sstream>
 #include <thread>
 
-#include "core/byte_order.hpp"
-#include "engine/communicator.hpp"
-#include "engine/engine.hpp"
+#include "engine/idle_loop.hpp"
 #include "engine/internal_actions.hpp"
-#include "engine/spawn_request.hpp"
+#include "xenon/engine/spawn_request.hpp"
 
 namespace xenon {
 namespace {
@@ -24,70 +22,42 @@ constexpr std::size_t kInboundBatch = 256;
 
 }  // namespace
 
-Worker::Worker(Engine& engine, int index)
-    : engine_(engine),
+Worker::Worker(NodeContext& node, int index)
+    : node_(node),
       index_(index),
-      node_(static_cast<std::uint32_t>(engine.node_index())),
-      node_count_(static_cast<std::uint32_t>(engine.node_count())) {
-  outbound_.resize(static_cast<std::size_t>(engine.worker_count()) + 1);
-  dirty_.resize(outbound_.size(), false);
-}
+      node_index_(node.node_index()),
+      node_count_(node.node_count()),
+      outbound_(static_cast<std::size_t>(node.worker_count()) + 1) {}
 
 Worker::~Worker() {
   for (Actor* actor : actors_) delete actor;
 }
 
-void Worker::connect_outbound(int channel, MessageRing* ring, Parker* consumer) {
-  outbound_[static_cast<std::size_t>(channel)].connect(ring, consumer);
+void Worker::run() { run_until_shutdown(node_, parker_, *this, counters_.parks); }
+
+bool Worker::run_round() {
+  bool busy = drain_inbound();
+  busy |= run_ready_actors();
+  outbound_.flush();
+  if (driven_ != nullptr) busy |= driven_->progress(has_room_for_arrivals());
+  return busy;
 }
 
-void Worker::run() {
-  IdleBackoff backoff;
-  while (!engine_.shutting_down()) {
-    bool busy = drain_inbound();
-    busy |= run_ready_actors();
-    flush_outbound();
-    if (driven_ != nullptr) busy |= driven_->progress(has_room_for_arrivals());
-    if (busy) {
-      backoff.reset();
-    } else {
-      idle(backoff);
-    }
-  }
-}
-
-void Worker::idle(IdleBackoff& backoff) {
-  switch (backoff.next()) {
-    case IdleBackoff::Step::kSpin:
-      cpu_relax();
-      return;
-    case IdleBackoff::Step::kYield:
-      std::this_thread::yield();
-      return;
-    case IdleBackoff::Step::kPark:
-      break;
-  }
+bool Worker::wait_without_parking() {
   // Messages we could not hand over yet: keep retrying, but politely.
-  if (!dirty_channels_.empty()) {
+  if (outbound_.has_unpublished()) {
     std::this_thread::yield();
-    return;
+    return true;
   }
   // Driving a transport whose frames arrive unannounced: poll, sleeping briefly between.
   if (driven_ != nullptr && driven_->must_poll()) {
     driven_->sleep_between_polls();
-    return;
+    return true;
   }
-  parker_.prepare_to_park();
-  if (has_visible_inbound() || engine_.shutting_down()) {
-    parker_.cancel_park();
-    return;
-  }
-  ++counters_.parks;
-  parker_.park();
-  backoff.reset();
+  return false;
 }
 
-bool Worker::has_visible_inbound() {
+bool Worker::has_visible_work() {
   for (MessageRing* ring : inbound_) {
     if (!ring->empty_for_consumer()) return true;
   }
@@ -107,7 +77,7 @@ void Worker::send_elsewhere(ActorName from, ActorName to, Action action,
                             const PayloadSlot& payload) {
   const std::uint32_t worker = to.worker();
   const std::size_t communicator = outbound_.size() - 1;
-  if (to.node() == node_) {
+  if (to.node() == node_index_) {
     if (worker == static_cast<std::uint32_t>(index_)) {
       deliver_to_absent(Message(from, to, action, payload));
     } else if (worker < communicator) {
@@ -143,7 +113,7 @@ void Worker::to_communicator(std::size_t channel, ActorName from, ActorName to, 
 void Worker::wait_for_sends() {
   ++counters_.backpressure_waits;
   IdleBackoff backoff;
-  while (driven_->sends_in_flight() > kSendsInFlightLimit / 2 && !engine_.shutting_down()) {
+  while (driven_->sends_in_flight() > kSendsInFlightLimit / 2 && !node_.shutting_down()) {
     if (driven_->progress()) {
       backoff.reset();
     } else if (backoff.next() == IdleBackoff::Step::kSpin) {
@@ -156,12 +126,7 @@ void Worker::wait_for_sends() {
 
 void Worker::stage(std::size_t channel, ActorName from, ActorName to, Action action,
                    const PayloadSlot& payload) {
-  if (!dirty_[channel]) {
-    dirty_[channel] = true;
-    dirty_channels_.push_back(channel);
-  }
-  OutboundChannel& outbound = outbound_[channel];
-  outbound.stage(from, to, action, payload);
+  OutboundChannel& outbound = outbound_.stage(channel, from, to, action, payload);
   if (outbound.overflow_size() > counters_.overflow_peak) {
     counters_.overflow_peak = outbound.overflow_size();
   }
@@ -175,8 +140,8 @@ void Worker::stage(std::size_t channel, ActorName from, ActorName to, Action act
 void Worker::wait_for_room(OutboundChannel& outbound) {
   ++counters_.backpressure_waits;
   IdleBackoff backoff;
-  while (outbound.overflow_size() > kOverflowLimit / 2 && !engine_.shutting_down()) {
-    flush_outbound();
+  while (outbound.overflow_size() > kOverflowLimit / 2 && !node_.shutting_down()) {
+    outbound_.flush();
     bool busy = drain_inbound();
     if (driven_ != nullptr) busy |= driven_->progress();
     if (busy) continue;
@@ -186,18 +151,6 @@ void Worker::wait_for_room(OutboundChannel& outbound) {
       std::this_thread::yield();
     }
   }
-}
-
-void Worker::flush_outbound() {
-  std::size_t kept = 0;
-  for (std::size_t channel : dirty_channels_) {
-    if (outbound_[channel].flush()) {
-      dirty_channels_[kept++] = channel;
-    } else {
-      dirty_[channel] = false;
-    }
-  }
-  dirty_channels_.resize(kept);
 }
 
 void Worker::deliver_local(const Message& message) {
@@ -219,7 +172,7 @@ void Worker::enqueue(Actor* actor, const Message& message) {
 
 void Worker::deliver_to_absent(const Message& message) {
   const std::uint32_t index = message.destination().index();
-  if (message.action() == kActionAdopt) {
+  if (message.action() == ACTION_ADOPT) {
     adopt(adopted_actor(message));
     return;
   }
@@ -227,8 +180,8 @@ void Worker::deliver_to_absent(const Message& message) {
     dead_letter(message);
     return;
   }
-  // Relaxed: see reserve_index(); a name that reached us was reserved before.
-  if (index < next_index_.load(std::memory_order_relaxed)) {
+  // A name that reached us was reserved before (see NodeContext::indices_reserved()).
+  if (index < node_.indices_reserved(index_)) {
     // Spawned on another worker, and this message overtook the actor itself: hold it.
     waiting_for_adoption_[index].push_back(message);
     ++counters_.held_for_adoption;
@@ -252,23 +205,12 @@ void Worker::adopt(Actor* actor) {
 }
 
 ActorName Worker::spawn(std::unique_ptr<Actor> child, ActorName supervisor, int target_worker) {
-  if (target_worker < 0 || target_worker >= engine_.worker_count()) {
-    throw std::out_of_range("spawn_on: worker " + std::to_string(target_worker) +
-                            " does not exist (worker count " +
-                            std::to_string(engine_.worker_count()) + ")");
-  }
-  Worker& host = engine_.worker(target_worker);
-  const ActorName name =
-      ActorName::make(node_, static_cast<std::uint32_t>(target_worker), host.reserve_index());
-  child->worker_ = &host;
-  child->name_ = name;
-  child->supervisor_ = supervisor;
-  engine_.count_spawned_actor();
+  const ActorName name = node_.place(*child, target_worker, supervisor, "spawn_on");
   Actor* actor = child.release();
   if (target_worker == index_) {
     adopt(actor);
   } else {
-    stage(static_cast<std::size_t>(target_worker), supervisor, name, kActionAdopt,
+    stage(static_cast<std::size_t>(target_worker), supervisor, name, ACTION_ADOPT,
           adopt_payload(actor));
   }
   return name;
@@ -280,10 +222,10 @@ std::uint64_t Worker::request_spawn(ActorName requester, int node, int worker,
     throw std::out_of_range("request_spawn: node " + std::to_string(node) + " does not exist (" +
                             std::to_string(node_count_) + " nodes)");
   }
-  if (worker < 0 || worker >= engine_.worker_count()) {
+  if (worker < 0 || worker >= node_.worker_count()) {
     throw std::out_of_range("request_spawn: worker " + std::to_string(worker) +
                             " does not exist (worker count " +
-                            std::to_string(engine_.worker_count()) + ")");
+                            std::to_string(node_.worker_count()) + ")");
   }
   // Unique per requester: worker index in the top bits, a counter below.
   const std::uint64_t request = (std::uint64_t{static_cast<std::uint32_t>(index_)} << 48) |
@@ -291,8 +233,8 @@ std::uint64_t Worker::request_spawn(ActorName requester, int node, int worker,
   const SpawnRequest encoded{request, static_cast<std::uint32_t>(worker), type,
                              arguments.bytes()};
   Payload payload = encoded.encode();
-  engine_.count_spawn_request_sent();
-  send(requester, communicator_name(static_cast<std::uint32_t>(node)), kActionSpawnRequest,
+  node_.count_spawn_request_sent();
+  send(requester, communicator_name(static_cast<std::uint32_t>(node)), ACTION_SPAWN_REQUEST,
        payload.release_slot());
   return request;
 }
@@ -308,10 +250,9 @@ bool Worker::run_ready_actors() {
     if (actor == nullptr) break;
     if (round_began == MonotonicClock::time_point{}) round_began = MonotonicClock::now();
     unsigned turn = 0;
-    while (turn < kMessagesPerTurn && actor->mailbox_head_ != nullptr) {
-      MessageNode* node = actor->mailbox_head_;
-      actor->mailbox_head_ = node->next;
-      if (actor->mailbox_head_ == nullptr) actor->mailbox_tail_ = nullptr;
+    while (turn < kMessagesPerTurn) {
+      MessageNode* node = actor->mailbox_.pop();
+      if (node == nullptr) break;
       try {
         actor->receive(node->message);
       } catch (const std::exception& error) {
@@ -328,7 +269,7 @@ bool Worker::run_ready_actors() {
     counters_.messages_received += turn;
     if (actor->stop_requested_) {
       finish_stopped(actor);
-    } else if (actor->mailbox_head_ != nullptr) {
+    } else if (!actor->mailbox_.empty()) {
       push_ready(actor);
     } else {
       actor->scheduled_ = false;
@@ -350,11 +291,10 @@ void Worker::fail_actor(Actor* actor, const std::string& reason) {
 }
 
 void Worker::finish_stopped(Actor* actor) {
-  while (MessageNode* node = actor->mailbox_head_) {
-    actor->mailbox_head_ = node->next;
+  actor->mailbox_.drain([this](MessageNode* node) {
     dead_letter(node->message);
     pool_.free(node);
-  }
+  });
   const ActorName name = actor->name_;
   const ActorName supervisor = actor->supervisor_;
   actors_[name.index()] = nullptr;
@@ -370,13 +310,13 @@ void Worker::finish_stopped(Actor* actor) {
   if (!supervisor.is_none()) {
     send(name, supervisor, ACTION_CHILD_STOPPED, reason.release_slot());
   }
-  engine_.count_stopped_actor();
+  node_.count_stopped_actor();
 }
 
 void Worker::dead_letter(const Message& message) {
   // A stop notice to a supervisor that already stopped is expected, not a lost message.
   if (message.action() != ACTION_CHILD_STOPPED) ++counters_.dead_letters;
-  if (message.action() == kActionAdopt) {
+  if (message.action() == ACTION_ADOPT) {
     delete adopted_actor(message);
     return;
   }
@@ -384,12 +324,7 @@ void Worker::dead_letter(const Message& message) {
 }
 
 void Worker::publish_after_stop() {
-  for (OutboundChannel& channel : outbound_) {
-    if (channel.connected()) {
-      channel.discard_overflow([this](const Message& message) { dead_letter(message); });
-    }
-  }
-  dirty_channels_.clear();
+  outbound_.discard_overflow([this](const Message& message) { dead_letter(message); });
 }
 
 void Worker::discard_in_flight() {
@@ -402,11 +337,10 @@ void Worker::discard_in_flight() {
   waiting_for_adoption_.clear();
   for (Actor*& actor : actors_) {
     if (actor == nullptr) continue;
-    while (MessageNode* node = actor->mailbox_head_) {
-      actor->mailbox_head_ = node->next;
+    actor->mailbox_.drain([this](MessageNode* node) {
       dead_letter(node->message);
       pool_.free(node);
-    }
+    });
   }
 }
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -9,18 +8,17 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/cache_line.hpp"
 #include "core/parker.hpp"
-#include "engine/actor.hpp"
 #include "engine/busy_timeline.hpp"
-#include "engine/message.hpp"
+#include "engine/driven_mode.hpp"
 #include "engine/message_pool.hpp"
-#include "engine/outbound_channel.hpp"
+#include "engine/node_context.hpp"
+#include "engine/outbound_set.hpp"
+#include "xenon/core/cache_line.hpp"
+#include "xenon/engine/actor.hpp"
+#include "xenon/engine/message.hpp"
 
 namespace xenon {
-
-class Engine;
-class Communicator;
 
 // Counts one worker keeps while it runs; read after its thread has joined.
 struct WorkerCounters {
@@ -40,29 +38,33 @@ struct WorkerCounters {
 
 // A worker thread and the actors that live on it.
 //
-// Everything here is touched only by the worker's own thread, except: reserve_index()
-// (any thread spawning onto this worker), the parker (any producer waking us), and the
-// rings, whose two ends belong to one producer and one consumer thread each.
+// Everything here is touched only by the worker's own thread, except the parker (any
+// producer waking us) and the rings, whose two ends belong to one producer and one consumer
+// thread each. It knows the rest of the node only through its NodeContext (and, in the
+// one-thread mode, the DrivenCommunicator it runs).
 //
-// Loop: take inbound messages in batches from every inbound ring into actor mailboxes, run
-// ready actors (many messages per turn), publish what they sent to other workers and to the
-// communicator in batches, and back off (spin, yield, park) when there is nothing to do.
-// With -threads-per-node 1 the only worker also drives the communicator.
-class Worker {
+// Loop (run_until_shutdown, engine/idle_loop.hpp): take inbound messages in batches from
+// every inbound ring into actor mailboxes, run ready actors (many messages per turn),
+// publish what they sent to other workers and to the communicator in batches, and back off
+// (spin, yield, park) when there is nothing to do. With -threads-per-node 1 the only worker
+// also drives the communicator.
+class Worker final : public DrivingWorker {
  public:
-  Worker(Engine& engine, int index);
+  Worker(NodeContext& node, int index);
   ~Worker();
 
   int index() const noexcept { return index_; }
-  Engine& engine() noexcept { return engine_; }
+  NodeContext& node() noexcept { return node_; }
   Parker& parker() noexcept { return parker_; }
 
   // Wiring, before any thread runs. Channel worker_count() leads to the communicator.
   void add_inbound(MessageRing* ring) { inbound_.push_back(ring); }
-  void connect_outbound(int channel, MessageRing* ring, Parker* consumer);
+  void connect_outbound(int channel, MessageRing* ring, Parker* consumer) {
+    outbound_.connect(static_cast<std::size_t>(channel), ring, consumer);
+  }
   // With one thread per node: this worker runs the communicator between its rounds, and
   // messages pass between them by direct calls instead of rings (same thread).
-  void drive_communicator(Communicator* communicator) { driven_ = communicator; }
+  void drive_communicator(DrivenCommunicator* communicator) { driven_ = communicator; }
 
   // Thread body; returns when the engine shuts down.
   void run();
@@ -73,21 +75,16 @@ class Worker {
   std::uint64_t request_spawn(ActorName requester, int node, int worker, std::string_view type,
                               Payload arguments);
 
-  // From the communicator this worker drives: a message for one of our actors, and whether
-  // it should take more (a frame can hold thousands of messages, more than a round runs:
-  // past kArrivalBacklog waiting messages, frames wait in the transport instead).
-  void deliver_from_driven_communicator(const Message& message) { deliver_local(message); }
-  bool has_room_for_arrivals() const noexcept { return pool_.nodes_in_use() < kArrivalBacklog; }
-
-  // Any thread: reserves the next actor index on this worker.
-  std::uint32_t reserve_index() noexcept {
-    // Relaxed: an index only has to be unique. Whoever later routes a message with this
-    // index learned the name through a chain of messages that started after this increment
-    // (rings are release/acquire), so its load in deliver_to_absent() sees the increment.
-    return next_index_.fetch_add(1, std::memory_order_relaxed);
+  // DrivingWorker: from the communicator this worker drives, a message for one of our
+  // actors, and whether it should take more (past kArrivalBacklog waiting messages, frames
+  // wait in the transport instead).
+  void deliver_arrival(const Message& message) override { deliver_local(message); }
+  bool has_room_for_arrivals() const noexcept override {
+    return pool_.nodes_in_use() < kArrivalBacklog;
   }
 
-  // Before threads start: places an actor directly.
+  // Takes in an actor that NodeContext::place() named for this worker: on this worker's
+  // thread, or before the threads start.
   void adopt(Actor* actor);
 
   // After every thread has joined, on every worker publish_after_stop() and then
@@ -106,6 +103,11 @@ class Worker {
     return counters_;
   }
 
+  // The hooks of run_until_shutdown() (engine/idle_loop.hpp).
+  bool run_round();
+  bool wait_without_parking();
+  bool has_visible_work();
+
  private:
   void deliver_local(const Message& message);
   void to_communicator(std::size_t channel, ActorName from, ActorName to, Action action,
@@ -121,23 +123,20 @@ class Worker {
              const PayloadSlot& payload);
   bool drain_inbound();
   bool run_ready_actors();
-  void flush_outbound();
-  bool has_visible_inbound();
   void finish_stopped(Actor* actor);
   void fail_actor(Actor* actor, const std::string& reason);
   void wait_for_room(OutboundChannel& outbound);
   void dead_letter(const Message& message);
-  void idle(IdleBackoff& backoff);
 
   // Ready queue: an intrusive FIFO through Actor::next_ready_.
   void push_ready(Actor* actor) noexcept;
   Actor* pop_ready() noexcept;
 
-  Engine& engine_;
+  NodeContext& node_;
   const int index_;
-  const std::uint32_t node_;
+  const std::uint32_t node_index_;
   const std::uint32_t node_count_;
-  Communicator* driven_ = nullptr;  // the communicator this worker drives, if any
+  DrivenCommunicator* driven_ = nullptr;  // the communicator this worker drives, if any
 
   std::vector<Actor*> actors_;  // by index; nullptr: not yet adopted or stopped
   std::vector<bool> stopped_;   // by index
@@ -147,9 +146,7 @@ class Worker {
   MessagePool pool_;
 
   std::vector<MessageRing*> inbound_;
-  std::vector<OutboundChannel> outbound_;  // by destination worker, then the communicator
-  std::vector<bool> dirty_;                // by channel: staged or overflowing messages
-  std::vector<std::size_t> dirty_channels_;
+  OutboundSet outbound_;  // by destination worker, then the communicator
   std::uint64_t next_spawn_request_ = 0;
   std::string failure_reason_;  // of the actor being stopped by fail_actor()
 
@@ -164,14 +161,13 @@ class Worker {
   BusyTimeline busy_;
 
   // Written by other threads: kept off the lines the worker writes on every message.
-  alignas(kCacheLineSize) std::atomic<std::uint32_t> next_index_{0};
   alignas(kCacheLineSize) Parker parker_;
 };
 
 // The message path's fast case, inline: a live actor on this very worker.
 inline void Worker::send(ActorName from, ActorName to, Action action,
                          const PayloadSlot& payload) {
-  if (to.node() == node_ && to.worker() == static_cast<std::uint32_t>(index_)) {
+  if (to.node() == node_index_ && to.worker() == static_cast<std::uint32_t>(index_)) {
     const std::uint32_t index = to.index();
     if (index < actors_.size()) {
       if (Actor* actor = actors_[index]; actor != nullptr) {
@@ -186,13 +182,7 @@ inline void Worker::send(ActorName from, ActorName to, Action action,
 }
 
 inline void Worker::append_to_mailbox(Actor* actor, MessageNode* node) noexcept {
-  node->next = nullptr;
-  if (actor->mailbox_tail_ == nullptr) {
-    actor->mailbox_head_ = node;
-  } else {
-    actor->mailbox_tail_->next = node;
-  }
-  actor->mailbox_tail_ = node;
+  actor->mailbox_.append(node);
   if (!actor->scheduled_) {
     actor->scheduled_ = true;
     push_ready(actor);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// libFuzzer target for the option parser (core/command_line.hpp). The input is an argv:
+// libFuzzer target for the option parser (include/xenon/core/command_line.hpp). The input is an argv:
 // arguments separated by NUL bytes. Every kind of option is registered; parse() may accept
 // the arguments or throw CommandLineError, and must do nothing else (no crash, no other
 // exception, no hang, no read out of bounds).
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/command_line.hpp"
+#include "xenon/core/command_line.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::vector<std::string> arguments{"fuzzed"};

@@ -78,7 +78,7 @@ FUZZ_CXX := clang++-14
 FUZZ_SECONDS ?= 30
 FUZZ_BUILD := build/fuzz
 FUZZERS := $(patsubst fuzz/%_fuzzer.cpp,%,$(wildcard fuzz/*_fuzzer.cpp))
-FUZZ_FLAGS := -std=c++20 -O1 -g -I. -fsanitize=fuzzer,address,undefined \
+FUZZ_FLAGS := -std=c++20 -O1 -g -I. -Iinclude -fsanitize=fuzzer,address,undefined \
   -fno-sanitize-recover=all
 
 $(FUZZ_BUILD)/%_fuzzer: fuzz/%_fuzzer.cpp fuzz/%_fuzzer.sources $(LIB_SOURCES) $(wildcard genomics/*/*.cpp)

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # API reference: `make docs` runs Doxygen (docs/Doxyfile, opening on docs/mainpage.md) over
-# exactly the public headers, those `make install` installs (engine/xenon.hpp and what it
-# includes, g++ -MM), into build/docs/html. An undocumented public type or function, or a
+# exactly the public headers, those `make install` installs (include/xenon/xenon.hpp and
+# what it includes, g++ -MM), into build/docs/html. An undocumented public type or function, or a
 # malformed doc comment, is a warning, and any warning fails the target; the pages are only
 # put in place when there was none. `make install` then installs them under
 # share/doc/xenon/html (mk/install.mk).
@@ -9,7 +9,7 @@
 DOCS_DIR := build/docs
 DOCS_HTML := $(DOCS_DIR)/html
 # The public headers, as mk/install.mk lists them; expanded only when docs runs.
-DOCS_HEADERS = $(filter-out headers: \,$(shell $(CXX) $(CXXFLAGS) -MM -MT headers engine/xenon.hpp))
+DOCS_HEADERS = $(filter-out headers: \,$(shell $(CXX) $(CXXFLAGS) -MM -MT headers include/xenon/xenon.hpp))
 
 .PHONY: docs
 docs:

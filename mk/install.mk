@@ -14,15 +14,15 @@
 
 PREFIX ?= /usr/local
 
-# The version, from its one source, core/version.hpp: one "#define XENON_VERSION_X N" line
+# The version, from its one source, include/xenon/core/version.hpp: one "#define XENON_VERSION_X N" line
 # each (matched as ".define": make must not read the '#' as a comment).
 xenon_version_number = $(shell sed -n 's/^.define XENON_VERSION_$(1) \([0-9][0-9]*\)$$/\1/p' \
-  core/version.hpp)
+  include/xenon/core/version.hpp)
 XENON_VERSION_MAJOR := $(call xenon_version_number,MAJOR)
 XENON_VERSION_MINOR := $(call xenon_version_number,MINOR)
 XENON_VERSION_PATCH := $(call xenon_version_number,PATCH)
 ifneq ($(words $(XENON_VERSION_MAJOR) $(XENON_VERSION_MINOR) $(XENON_VERSION_PATCH)),3)
-  $(error core/version.hpp: expected one '#define XENON_VERSION_MAJOR N' line, and _MINOR and _PATCH)
+  $(error include/xenon/core/version.hpp: expected one '#define XENON_VERSION_MAJOR N' line, and _MINOR and _PATCH)
 endif
 XENON_VERSION := $(XENON_VERSION_MAJOR).$(XENON_VERSION_MINOR).$(XENON_VERSION_PATCH)
 # The soname follows the major version: within one, an upgrade keeps programs linked.
@@ -117,7 +117,9 @@ $(INSTALL_DIR)/cmake/%.cmake: mk/cmake/%.cmake.in FORCE_INSTALL_TEXT
 	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
 # ---- What is installed: one "KIND SOURCE DEST" line per file (tools/install_tree.sh).
-# Headers: engine/xenon.hpp and exactly what it includes, transitively (g++ -MM). ----
+# Headers: include/xenon/, the public headers, as they lie in the tree: xenon.hpp and exactly
+# what it includes, transitively (g++ -MM), which must all be there (internals stay in core/
+# and engine/). ----
 INSTALL_LIST := $(INSTALL_DIR)/files.list
 INSTALL_PROGRAMS = $(COMMANDS:%=$(BUILD)/bin/%)
 INSTALL_EXAMPLES = $(EXAMPLES:%=$(BUILD)/bin/%)
@@ -131,11 +133,12 @@ $(INSTALL_DIR):
 $(INSTALL_LIST): $(LIBRARY) $(SHARED_LIBRARY) $(INSTALL_DIR)/xenon.pc \
     $(INSTALL_DIR)/xenon-static.pc $(CMAKE_PACKAGE) $(INSTALL_PROGRAMS) $(INSTALL_EXAMPLES) \
     FORCE_INSTALL_TEXT
-	@{ for header in $$($(CXX) $(CXXFLAGS) -MM -MT headers engine/xenon.hpp \
+	@{ for header in $$($(CXX) $(CXXFLAGS) -MM -MT headers include/xenon/xenon.hpp \
 	       | sed 's/^headers://; s/\\//g'); do \
 	     case $$header in \
-	       engine/xenon.hpp) echo "header $$header include/xenon/xenon.hpp" ;; \
-	       *) echo "header $$header include/xenon/$$header" ;; \
+	       include/xenon/*) echo "header $$header $$header" ;; \
+	       *) echo "$@: xenon.hpp reaches $$header, an internal header outside include/xenon/" >&2; \
+	          exit 1 ;; \
 	     esac; \
 	   done; \
 	   echo "file $(LIBRARY) lib/libxenon.a"; \

@@ -9,10 +9,14 @@ TEST_SOURCES := \
   tests/core/random_test.cpp \
   tests/core/spsc_ring_test.cpp \
   tests/engine/busy_time_test.cpp \
+  tests/engine/communicator_test.cpp \
   tests/engine/engine_test.cpp \
+  tests/engine/mailbox_test.cpp \
   tests/engine/names_and_payloads_test.cpp \
+  tests/engine/outbound_channel_test.cpp \
   tests/engine/wire_frame_recorded_test.cpp \
   tests/engine/wire_frame_test.cpp \
+  tests/engine/worker_test.cpp \
   tests/examples/hello_test.cpp \
   tests/examples/ping_pair_test.cpp \
   tests/examples/ring_test.cpp \

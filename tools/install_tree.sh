@@ -10,8 +10,9 @@
 # LIST has one line per file, "KIND SOURCE DEST", DEST relative to PREFIX; KIND is
 #   file       copied, mode 644
 #   program    copied, mode 755
-#   header     copied, mode 644, its #include "core/..." and "engine/..." rewritten as
-#              "xenon/core/...", "xenon/engine/...": -I PREFIX/include alone then finds every
+#   header     copied, mode 644, any #include "core/..." or "engine/..." rewritten as
+#              "xenon/core/...", "xenon/engine/..." (the public headers in include/xenon/
+#              already name each other so): -I PREFIX/include alone then finds every
 #              installed header, and no user header named core/... or engine/... can shadow ours
 #   pkgconfig  copied, mode 644, with @prefix@ replaced by PREFIX
 #   symlink    DEST made a symbolic link to SOURCE (a name in DEST's directory)

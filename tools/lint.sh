@@ -37,7 +37,7 @@ rm -f "$tidy_log" "$tidy_log.findings"
 if [ "$tidy_findings" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 echo "clang-tidy: $tidy_findings finding(s)"
 
-# xenon::Action (engine/action.hpp) is a 24-byte trivially copyable value (a string_view and
+# xenon::Action (include/xenon/engine/action.hpp) is a 24-byte trivially copyable value (a string_view and
 # its 32-bit code) passed by value on purpose, like std::string_view itself; cppcheck asks
 # for a const reference at every such parameter.
 # SpscRing::padding_ only keeps the next object off the consumer's line and is never read;

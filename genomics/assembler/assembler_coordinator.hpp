@@ -9,9 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/byte_order.hpp"
-#include "core/clock.hpp"
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 #include "genomics/assembler/assembler_settings.hpp"
 #include "genomics/assembler/graph_protocol.hpp"
 #include "genomics/assembler/graph_store.hpp"

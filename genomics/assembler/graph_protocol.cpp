@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "core/byte_order.hpp"
+#include <xenon/xenon.hpp>
 #include "genomics/counter/counter_protocol.hpp"
 #include "genomics/kmer/kmer.hpp"
 

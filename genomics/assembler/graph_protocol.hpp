@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 
 // The messages of the assembler, after the k-mers are counted (see counter_protocol.hpp).
 // Each step ends everywhere before the coordinator starts the next:

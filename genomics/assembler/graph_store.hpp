@@ -12,8 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/byte_order.hpp"
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 #include "genomics/assembler/graph_protocol.hpp"
 #include "genomics/assembler/lookup_batcher.hpp"
 #include "genomics/assembler/vertex_table.hpp"

@@ -9,8 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/byte_order.hpp"
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 #include "genomics/kmer/kmer_hash.hpp"
 
 namespace xenon::genomics {

@@ -12,8 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/byte_order.hpp"
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 #include "genomics/counter/counter_protocol.hpp"
 #include "genomics/counter/counter_settings.hpp"
 #include "genomics/counter/dump_merger.hpp"
@@ -22,8 +21,8 @@
 #include "genomics/counter/kmer_store.hpp"
 #include "genomics/io/atomic_output_file.hpp"
 #include "genomics/io/checkpoint_file.hpp"
-#include "genomics/io/input_file.hpp"
 #include "genomics/io/input_error.hpp"
+#include "genomics/io/input_file.hpp"
 #include "genomics/io/input_plan.hpp"
 #include "genomics/io/output_directory.hpp"
 #include "genomics/io/run_log.hpp"

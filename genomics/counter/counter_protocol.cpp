@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/byte_order.hpp"
+#include <xenon/xenon.hpp>
 
 namespace xenon::genomics {
 namespace {

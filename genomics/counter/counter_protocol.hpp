@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 #include "genomics/io/block_splitter.hpp"
 #include "genomics/io/input_plan.hpp"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "genomics/counter/counter_settings.hpp"
 
-#include "core/json_text.hpp"
+#include <xenon/xenon.hpp>
 
 namespace xenon::genomics {
 

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/byte_order.hpp"
+#include <xenon/xenon.hpp>
 #include "genomics/io/atomic_output_file.hpp"
 #include "genomics/kmer/kmer.hpp"
 

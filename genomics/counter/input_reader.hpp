@@ -9,9 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/clock.hpp"
-#include "core/progress_line.hpp"
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 #include "genomics/counter/counter_protocol.hpp"
 #include "genomics/io/block_splitter.hpp"
 

@@ -14,8 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/byte_order.hpp"
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 #include "genomics/counter/counter_protocol.hpp"
 #include "genomics/io/sequence_parser.hpp"
 #include "genomics/kmer/kmer_hash.hpp"

@@ -10,8 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/byte_order.hpp"
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 #include "genomics/counter/counter_protocol.hpp"
 #include "genomics/kmer/kmer_count_table.hpp"
 #include "genomics/kmer/kmer_histogram.hpp"

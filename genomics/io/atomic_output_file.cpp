@@ -7,7 +7,8 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "core/error_text.hpp"
+#include <xenon/xenon.hpp>
+
 #include "genomics/io/temporary_files.hpp"
 
 namespace xenon::genomics {

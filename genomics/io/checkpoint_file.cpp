@@ -11,8 +11,8 @@
 #include <iterator>
 #include <stdexcept>
 
-#include "core/byte_order.hpp"
-#include "core/json_text.hpp"
+#include <xenon/xenon.hpp>
+
 #include "genomics/io/atomic_output_file.hpp"
 #include "genomics/io/input_copies.hpp"
 

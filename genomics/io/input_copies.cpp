@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "core/error_text.hpp"
+#include <xenon/xenon.hpp>
 #include "genomics/io/input_error.hpp"
 #include "genomics/io/input_file.hpp"
 #include "genomics/io/temporary_files.hpp"

@@ -12,7 +12,7 @@
 #include <climits>
 #include <cstring>
 
-#include "core/error_text.hpp"
+#include <xenon/xenon.hpp>
 #include "genomics/io/input_copies.hpp"
 #include "genomics/io/input_bytes.hpp"
 #include "genomics/io/input_error.hpp"

@@ -7,7 +7,8 @@
 
 #include <cerrno>
 
-#include "core/error_text.hpp"
+#include <xenon/xenon.hpp>
+
 #include "genomics/io/input_copies.hpp"
 #include "genomics/io/input_bytes.hpp"
 #include "genomics/io/input_error.hpp"

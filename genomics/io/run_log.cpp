@@ -10,7 +10,8 @@
 #include <ctime>
 #include <stdexcept>
 
-#include "core/error_text.hpp"
+#include <xenon/xenon.hpp>
+
 #include "genomics/run/sudden_exit.hpp"
 
 namespace xenon::genomics {

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/clock.hpp"
+#include <xenon/xenon.hpp>
 
 namespace xenon::genomics {
 

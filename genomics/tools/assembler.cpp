@@ -13,8 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/clock.hpp"
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 #include "genomics/assembler/assembler_coordinator.hpp"
 #include "genomics/assembler/assembler_settings.hpp"
 #include "genomics/io/input_copies.hpp"

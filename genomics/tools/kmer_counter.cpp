@@ -9,8 +9,7 @@
 #include <cstdio>
 #include <string>
 
-#include "core/clock.hpp"
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 #include "genomics/counter/counter_coordinator.hpp"
 #include "genomics/counter/counter_settings.hpp"
 #include "genomics/tools/node_statistics.hpp"

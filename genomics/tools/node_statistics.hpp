@@ -11,7 +11,7 @@
 #include <system_error>
 #include <vector>
 
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 #include "genomics/io/atomic_output_file.hpp"
 #include "genomics/io/input_bytes.hpp"
 #include "genomics/io/run_log.hpp"

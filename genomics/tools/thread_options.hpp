@@ -9,7 +9,7 @@
 #include <string>
 #include <thread>
 
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 
 namespace xenon::genomics {
 

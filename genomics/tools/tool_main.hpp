@@ -13,8 +13,7 @@
 #include <system_error>
 #include <vector>
 
-#include "core/clock.hpp"
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 #include "genomics/counter/counter_protocol.hpp"
 #include "genomics/counter/counter_settings.hpp"
 #include "genomics/counter/input_reader.hpp"

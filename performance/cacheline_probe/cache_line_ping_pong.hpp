@@ -7,8 +7,7 @@
 #include <string>
 #include <thread>
 
-#include "core/cache_line.hpp"
-#include "core/clock.hpp"
+#include <xenon/xenon.hpp>
 #include "performance/cacheline_probe/spin_wait.hpp"
 
 namespace xenon::bench {

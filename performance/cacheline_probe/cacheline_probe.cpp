@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "core/command_line.hpp"
+#include <xenon/xenon.hpp>
 #include "core/cpu_topology.hpp"
 #include "performance/cacheline_probe/cache_line_ping_pong.hpp"
 #include "performance/cacheline_probe/spsc_stream.hpp"

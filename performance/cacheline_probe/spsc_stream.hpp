@@ -7,7 +7,7 @@
 #include <string>
 #include <thread>
 
-#include "core/clock.hpp"
+#include <xenon/xenon.hpp>
 #include "core/spsc_ring.hpp"
 #include "performance/cacheline_probe/spin_wait.hpp"
 

@@ -7,8 +7,7 @@
 #include <cstdio>
 #include <thread>
 
-#include "core/clock.hpp"
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 
 namespace {
 

@@ -17,12 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/cache_line.hpp"
-#include "core/clock.hpp"
-#include "core/counter_report.hpp"
-#include "core/progress_line.hpp"
-#include "core/random.hpp"
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 
 namespace {
 

@@ -9,8 +9,7 @@
 #include <cstring>
 #include <vector>
 
-#include "core/clock.hpp"
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 
 namespace {
 

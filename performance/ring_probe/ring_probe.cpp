@@ -12,8 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/clock.hpp"
-#include "core/command_line.hpp"
+#include <xenon/xenon.hpp>
 #include "core/cpu_topology.hpp"
 #include "core/spsc_ring.hpp"
 

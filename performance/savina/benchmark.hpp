@@ -7,9 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/clock.hpp"
-#include "core/command_line.hpp"
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 
 namespace xenon::savina {
 

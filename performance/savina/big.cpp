@@ -5,7 +5,7 @@
 #include <cstring>
 #include <vector>
 
-#include "core/random.hpp"
+#include <xenon/xenon.hpp>
 #include "performance/savina/benchmark.hpp"
 
 namespace xenon::savina {

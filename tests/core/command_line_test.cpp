@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "core/command_line.hpp"
+#include "xenon/core/command_line.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "core/version.hpp"
+#include "xenon/core/version.hpp"
 
 namespace xenon {
 namespace {

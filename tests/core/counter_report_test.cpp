@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "core/counter_report.hpp"
+#include "xenon/core/counter_report.hpp"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "core/random.hpp"
+#include "xenon/core/random.hpp"
 
 #include <gtest/gtest.h>
 

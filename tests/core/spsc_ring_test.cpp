@@ -6,8 +6,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/random.hpp"
 #include "tests/support/test_support.hpp"
+#include "xenon/core/random.hpp"
 
 namespace xenon {
 namespace {

@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "engine/busy_timeline.hpp"
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 
 namespace xenon {
 namespace {

@@ -4,7 +4,7 @@
 #include <numeric>
 #include <vector>
 
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 
 namespace xenon {
 namespace {
@@ -29,17 +29,17 @@ TEST(ActorName, NoneIsDistinctFromEveryRealName) {
   EXPECT_NE(ActorName::make(0, 0, 0), ActorName::none());
 }
 
-inline constexpr Action kGreet{"test.greet"};
-inline constexpr Action kGreetAgain{"test.greet"};
-inline constexpr Action kPart{"test.part"};
+inline constexpr Action ACTION_GREET{"test.greet"};
+inline constexpr Action ACTION_GREET_AGAIN{"test.greet"};
+inline constexpr Action ACTION_PART{"test.part"};
 
 TEST(Action, SameNameSameCodeOtherNameOtherCode) {
-  static_assert(kGreet == kGreetAgain);
-  EXPECT_EQ(kGreet.code(), kGreetAgain.code());
-  EXPECT_NE(kGreet.code(), kPart.code());
-  EXPECT_EQ(kGreet.name(), "test.greet");
-  EXPECT_EQ(Action::from_code(kGreet.code()), kGreet);
-  EXPECT_NE(ACTION_CHILD_STOPPED, kGreet);
+  static_assert(ACTION_GREET == ACTION_GREET_AGAIN);
+  EXPECT_EQ(ACTION_GREET.code(), ACTION_GREET_AGAIN.code());
+  EXPECT_NE(ACTION_GREET.code(), ACTION_PART.code());
+  EXPECT_EQ(ACTION_GREET.name(), "test.greet");
+  EXPECT_EQ(Action::from_code(ACTION_GREET.code()), ACTION_GREET);
+  EXPECT_NE(ACTION_CHILD_STOPPED, ACTION_GREET);
 }
 
 TEST(Payload, SmallPayloadsTravelInline) {
@@ -49,7 +49,7 @@ TEST(Payload, SmallPayloadsTravelInline) {
   PayloadSlot slot = payload.release_slot();
   EXPECT_FALSE(slot.is_shared());
   EXPECT_EQ(payload.size(), 0u);
-  Message message(ActorName::make(0, 0, 1), ActorName::make(0, 0, 2), kGreet, slot);
+  Message message(ActorName::make(0, 0, 1), ActorName::make(0, 0, 2), ACTION_GREET, slot);
   EXPECT_EQ(message.payload_as<std::uint64_t>(), value);
   EXPECT_THROW(message.payload_as<std::uint32_t>(), std::length_error);
   slot.release();
@@ -62,7 +62,7 @@ TEST(Payload, LargePayloadsAreSharedNotCopied) {
   EXPECT_EQ(original.size(), bytes.size());
   Payload second = original.share();
   EXPECT_EQ(second.bytes().data(), original.bytes().data());  // same block
-  Message message(ActorName::make(0, 0, 1), ActorName::make(0, 0, 2), kGreet,
+  Message message(ActorName::make(0, 0, 1), ActorName::make(0, 0, 2), ACTION_GREET,
                   second.release_slot());
   Payload third = message.share_payload();
   EXPECT_EQ(third.bytes().data(), original.bytes().data());

@@ -12,7 +12,7 @@
 namespace xenon {
 namespace {
 
-inline constexpr Action kRecordedPing{"test.recorded.ping"};
+inline constexpr Action ACTION_RECORDED_PING{"test.recorded.ping"};
 
 // Every multi-byte field has distinct bytes, so a swapped or shifted field cannot match.
 constexpr std::uint32_t kSourceNode = 0x0a0b0c0d;
@@ -90,7 +90,7 @@ Decoded decode(const std::vector<std::byte>& frame) {
 }
 
 TEST(WireFrameRecorded, ActionCodesAreTheRecordedHashes) {
-  EXPECT_EQ(kRecordedPing.code(), 0xb6d7f1d1u);
+  EXPECT_EQ(ACTION_RECORDED_PING.code(), 0xb6d7f1d1u);
   EXPECT_EQ(ACTION_CHILD_STOPPED.code(), 0x520647e1u);
 }
 
@@ -111,7 +111,7 @@ TEST(WireFrameRecorded, DecodesEveryFieldOfTheRecordedFrame) {
   EXPECT_EQ(first.destination.node(), 1u);
   EXPECT_EQ(first.destination.worker(), 2u);
   EXPECT_EQ(first.destination.index(), 3u);
-  EXPECT_EQ(first.action, kRecordedPing);
+  EXPECT_EQ(first.action, ACTION_RECORDED_PING);
   EXPECT_EQ(decoded.payloads[0], kFirstPayload);
   EXPECT_EQ(first.attached_length, 0u);
 
@@ -124,7 +124,7 @@ TEST(WireFrameRecorded, DecodesEveryFieldOfTheRecordedFrame) {
 
 TEST(WireFrameRecorded, EncodesTheRecordedFrameByteForByte) {
   FrameWriter writer(kSourceNode);
-  writer.append(kFirstSource, kFirstDestination, kRecordedPing, kFirstPayload);
+  writer.append(kFirstSource, kFirstDestination, ACTION_RECORDED_PING, kFirstPayload);
   writer.append(ActorName::make(0, 0, 0), ActorName::none(), ACTION_CHILD_STOPPED, {});
   EXPECT_EQ(writer.take(kSequence), from_hex(kTwoRecordFrame));
 }
@@ -138,12 +138,12 @@ TEST(WireFrameRecorded, DecodesAndEncodesTheRecordedAttachedPayloadFrame) {
   ASSERT_EQ(decoded.records.size(), 1u);
   EXPECT_EQ(decoded.records[0].source, kFirstSource);
   EXPECT_EQ(decoded.records[0].destination, kFirstDestination);
-  EXPECT_EQ(decoded.records[0].action, kRecordedPing);
+  EXPECT_EQ(decoded.records[0].action, ACTION_RECORDED_PING);
   EXPECT_TRUE(decoded.payloads[0].empty());
   EXPECT_EQ(decoded.records[0].attached_length, 0x12345u);
 
   FrameWriter writer(kSourceNode);
-  writer.append_attached(kFirstSource, kFirstDestination, kRecordedPing, 0x12345);
+  writer.append_attached(kFirstSource, kFirstDestination, ACTION_RECORDED_PING, 0x12345);
   EXPECT_EQ(writer.take(0x1122334455667788u), from_hex(kAttachedFrame));
 }
 

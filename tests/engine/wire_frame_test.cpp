@@ -5,12 +5,12 @@
 
 #include <vector>
 
-#include "core/byte_order.hpp"
+#include "xenon/core/byte_order.hpp"
 
 namespace xenon {
 namespace {
 
-inline constexpr Action kPing{"test.ping"};
+inline constexpr Action ACTION_PING{"test.ping"};
 
 std::vector<std::byte> bytes_of(std::initializer_list<int> values) {
   std::vector<std::byte> out;
@@ -20,7 +20,7 @@ std::vector<std::byte> bytes_of(std::initializer_list<int> values) {
 
 std::vector<std::byte> two_record_frame() {
   FrameWriter writer(3);
-  writer.append(ActorName::make(3, 1, 7), ActorName::make(0, 2, 9), kPing, {});
+  writer.append(ActorName::make(3, 1, 7), ActorName::make(0, 2, 9), ACTION_PING, {});
   const auto payload = bytes_of({1, 2, 3, 4, 5});
   writer.append(ActorName::make(3, 0, 1), ActorName::make(0, 0, 2), ACTION_CHILD_STOPPED, payload);
   return writer.take(42);
@@ -40,7 +40,7 @@ TEST(WireFrame, RoundTripsRecordsInOrder) {
   ASSERT_EQ(records.size(), 2u);
   EXPECT_EQ(records[0].source, ActorName::make(3, 1, 7));
   EXPECT_EQ(records[0].destination, ActorName::make(0, 2, 9));
-  EXPECT_EQ(records[0].action, kPing);
+  EXPECT_EQ(records[0].action, ACTION_PING);
   EXPECT_TRUE(payloads[0].empty());
   EXPECT_EQ(records[1].action, ACTION_CHILD_STOPPED);
   EXPECT_EQ(payloads[1], bytes_of({1, 2, 3, 4, 5}));
@@ -105,9 +105,9 @@ TEST(WireFrame, RejectsMalformedFramesWithoutReadingPastTheEnd) {
 
 TEST(WireFrame, AReusedBufferGivesTheSameBytesAsAFreshOne) {
   const auto write = [](FrameWriter& writer) {
-    writer.append(ActorName::make(0, 1, 2), ActorName::make(1, 0, 3), kPing,
+    writer.append(ActorName::make(0, 1, 2), ActorName::make(1, 0, 3), ACTION_PING,
                   std::as_bytes(std::span("payload")));
-    writer.append(ActorName::make(0, 1, 2), ActorName::make(1, 0, 4), kPing, {});
+    writer.append(ActorName::make(0, 1, 2), ActorName::make(1, 0, 4), ACTION_PING, {});
   };
   FrameWriter fresh(0);
   write(fresh);
@@ -125,7 +125,7 @@ TEST(WireFrame, AReusedBufferGivesTheSameBytesAsAFreshOne) {
 
 TEST(WireFrame, WriterStartsAfreshAfterTake) {
   FrameWriter writer(0);
-  writer.append(ActorName::make(0, 0, 0), ActorName::make(1, 0, 0), kPing, {});
+  writer.append(ActorName::make(0, 0, 0), ActorName::make(1, 0, 0), ACTION_PING, {});
   EXPECT_EQ(writer.record_count(), 1u);
   writer.take(0);
   EXPECT_TRUE(writer.empty());

@@ -15,11 +15,11 @@
 #include <utility>
 #include <vector>
 
-#include "core/version.hpp"
 #include "tests/support/mpi_run.hpp"
 #include "tests/support/run_binary.hpp"
 #include "tests/support/temporary_directory.hpp"
 #include "tests/support/usage_errors.hpp"
+#include "xenon/core/version.hpp"
 
 namespace {
 

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "core/version.hpp"
 #include "tests/support/mpi_run.hpp"
 #include "tests/support/run_binary.hpp"
+#include "xenon/core/version.hpp"
 
 namespace {
 
@@ -77,9 +77,14 @@ TEST_F(Installed, HeadersAreThePublicOnesAndFindEachOtherUnderXenon) {
   EXPECT_TRUE(installed("include/xenon/xenon.hpp"));
   EXPECT_TRUE(installed("include/xenon/engine/actor.hpp"));
   EXPECT_TRUE(installed("include/xenon/core/command_line.hpp"));
+  EXPECT_TRUE(installed("include/xenon/core/byte_order.hpp"));  // the programs' helpers too
+  EXPECT_TRUE(installed("include/xenon/engine/mailbox.hpp"));   // Actor holds one
   // Internals that xenon.hpp does not reach stay in the tree.
   EXPECT_FALSE(installed("include/xenon/engine/worker.hpp"));
   EXPECT_FALSE(installed("include/xenon/engine/communicator.hpp"));
+  EXPECT_FALSE(installed("include/xenon/engine/node_context.hpp"));
+  EXPECT_FALSE(installed("include/xenon/engine/outbound_set.hpp"));
+  EXPECT_FALSE(installed("include/xenon/core/spsc_ring.hpp"));  // Engine holds rings opaquely
   EXPECT_FALSE(installed("include/xenon/engine/xenon.hpp"));
   EXPECT_FALSE(installed("include/xenon/transport"));
   // Every quoted include names xenon/...: -I PREFIX/include is all a user needs.

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "core/version.hpp"
 #include "tests/support/mpi_run.hpp"
 #include "tests/support/run_binary.hpp"
+#include "xenon/core/version.hpp"
 
 namespace {
 

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/xenon.hpp"
+#include <xenon/xenon.hpp>
 
 namespace {
 

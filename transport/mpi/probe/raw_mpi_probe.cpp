@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "core/command_line.hpp"
+#include "xenon/core/command_line.hpp"
 
 namespace {
 

@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/command_line.hpp"
+#include "xenon/core/command_line.hpp"
 
 namespace {
 

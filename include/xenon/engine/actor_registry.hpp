@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/actor.hpp"
+#include "xenon/engine/actor.hpp"
 
 namespace xenon {
 

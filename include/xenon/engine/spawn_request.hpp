@@ -5,9 +5,9 @@
 #include <span>
 #include <string_view>
 
-#include "engine/actor_name.hpp"
-#include "engine/message.hpp"
-#include "engine/payload.hpp"
+#include "xenon/engine/actor_name.hpp"
+#include "xenon/engine/message.hpp"
+#include "xenon/engine/payload.hpp"
 
 namespace xenon {
 

@@ -6,9 +6,9 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "engine/action.hpp"
-#include "engine/actor_name.hpp"
-#include "engine/payload.hpp"
+#include "xenon/engine/action.hpp"
+#include "xenon/engine/actor_name.hpp"
+#include "xenon/engine/payload.hpp"
 
 namespace xenon {
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <memory>
@@ -12,12 +11,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/cache_line.hpp"
-#include "core/parker.hpp"
-#include "core/spsc_ring.hpp"
-#include "engine/actor.hpp"
-#include "engine/actor_registry.hpp"
-#include "engine/engine_options.hpp"
+#include "xenon/engine/actor.hpp"
+#include "xenon/engine/actor_registry.hpp"
+#include "xenon/engine/engine_options.hpp"
 
 namespace xenon {
 
@@ -25,6 +21,7 @@ class Transport;
 class Worker;
 class CpuTopology;
 class Communicator;
+class NodeContext;
 
 /// Counters of one node's run (Engine::statistics()), summed over its workers and its
 /// communicator.
@@ -158,39 +155,11 @@ class Engine {
   /// while it runs).
   EngineStatistics statistics() const;
 
-  /// \cond XENON_INTERNAL
-  // ---- Engine internals (workers call these) ----
-  Worker& worker(int index) noexcept { return *workers_[static_cast<std::size_t>(index)]; }
-  bool shutting_down() const noexcept {
-    // Acquire: pairs with the release store in request_shutdown().
-    return shutting_down_.load(std::memory_order_acquire);
-  }
-  void count_spawned_actor() noexcept {
-    // Relaxed: the spawner is alive while it spawns, so the count cannot reach zero
-    // concurrently; the decrement's acq_rel orders everything that matters.
-    live_actors_.fetch_add(1, std::memory_order_relaxed);
-  }
-  void count_stopped_actor() noexcept;
-  std::int64_t live_actors() const noexcept {
-    // Acquire: pairs with the acq_rel decrement in count_stopped_actor().
-    return live_actors_.load(std::memory_order_acquire);
-  }
-  void count_spawn_request_sent() noexcept {
-    // Relaxed: read only after an acquire of the live count that follows the requester's
-    // stop, or by a wave answer that follows it the same way (see communicator.cpp).
-    spawn_requests_sent_.fetch_add(1, std::memory_order_relaxed);
-  }
-  std::uint64_t spawn_requests_sent() const noexcept {
-    return spawn_requests_sent_.load(std::memory_order_relaxed);
-  }
-  const ActorRegistry& registry() const noexcept { return registry_; }
-  void fail(std::exception_ptr failure) noexcept;
-  void request_shutdown() noexcept;
-
-  /// \endcond
 
  private:
   ActorName place(std::unique_ptr<Actor> actor, int worker);
+  Worker& worker(int index) noexcept { return *workers_[static_cast<std::size_t>(index)]; }
+  void fail(std::exception_ptr failure) noexcept;
   void run_worker(int index);
   void run_communication();
   void pin_thread(const char* role, int slot);
@@ -201,21 +170,20 @@ class Engine {
   int node_index_ = 0;
   int node_count_ = 1;
   std::unique_ptr<CpuTopology> topology_;
-  std::vector<std::unique_ptr<Worker>> workers_;
-  // One ring per ordered pair of threads among the workers and the communicator.
-  std::vector<std::unique_ptr<SpscRing<Message>>> rings_;
-  std::unique_ptr<Communicator> communicator_;
   ActorRegistry registry_;
+  // What the workers and the communicator share, and all they know of the node.
+  std::unique_ptr<NodeContext> context_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  // One ring per ordered pair of threads among the workers and the communicator (rings are
+  // an internal, core/spsc_ring.hpp: defined in engine.cpp).
+  struct Rings;
+  std::unique_ptr<Rings> rings_;
+  std::unique_ptr<Communicator> communicator_;
   bool ran_ = false;
   std::int64_t busy_timeline_start_unix_nanoseconds_ = 0;
 
   std::mutex failure_mutex_;
   std::exception_ptr failure_;
-
-  // Touched by every worker on spawn and stop, and polled by every loop turn.
-  alignas(kCacheLineSize) std::atomic<std::int64_t> live_actors_{0};
-  alignas(kCacheLineSize) std::atomic<bool> shutting_down_{false};
-  alignas(kCacheLineSize) std::atomic<std::uint64_t> spawn_requests_sent_{0};
 };
 
 }  // namespace xenon

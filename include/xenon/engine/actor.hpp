@@ -7,15 +7,15 @@
 #include <type_traits>
 #include <utility>
 
-#include "engine/action.hpp"
-#include "engine/actor_name.hpp"
-#include "engine/message.hpp"
-#include "engine/payload.hpp"
+#include "xenon/engine/action.hpp"
+#include "xenon/engine/actor_name.hpp"
+#include "xenon/engine/mailbox.hpp"
+#include "xenon/engine/message.hpp"
+#include "xenon/engine/payload.hpp"
 
 namespace xenon {
 
 class Worker;
-struct MessageNode;
 
 /// Base class of every actor. Derive, implement receive(), and spawn it through the engine
 /// or from another actor; the engine owns it from then on and deletes it after it stops.
@@ -134,8 +134,7 @@ class Actor {
 
  private:
   friend class Worker;
-  friend class Engine;
-  friend class Communicator;
+  friend class NodeContext;  // places (names) it
 
   void send_slot(ActorName to, Action action, const PayloadSlot& payload);
   ActorName spawn_child(std::unique_ptr<Actor> child, int worker);
@@ -143,9 +142,7 @@ class Actor {
   Worker* worker_ = nullptr;
   ActorName name_;
   ActorName supervisor_;
-  // Mailbox: an intrusive FIFO of message nodes owned by this actor's worker.
-  MessageNode* mailbox_head_ = nullptr;
-  MessageNode* mailbox_tail_ = nullptr;
+  Mailbox mailbox_;              // touched by this actor's worker only
   Actor* next_ready_ = nullptr;  // link in the worker's ready queue
   bool scheduled_ = false;       // in the ready queue or running
   bool stop_requested_ = false;

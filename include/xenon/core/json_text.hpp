@@ -7,7 +7,8 @@
 
 namespace xenon {
 
-// A JSON string literal of `text`: quotes and backslashes escaped, control characters as \uXXXX.
+/// A JSON string literal of `text`: quotes and backslashes escaped, control characters as
+/// \\uXXXX. \threads Any thread.
 inline std::string json_quoted(std::string_view text) {
   std::string quoted = "\"";
   for (const char c : text) {

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string>
 
-#include "core/clock.hpp"
+#include "xenon/core/clock.hpp"
 
 namespace xenon {
 

@@ -8,7 +8,11 @@ namespace xenon {
 
 /// What a message asks for. Declare actions as named constants:
 ///
-///     inline constexpr xenon::Action ACTION_PING{"ACTION_PING"};
+///     inline constexpr xenon::Action ACTION_PING{"my_program.ping"};
+///
+/// One naming scheme throughout, the engine's own actions included: the constant is
+/// ACTION_ and what it asks for in capitals; the name is the program (or area), a dot, and
+/// the same words in lower case joined by hyphens ("genomics.counter.kmer-batch").
 ///
 /// The code on the wire is the 32-bit FNV-1a hash of the name, so every node and every build
 /// agrees on it without a central registry, and no magic number appears in code. Names

@@ -5,9 +5,11 @@
 
 namespace xenon {
 
-__extension__ using Uint128 = unsigned __int128;  // GCC and Clang on 64-bit targets
+/// An unsigned 128-bit integer (GCC and Clang on 64-bit targets).
+__extension__ using Uint128 = unsigned __int128;
 
-// SplitMix64: turns any seed, even 0 or consecutive integers, into well-mixed state.
+/// SplitMix64: advances `state` and returns a well-mixed word; turns any seed, even 0 or
+/// consecutive integers, into good generator state. \threads Any thread, on its own state.
 inline std::uint64_t splitmix64(std::uint64_t& state) noexcept {
   std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -15,14 +17,17 @@ inline std::uint64_t splitmix64(std::uint64_t& state) noexcept {
   return z ^ (z >> 31);
 }
 
-// xoshiro256** (Blackman and Vigna): a fast generator with 256 bits of state, good enough
-// for choosing targets and sampling. Not for cryptography.
+/// xoshiro256** (Blackman and Vigna): a fast generator with 256 bits of state, good enough
+/// for choosing targets and sampling. Not for cryptography.
+/// \threads One thread per generator (give each actor or thread its own).
 class Random {
  public:
+  /// A generator whose sequence is fixed by `seed`.
   explicit Random(std::uint64_t seed) noexcept {
     for (auto& word : state_) word = splitmix64(seed);
   }
 
+  /// The next 64 random bits.
   std::uint64_t next() noexcept {
     const std::uint64_t result = rotate_left(state_[1] * 5, 7) * 9;
     const std::uint64_t t = state_[1] << 17;
@@ -35,8 +40,8 @@ class Random {
     return result;
   }
 
-  // Uniform in [0, bound) for bound >= 1, by Lemire's multiply-and-shift with rejection of
-  // the biased low range, so no division on the common path.
+  /// Uniform in [0, bound) for bound >= 1, by Lemire's multiply-and-shift with rejection of
+  /// the biased low range, so no division on the common path.
   std::uint64_t below(std::uint64_t bound) noexcept {
     Uint128 product = static_cast<Uint128>(next()) * bound;
     auto low = static_cast<std::uint64_t>(product);

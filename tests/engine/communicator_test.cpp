@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "engine/communicator.hpp"
+
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <utility>
+#include <vector>
+
+#include "engine/wire_frame.hpp"
+#include "transport/transport.hpp"
+
+// The communicator alone: no Engine and no Worker, only a NodeContext, a transport that
+// records what is sent and hands over what a test puts in, and a stand-in for the worker
+// that drives it in the one-thread mode.
+
+namespace xenon {
+namespace {
+
+inline constexpr Action ACTION_SEQUENCE{"test.sequence"};
+
+// Node `node` of `nodes`; frames sent are kept, frames given to arrive() come out of poll().
+class RecordingTransport final : public Transport {
+ public:
+  RecordingTransport(int node, int nodes) : node_(node), nodes_(nodes) {}
+  int node_index() const override { return node_; }
+  int node_count() const override { return nodes_; }
+  std::string describe() const override { return "recording (test)"; }
+  void send(int node, std::vector<std::byte> frame) override {
+    sent.emplace_back(node, std::move(frame));
+  }
+  std::vector<std::byte> spare_frame_buffer() override { return {}; }
+  void send_attachment(int, Attachment) override { FAIL() << "no attachment expected"; }
+  void receive_attachment(int, std::span<std::byte>) override {
+    FAIL() << "no attachment expected";
+  }
+  std::size_t poll(const FrameHandler& handle) override {
+    std::size_t handled = 0;
+    while (!arriving_.empty()) {
+      auto [source, frame] = std::move(arriving_.front());
+      arriving_.pop_front();
+      ++handled;
+      if (!handle(source, frame)) break;
+    }
+    return handled;
+  }
+  bool frames_arrive_unannounced() const override { return false; }
+  std::size_t sends_in_flight() const override { return 0; }
+  void close(const FrameHandler& handle) override { poll(handle); }
+
+  void arrive(int source, std::vector<std::byte> frame) {
+    arriving_.emplace_back(source, std::move(frame));
+  }
+
+  std::vector<std::pair<int, std::vector<std::byte>>> sent;
+
+ private:
+  int node_;
+  int nodes_;
+  std::deque<std::pair<int, std::vector<std::byte>>> arriving_;
+};
+
+// Stands in for the worker that drives the communicator: keeps what is delivered.
+class RecordingWorker final : public DrivingWorker {
+ public:
+  void deliver_arrival(const Message& message) override {
+    sequences.push_back(message.payload_as<std::uint64_t>());
+    message.payload_slot().release();
+  }
+  bool has_room_for_arrivals() const noexcept override { return true; }
+  std::vector<std::uint64_t> sequences;
+};
+
+std::vector<std::uint64_t> sequences_in(std::span<const std::byte> frame) {
+  std::vector<std::uint64_t> sequences;
+  decode_frame(frame, [&](const WireRecord& record) {
+    std::uint64_t value;
+    std::memcpy(&value, record.payload.data(), sizeof value);
+    sequences.push_back(value);
+  });
+  return sequences;
+}
+
+// One node's communicator with a one-worker NodeContext, as Engine would wire it.
+struct OneNode {
+  explicit OneNode(int node, int nodes = 2)
+      : context(static_cast<std::uint32_t>(node), static_cast<std::uint32_t>(nodes), 1, registry),
+        transport(node, nodes),
+        communicator(context, transport, 60 * 1024),
+        from_worker(64) {
+    context.set_communicator_parker(communicator.parker());
+    communicator.add_inbound(&from_worker);
+  }
+  ActorRegistry registry;
+  NodeContext context;
+  RecordingTransport transport;
+  Communicator communicator;
+  MessageRing from_worker;
+};
+
+TEST(Communicator, MessagesForAnotherNodeLeaveTogetherInOneFrameWhenTheBurstEnds) {
+  OneNode node(0);
+  const ActorName sender = ActorName::make(0, 0, 1);
+  const ActorName receiver = ActorName::make(1, 0, 7);
+  for (std::uint64_t i = 0; i < 3; ++i) {
+    ASSERT_TRUE(node.from_worker.try_stage(
+        Message(sender, receiver, ACTION_SEQUENCE, Payload::of(i).release_slot())));
+  }
+  node.from_worker.publish();
+  EXPECT_TRUE(node.communicator.progress());
+  ASSERT_EQ(node.transport.sent.size(), 1u) << "three messages, one frame";
+  EXPECT_EQ(node.transport.sent[0].first, 1);
+  EXPECT_EQ(sequences_in(node.transport.sent[0].second), (std::vector<std::uint64_t>{0, 1, 2}));
+  EXPECT_EQ(node.communicator.frames_sent(), 1u);
+}
+
+TEST(Communicator, FramesThatOvertakeEachOtherAreDeliveredInTheOrderSent) {
+  OneNode node(1);
+  RecordingWorker worker;
+  node.communicator.set_driving_worker(&worker);  // the one-thread mode: straight to it
+  const ActorName sender = ActorName::make(0, 0, 1);
+  const ActorName receiver = ActorName::make(1, 0, 3);
+  FrameWriter writer(0);
+  std::vector<std::vector<std::byte>> frames;
+  for (std::uint64_t sequence = 0; sequence < 3; ++sequence) {
+    writer.append(sender, receiver, ACTION_SEQUENCE, Payload::of(10 * sequence).bytes());
+    frames.push_back(writer.take(sequence));
+  }
+  node.transport.arrive(0, frames[2]);
+  node.transport.arrive(0, frames[0]);
+  node.transport.arrive(0, frames[1]);
+  // The driven poll stops after the first frame following an empty poll; go on until all.
+  for (int round = 0; round < 4; ++round) node.communicator.progress();
+  EXPECT_EQ(worker.sequences, (std::vector<std::uint64_t>{0, 10, 20}));
+  EXPECT_EQ(node.communicator.frames_received(), 3u);
+}
+
+TEST(Communicator, AFrameThatClaimsAnotherSourceIsRejected) {
+  OneNode node(1);
+  RecordingWorker worker;
+  node.communicator.set_driving_worker(&worker);
+  FrameWriter writer(1);  // says it comes from node 1, arrives from node 0
+  writer.append(ActorName::make(1, 0, 1), ActorName::make(1, 0, 2), ACTION_SEQUENCE,
+                Payload::of(std::uint64_t{5}).bytes());
+  node.transport.arrive(0, writer.take(0));
+  EXPECT_THROW(node.communicator.progress(), WireFormatError);
+  EXPECT_TRUE(worker.sequences.empty());
+}
+
+TEST(Communicator, ASingleNodeShutsDownWhenNoActorIsAliveAndNoSpawnRequestIsOnItsWay) {
+  OneNode node(0, 1);
+  node.communicator.progress();
+  EXPECT_FALSE(node.context.shutting_down()) << "nobody asked for a check yet";
+  node.context.request_termination_check();  // as when the last actor stops
+  node.communicator.progress();
+  EXPECT_TRUE(node.context.shutting_down());
+}
+
+}  // namespace
+}  // namespace xenon
