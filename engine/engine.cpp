@@ -8,6 +8,7 @@
 
 #include "core/cpu_topology.hpp"
 #include "engine/communicator.hpp"
+#include "engine/job_failure.hpp"
 #include "engine/node_context.hpp"
 #include "engine/worker.hpp"
 #include "transport/transport.hpp"
@@ -121,7 +122,16 @@ void Engine::run() {
   // actor that had stopped. Count it, free it, and say so. Closing the transport is
   // collective: it returns once every node got there.
   for (auto& w : workers_) w->publish_after_stop();
-  if (!failure_) communicator_->close();
+  if (!failure_) {
+    try {
+      communicator_->close();
+    } catch (...) {
+      fail(std::current_exception());
+    }
+  }
+  // Across processes a failed node cannot take part in the collective close: it says why
+  // and ends the job, or every node would wait for it.
+  if (failure_ && node_count_ > 1) end_job_after_failure(*transport_, failure_);
   for (auto& w : workers_) w->discard_in_flight();
   if (failure_) std::rethrow_exception(failure_);
   const EngineStatistics totals = statistics();

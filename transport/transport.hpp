@@ -69,6 +69,11 @@ class Transport {
   // sends are complete and every node has called it; frames that arrive meanwhile go to
   // handle (which must not stop).
   virtual void close(const FrameHandler& handle) = 0;
+
+  // Ends every process of the job now with exit status `code` (MPI_Abort), instead of the
+  // collective close: for a failure after which the other nodes would wait for this one
+  // forever. The caller has printed and flushed its reason.
+  [[noreturn]] virtual void abort(int code) = 0;
 };
 
 // The transport this process should use: MPI when it was launched by mpiexec and the build

@@ -67,6 +67,41 @@ TEST(Mpi, AKilledProcessEndsTheJobWithAClearErrorInsteadOfAHang) {
   EXPECT_LT(seconds.count(), 30.0) << run.output;
 }
 
+// A rank whose engine fails mid-run (here: asked to spawn a type it never registered)
+// prints one line naming itself, its host and the failure, and ends the whole job.
+TEST(Mpi, ARankWhoseEngineFailsEndsTheJobWithItsReason) {
+  SKIP_WITHOUT_MPI();
+  for (int threads : {1, 3}) {
+    const auto started = std::chrono::steady_clock::now();
+    const auto run = mpi_run(2, "mpi_scenarios",
+                             "-scenario unknown-type -threads-per-node " + std::to_string(threads),
+                             60);
+    const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started);
+    EXPECT_NE(run.exit_code, 0) << run.output;
+    EXPECT_NE(run.exit_code, 110) << "ended by the timeout, not by the failure:\n" << run.output;
+    EXPECT_NE(run.output.find("xenon: rank 1 of 2 on "), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("failed: no actor type 'scenario.never-registered'"),
+              std::string::npos)
+        << run.output;
+    EXPECT_LT(seconds.count(), 30.0) << run.output;
+  }
+}
+
+// An exception that leaves a rank's engine before run() (a spawn on a worker it does not
+// have) must not leave the rank in MPI_Finalize: the program prints its error and exits,
+// and mpiexec ends the others.
+TEST(Mpi, ARankThatFailsBeforeRunEndsTheJobWithItsError) {
+  SKIP_WITHOUT_MPI();
+  const auto started = std::chrono::steady_clock::now();
+  const auto run = mpi_run(2, "mpi_scenarios", "-scenario early-error -threads-per-node 2", 60);
+  const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started);
+  EXPECT_NE(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.exit_code, 110) << "ended by the timeout, not by the failure:\n" << run.output;
+  EXPECT_NE(run.output.find("mpi_scenarios: error: spawn_on: worker 1"), std::string::npos)
+      << run.output;
+  EXPECT_LT(seconds.count(), 30.0) << run.output;
+}
+
 TEST(Mpi, LatencyProbeAcrossProcessesCountsEveryNodeAndEveryReply) {
   SKIP_WITHOUT_MPI();
   const auto run = mpi_run(
