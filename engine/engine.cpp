@@ -10,6 +10,7 @@
 #include "engine/communicator.hpp"
 #include "engine/job_failure.hpp"
 #include "engine/node_context.hpp"
+#include "engine/options_agreement.hpp"
 #include "engine/worker.hpp"
 #include "transport/transport.hpp"
 
@@ -36,6 +37,8 @@ Engine::Engine(EngineOptions options, std::unique_ptr<Transport> transport)
   }
   node_index_ = transport_->node_index();
   node_count_ = transport_->node_count();
+  // Before anything else travels: a node that refused alone would leave the others waiting.
+  refuse_mismatched_options(*transport_, options_);
   if (options_.pin || options_.verbose) topology_ = std::make_unique<CpuTopology>();
 
   const int workers = options_.worker_count();

@@ -70,6 +70,12 @@ class Transport {
   // handle (which must not stop).
   virtual void close(const FrameHandler& handle) = 0;
 
+  // Start-up, collective: every node passes a short text (at most kStartupTextBytes) and
+  // gets every node's, indexed by node. The engine compares its options this way before
+  // anything else travels.
+  static constexpr std::size_t kStartupTextBytes = 256;
+  virtual std::vector<std::string> exchange_at_start(const std::string& mine) = 0;
+
   // Ends every process of the job now with exit status `code` (MPI_Abort), instead of the
   // collective close: for a failure after which the other nodes would wait for this one
   // forever. The caller has printed and flushed its reason.

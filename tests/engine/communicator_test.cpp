@@ -48,6 +48,9 @@ class RecordingTransport final : public Transport {
   bool frames_arrive_unannounced() const override { return false; }
   std::size_t sends_in_flight() const override { return 0; }
   void close(const FrameHandler& handle) override { poll(handle); }
+  std::vector<std::string> exchange_at_start(const std::string& mine) override {
+    return std::vector<std::string>(static_cast<std::size_t>(nodes_), mine);
+  }
   [[noreturn]] void abort(int code) override { std::_Exit(code); }
 
   void arrive(int source, std::vector<std::byte> frame) {

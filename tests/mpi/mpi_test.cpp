@@ -102,6 +102,30 @@ TEST(Mpi, ARankThatFailsBeforeRunEndsTheJobWithItsError) {
   EXPECT_LT(seconds.count(), 30.0) << run.output;
 }
 
+// Ranks started with different engine options are refused at start-up, naming both.
+TEST(Mpi, RanksStartedWithDifferentOptionsAreRefusedNamingBoth) {
+  SKIP_WITHOUT_MPI();
+  const char* bin = std::getenv("XENON_BIN");
+  const std::string program = std::string(bin != nullptr ? bin : "build/release/bin") + "/mpi_scenarios";
+  const auto started = std::chrono::steady_clock::now();
+  const auto run = xenon::testing::run_command(
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1 "
+      "ASAN_OPTIONS=detect_leaks=0 mpiexec --oversubscribe --bind-to none --timeout 60 -n 1 " +
+      program + " -scenario idle -threads-per-node 4 : -n 1 " + program +
+      " -scenario idle -threads-per-node 2");
+  const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started);
+  EXPECT_NE(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.exit_code, 110) << "ended by the timeout:\n" << run.output;
+  EXPECT_NE(run.output.find("the ranks were started with different engine options: rank 0 with "
+                            "-threads-per-node 4 -aggregation-bytes 61440"),
+            std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("rank 1 with -threads-per-node 2 -aggregation-bytes 61440"),
+            std::string::npos)
+      << run.output;
+  EXPECT_LT(seconds.count(), 30.0) << run.output;
+}
+
 TEST(Mpi, LatencyProbeAcrossProcessesCountsEveryNodeAndEveryReply) {
   SKIP_WITHOUT_MPI();
   const auto run = mpi_run(

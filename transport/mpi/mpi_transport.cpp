@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "transport/mpi/mpi_transport.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -68,6 +69,20 @@ MpiTransport::~MpiTransport() {
   }
   if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
   if (initialised_here_) MPI_Finalize();
+}
+
+std::vector<std::string> MpiTransport::exchange_at_start(const std::string& mine) {
+  std::vector<char> sent(kStartupTextBytes, '\0');
+  std::copy_n(mine.begin(), std::min(mine.size(), kStartupTextBytes - 1), sent.begin());
+  std::vector<char> gathered(kStartupTextBytes * static_cast<std::size_t>(size_));
+  check(MPI_Allgather(sent.data(), static_cast<int>(kStartupTextBytes), MPI_CHAR, gathered.data(),
+                      static_cast<int>(kStartupTextBytes), MPI_CHAR, comm_),
+        "MPI_Allgather");
+  std::vector<std::string> texts;
+  for (int node = 0; node < size_; ++node) {
+    texts.emplace_back(gathered.data() + static_cast<std::size_t>(node) * kStartupTextBytes);
+  }
+  return texts;
 }
 
 void MpiTransport::abort(int code) {
