@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 
 #include "core/cpu_topology.hpp"
 #include "engine/communicator.hpp"
@@ -116,9 +117,23 @@ void Engine::run() {
   }
 
   std::vector<std::thread> threads;
-  for (int w = 1; w < worker_count(); ++w) threads.emplace_back([this, w] { run_worker(w); });
-  if (options_.has_communication_thread()) threads.emplace_back([this] { run_communication(); });
-  run_worker(0);
+  const int thread_count = worker_count() + (options_.has_communication_thread() ? 1 : 0);
+  // Reserved first: a thread that fails to start must not leave a growing vector to move
+  // (and destroy) running threads.
+  threads.reserve(static_cast<std::size_t>(thread_count));
+  try {
+    for (int w = 1; w < worker_count(); ++w) threads.emplace_back([this, w] { run_worker(w); });
+    if (options_.has_communication_thread()) threads.emplace_back([this] { run_communication(); });
+  } catch (const std::system_error& error) {
+    // The threads already started stop (fail() shuts the node down); never terminate with
+    // joinable threads.
+    fail(std::make_exception_ptr(std::runtime_error(
+        "cannot start thread " + std::to_string(threads.size() + 2) + " of " +
+        std::to_string(thread_count) + " (-threads-per-node " +
+        std::to_string(options_.threads_per_node) + "): " + error.what() +
+        "; the limit on processes per user (ulimit -u) may be too low")));
+  }
+  if (threads.size() + 1 == static_cast<std::size_t>(thread_count)) run_worker(0);
   for (std::thread& thread : threads) thread.join();
 
   // Every thread has joined: whatever is still in a ring or an overflow queue was sent to an
