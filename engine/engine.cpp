@@ -12,17 +12,11 @@
 #include "engine/job_failure.hpp"
 #include "engine/node_context.hpp"
 #include "engine/options_agreement.hpp"
+#include "engine/thread_budget.hpp"
 #include "engine/worker.hpp"
 #include "transport/transport.hpp"
 
 namespace xenon {
-namespace {
-
-// Slots per worker-to-worker ring (64 bytes each). Enough to keep a batch in flight in
-// each direction; a full ring is never an error, the sender keeps the overflow.
-std::size_t ring_capacity(int worker_count) { return worker_count <= 16 ? 1024 : 256; }
-
-}  // namespace
 
 struct Engine::Rings {
   std::vector<std::unique_ptr<MessageRing>> all;
@@ -38,8 +32,10 @@ Engine::Engine(EngineOptions options, std::unique_ptr<Transport> transport)
   }
   node_index_ = transport_->node_index();
   node_count_ = transport_->node_count();
-  // Before anything else travels: a node that refused alone would leave the others waiting.
+  // Every node first (a node that refused alone would leave the others waiting), then what
+  // this machine can hold.
   refuse_mismatched_options(*transport_, options_);
+  check_thread_budget(options_.threads_per_node, options_.worker_count());
   if (options_.pin || options_.verbose) topology_ = std::make_unique<CpuTopology>();
 
   const int workers = options_.worker_count();

@@ -67,7 +67,9 @@ class Engine {
   /// Lays out this node as `options` says and joins the runtime: under mpiexec (in a build
   /// with MPI) it initialises MPI, which the destructor finalises, so such a process makes
   /// one Engine. Throws std::invalid_argument if `options.threads_per_node` is not between 1 and
-  /// 4096, std::runtime_error if the transport cannot start (such as under mpiexec in a
+  /// 4096, gives more workers than max(64, 8 per core), or rings (which grow with the square
+  /// of the workers) larger than a quarter of the memory, or, under mpiexec, differs from
+  /// node 0's (as -aggregation-bytes may); std::runtime_error if the transport cannot start (such as under mpiexec in a
   /// build without MPI).
   /// \threads The thread that will call run(). Under mpiexec every process builds its
   /// engine; this may wait for the others (MPI's communicator setup is collective).
