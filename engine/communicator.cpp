@@ -212,16 +212,22 @@ void Communicator::close() {
     ++dead_letters_;
     message.payload_slot().release();
   });
+  // Frames still arriving go through the ordering as before (so that attachments come off
+  // the wire in the order sent), but are counted and dropped instead of delivered.
+  closing_ = true;
   transport_.close([this](int source, std::span<const std::byte> frame) {
-    decode_frame(frame, [this, source](const WireRecord& record) {
-      if (record.attached_length > 0) {  // take it off the wire, then drop it
-        std::vector<std::byte> discard(record.attached_length);
-        transport_.receive_attachment(source, discard);
-      }
-      if (record.destination.worker() != kCommunicatorWorker) ++dead_letters_;
-    });
+    receive_frame(source, frame);
     return true;
   });
+  // Frames held for their turn whose predecessor never came: undeliverable too.
+  for (std::size_t node = 0; node < peers_.size(); ++node) {
+    for (const auto& [sequence, frame] : peers_[node].early_frames) {
+      decode_frame(frame, [this](const WireRecord& record) {
+        if (record.destination.worker() != kCommunicatorWorker) ++dead_letters_;
+      });
+    }
+    peers_[node].early_frames.clear();
+  }
 }
 
 }  // namespace xenon

@@ -109,6 +109,7 @@ class Communicator final : public DrivenCommunicator {
   void send_frame(std::uint32_t node);
   void receive_frame(int source, std::span<const std::byte> frame);
   void deliver_frame(std::uint32_t source, std::span<const std::byte> frame);
+  void discard_frame(std::uint32_t source, std::span<const std::byte> frame);
   void send_attached(std::uint32_t node, const Message& message);
   void deliver(ActorName from, ActorName to, Action action, std::span<const std::byte> payload);
   void deliver(ActorName from, ActorName to, Action action, Payload payload);
@@ -137,6 +138,7 @@ class Communicator final : public DrivenCommunicator {
   std::vector<PeerState> peers_;           // by node
   std::vector<std::uint32_t> pending_frames_;  // nodes whose writer holds records
   bool received_attachment_ = false;  // in this round's poll
+  bool closing_ = false;  // in close(): frames that arrive, in order, are dead letters
   DrivingWorker* driving_worker_ = nullptr;  // set in the one-thread mode
   bool received_last_poll_ = false;
   unsigned sleep_microseconds_ = 0;

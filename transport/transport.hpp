@@ -44,6 +44,9 @@ class Transport {
     std::span<const std::byte> bytes;
     std::function<void()> release;
   };
+  // The largest attachment: 2 GiB - 1 bytes, since MPI counts bytes in an int. The engine
+  // refuses a larger payload for another node before announcing it.
+  static constexpr std::size_t kMaxAttachmentBytes = 2147483647;
   virtual void send_attachment(int node, Attachment attachment) = 0;
 
   // Receives, into `into`, the next attachment from `node`, whose size the caller knows
