@@ -19,14 +19,17 @@ constexpr std::size_t kDrainBatch = 256;
 
 }  // namespace
 
-Communicator::Communicator(NodeContext& node, Transport& transport, std::size_t aggregation_bytes)
+Communicator::Communicator(NodeContext& node, Transport& transport, std::size_t aggregation_bytes,
+                           std::chrono::seconds heartbeat_timeout)
     : node_(node),
       transport_(transport),
       node_index_(static_cast<std::uint32_t>(transport.node_index())),
       node_count_(static_cast<std::uint32_t>(transport.node_count())),
       must_poll_(transport.frames_arrive_unannounced()),
       flush_bytes_(aggregation_bytes),
-      outbound_(static_cast<std::size_t>(node.worker_count())) {
+      outbound_(static_cast<std::size_t>(node.worker_count())),
+      heartbeat_timeout_(heartbeat_timeout),
+      heartbeat_interval_(std::chrono::duration_cast<std::chrono::milliseconds>(heartbeat_timeout) / 4) {
   peers_.reserve(node_count_);
   // Every frame writer stamps this node as the frames' source.
   for (std::uint32_t peer = 0; peer < node_count_; ++peer) peers_.emplace_back(node_index_);
@@ -56,6 +59,7 @@ bool Communicator::progress(bool take_arrivals) {
   outbound_.flush();
   // Memory orders: see NodeContext::take_termination_check().
   if (node_.take_termination_check()) check_termination();
+  keep_heartbeats();
   const bool busy = drained.any || received;
   if (busy) {
     sleep_microseconds_ = 0;
@@ -167,6 +171,8 @@ void Communicator::control(ActorName from, Action action, std::span<const std::b
     spawn(from, payload);
   } else if (termination_control(action, payload)) {
     return;
+  } else if (action == ACTION_HEARTBEAT) {
+    return;  // its arrival was the news (receive_frame marked the node heard)
   } else {
     throw WireFormatError("unknown engine action code " + std::to_string(action.code()) +
                           " from node " + std::to_string(from.node()));

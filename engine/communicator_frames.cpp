@@ -86,6 +86,7 @@ void Communicator::receive_frame(int source, std::span<const std::byte> frame) {
   }
   ++frames_received_;
   PeerState& peer = peers_[static_cast<std::size_t>(source)];
+  peer.heard = true;
   if (header.sequence < peer.next_receive_sequence ||
       peer.early_frames.count(header.sequence) != 0) {
     throw WireFormatError("frame " + std::to_string(header.sequence) + " from node " +

@@ -47,7 +47,8 @@ Engine::Engine(EngineOptions options, std::unique_ptr<Transport> transport)
     context_->add_worker(w, worker(w), worker(w).parker());
   }
   communicator_ = std::make_unique<Communicator>(
-      *context_, *transport_, static_cast<std::size_t>(options_.aggregation_bytes));
+      *context_, *transport_, static_cast<std::size_t>(options_.aggregation_bytes),
+      std::chrono::seconds(options_.heartbeat_timeout_seconds));
   // Rings between every ordered pair of workers, and both ways between each worker and the
   // communicator (whose "worker" slot is index `workers`).
   rings_ = std::make_unique<Rings>();

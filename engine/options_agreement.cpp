@@ -11,7 +11,8 @@ namespace xenon {
 
 std::string options_fingerprint(const EngineOptions& options) {
   return "-threads-per-node " + std::to_string(options.threads_per_node) +
-         " -aggregation-bytes " + std::to_string(options.aggregation_bytes) + " (Xenon " +
+         " -aggregation-bytes " + std::to_string(options.aggregation_bytes) +
+         " -heartbeat-timeout " + std::to_string(options.heartbeat_timeout_seconds) + " (Xenon " +
          XENON_VERSION_STRING + ")";
 }
 

@@ -102,6 +102,26 @@ TEST(Mpi, ARankThatFailsBeforeRunEndsTheJobWithItsError) {
   EXPECT_LT(seconds.count(), 30.0) << run.output;
 }
 
+// A rank that stops answering (SIGSTOP: it neither fails nor exits) is noticed by the
+// heartbeats, and the rank that notices ends the job naming it.
+TEST(Mpi, ARankThatStopsAnsweringIsNamedAndTheJobEnds) {
+  SKIP_WITHOUT_MPI();
+  for (int threads : {1, 2}) {
+    const auto started = std::chrono::steady_clock::now();
+    const auto run = mpi_run(2, "mpi_scenarios",
+                             "-scenario stopped -heartbeat-timeout 3 -threads-per-node " +
+                                 std::to_string(threads),
+                             60);
+    const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started);
+    EXPECT_NE(run.exit_code, 0) << run.output;
+    EXPECT_NE(run.exit_code, 110) << "ended by the timeout, not by the heartbeat:\n" << run.output;
+    EXPECT_NE(run.output.find("xenon: rank 0 of 2 on "), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("failed: rank 1 has sent nothing for 3 s"), std::string::npos)
+        << run.output;
+    EXPECT_LT(seconds.count(), 30.0) << run.output;
+  }
+}
+
 // Ranks started with different engine options are refused at start-up, naming both.
 TEST(Mpi, RanksStartedWithDifferentOptionsAreRefusedNamingBoth) {
   SKIP_WITHOUT_MPI();

@@ -14,6 +14,8 @@
 //   crash      node P-1 kills itself with SIGKILL mid-run: the job must end, not hang.
 //   unknown-type   node 0 asks node P-1 to spawn a type it never registered, mid-run: node
 //              P-1's engine fails, and must end the job with its reason.
+//   stopped    node P-1 stops itself with SIGSTOP mid-run: a heartbeat must notice, and the
+//              job end naming it.
 //   early-error    node P-1 spawns on a worker it does not have, before run(): the exception
 //              leaves its engine, and the job must end rather than wait for it.
 #include <signal.h>
@@ -365,13 +367,25 @@ class Crasher final : public xenon::Actor {
   }
 };
 
-// Keeps a ping going with an actor on the last node, and has that node killed meanwhile.
+class Stopper final : public xenon::Actor {
+ public:
+  explicit Stopper(std::span<const std::byte>) {}
+  void receive(const Message&) override {
+    std::fprintf(stderr, "mpi_scenarios: node %d stops itself (SIGSTOP)\n", node_index());
+    std::fflush(stderr);
+    kill(getpid(), SIGSTOP);
+  }
+};
+
+// Keeps a ping going with an actor on the last node, and has that node killed (or
+// stopped) meanwhile.
 class CrashRoot final : public xenon::Actor {
  public:
+  explicit CrashRoot(const char* how = "scenario.crasher") : how_(how) {}
   void receive(const Message& message) override {
     if (message.action() == ACTION_START) {
       request_spawn(node_count() - 1, 0, "scenario.echo");
-      request_spawn(node_count() - 1, 0, "scenario.crasher");
+      request_spawn(node_count() - 1, 0, how_);
     } else if (message.action() == xenon::ACTION_SPAWNED) {
       const auto spawned = xenon::SpawnedActor::from(message);
       if (echo_.is_none()) {
@@ -386,6 +400,7 @@ class CrashRoot final : public xenon::Actor {
   }
 
  private:
+  const char* how_;
   ActorName echo_;
 };
 
@@ -415,7 +430,7 @@ int main(int argc, char** argv) {
   std::string scenario;
   xenon::CommandLine command_line("mpi_scenarios", "Multi-process checks of the runtime.");
   xenon::add_engine_options(command_line, options);
-  command_line.add_string("scenario", &scenario, "ordering, payloads, spawn, idle, crash, unknown-type or early-error");
+  command_line.add_string("scenario", &scenario, "ordering, payloads, spawn, idle, crash, stopped, unknown-type or early-error");
   try {
     if (!command_line.parse(argc, argv)) return 0;
     xenon::Engine engine(options);
@@ -424,6 +439,7 @@ int main(int argc, char** argv) {
     engine.register_actor_type<Echo>("scenario.echo");
     engine.register_actor_type<Resident>("scenario.resident");
     engine.register_actor_type<Crasher>("scenario.crasher");
+    engine.register_actor_type<Stopper>("scenario.stopper");
     if (engine.node_index() == 0) {
       ActorName root;
       if (scenario == "ordering") {
@@ -436,6 +452,8 @@ int main(int argc, char** argv) {
         root = engine.spawn<Quitter>();
       } else if (scenario == "crash") {
         root = engine.spawn<CrashRoot>();
+      } else if (scenario == "stopped") {
+        root = engine.spawn<CrashRoot>("scenario.stopper");
       } else if (scenario == "unknown-type") {
         root = engine.spawn<UnknownTypeRoot>();
       } else if (scenario == "early-error") {
