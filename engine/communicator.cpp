@@ -19,14 +19,17 @@ constexpr std::size_t kDrainBatch = 256;
 
 }  // namespace
 
-Communicator::Communicator(NodeContext& node, Transport& transport, std::size_t aggregation_bytes)
+Communicator::Communicator(NodeContext& node, Transport& transport, std::size_t aggregation_bytes,
+                           std::chrono::seconds heartbeat_timeout)
     : node_(node),
       transport_(transport),
       node_index_(static_cast<std::uint32_t>(transport.node_index())),
       node_count_(static_cast<std::uint32_t>(transport.node_count())),
       must_poll_(transport.frames_arrive_unannounced()),
       flush_bytes_(aggregation_bytes),
-      outbound_(static_cast<std::size_t>(node.worker_count())) {
+      outbound_(static_cast<std::size_t>(node.worker_count())),
+      heartbeat_timeout_(heartbeat_timeout),
+      heartbeat_interval_(std::chrono::duration_cast<std::chrono::milliseconds>(heartbeat_timeout) / 4) {
   peers_.reserve(node_count_);
   // Every frame writer stamps this node as the frames' source.
   for (std::uint32_t peer = 0; peer < node_count_; ++peer) peers_.emplace_back(node_index_);
@@ -56,6 +59,7 @@ bool Communicator::progress(bool take_arrivals) {
   outbound_.flush();
   // Memory orders: see NodeContext::take_termination_check().
   if (node_.take_termination_check()) check_termination();
+  keep_heartbeats();
   const bool busy = drained.any || received;
   if (busy) {
     sleep_microseconds_ = 0;
@@ -167,6 +171,8 @@ void Communicator::control(ActorName from, Action action, std::span<const std::b
     spawn(from, payload);
   } else if (termination_control(action, payload)) {
     return;
+  } else if (action == ACTION_HEARTBEAT) {
+    return;  // its arrival was the news (receive_frame marked the node heard)
   } else {
     throw WireFormatError("unknown engine action code " + std::to_string(action.code()) +
                           " from node " + std::to_string(from.node()));
@@ -212,16 +218,22 @@ void Communicator::close() {
     ++dead_letters_;
     message.payload_slot().release();
   });
+  // Frames still arriving go through the ordering as before (so that attachments come off
+  // the wire in the order sent), but are counted and dropped instead of delivered.
+  closing_ = true;
   transport_.close([this](int source, std::span<const std::byte> frame) {
-    decode_frame(frame, [this, source](const WireRecord& record) {
-      if (record.attached_length > 0) {  // take it off the wire, then drop it
-        std::vector<std::byte> discard(record.attached_length);
-        transport_.receive_attachment(source, discard);
-      }
-      if (record.destination.worker() != kCommunicatorWorker) ++dead_letters_;
-    });
+    receive_frame(source, frame);
     return true;
   });
+  // Frames held for their turn whose predecessor never came: undeliverable too.
+  for (std::size_t node = 0; node < peers_.size(); ++node) {
+    for (const auto& [sequence, frame] : peers_[node].early_frames) {
+      decode_frame(frame, [this](const WireRecord& record) {
+        if (record.destination.worker() != kCommunicatorWorker) ++dead_letters_;
+      });
+    }
+    peers_[node].early_frames.clear();
+  }
 }
 
 }  // namespace xenon

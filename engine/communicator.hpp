@@ -48,8 +48,10 @@ class Communicator final : public DrivenCommunicator {
   // reply that comes within it costs no wake-up delay.
   static constexpr std::chrono::microseconds kPollBeforeSleeping{2000};
 
-  // `aggregation_bytes`: EngineOptions::aggregation_bytes.
-  Communicator(NodeContext& node, Transport& transport, std::size_t aggregation_bytes);
+  // `aggregation_bytes`: EngineOptions::aggregation_bytes; `heartbeat_timeout`:
+  // EngineOptions::heartbeat_timeout_seconds (zero: no heartbeats).
+  Communicator(NodeContext& node, Transport& transport, std::size_t aggregation_bytes,
+               std::chrono::seconds heartbeat_timeout = std::chrono::seconds{0});
 
   // Wiring, before any thread runs.
   void add_inbound(MessageRing* ring) { inbound_.push_back(ring); }
@@ -97,6 +99,8 @@ class Communicator final : public DrivenCommunicator {
     std::uint64_t next_send_sequence = 0;
     std::uint64_t next_receive_sequence = 0;
     std::map<std::uint64_t, std::vector<std::byte>> early_frames;  // arrived out of order
+    bool heard = false;  // a frame came since the last heartbeat check
+    MonotonicClock::time_point last_heard;  // by the heartbeat check's clock
     explicit PeerState(std::uint32_t node) : writer(node) {}
   };
 
@@ -111,6 +115,8 @@ class Communicator final : public DrivenCommunicator {
   void send_frame(std::uint32_t node);
   void receive_frame(int source, std::span<const std::byte> frame);
   void deliver_frame(std::uint32_t source, std::span<const std::byte> frame);
+  void discard_frame(std::uint32_t source, std::span<const std::byte> frame);
+  void keep_heartbeats();
   void send_attached(std::uint32_t node, const Message& message);
   void deliver(ActorName from, ActorName to, Action action, std::span<const std::byte> payload);
   void deliver(ActorName from, ActorName to, Action action, Payload payload);
@@ -139,6 +145,14 @@ class Communicator final : public DrivenCommunicator {
   std::vector<PeerState> peers_;           // by node
   std::vector<std::uint32_t> pending_frames_;  // nodes whose writer holds records
   bool received_attachment_ = false;  // in this round's poll
+  bool closing_ = false;  // in close(): frames that arrive, in order, are dead letters
+  // Heartbeats (communicator_heartbeat.cpp): sent every heartbeat_interval_, a node silent
+  // for heartbeat_timeout_ fails the run. The clock is read every kRoundsPerHeartbeatCheck
+  // rounds only.
+  std::chrono::seconds heartbeat_timeout_;
+  std::chrono::milliseconds heartbeat_interval_;
+  unsigned rounds_since_heartbeat_check_ = 0;
+  MonotonicClock::time_point last_heartbeat_sent_;
   DrivingWorker* driving_worker_ = nullptr;  // set in the one-thread mode
   bool received_last_poll_ = false;
   unsigned sleep_microseconds_ = 0;

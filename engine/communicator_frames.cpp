@@ -3,9 +3,12 @@
 // and sent when full, when a burst is over, or at the deadline; large payloads travel as
 // attachments. Arriving frames are put back in sequence per source node and split into
 // messages (see communicator.hpp).
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "engine/communicator.hpp"
+#include "engine/internal_actions.hpp"
 #include "transport/transport.hpp"
 
 namespace xenon {
@@ -13,6 +16,17 @@ namespace xenon {
 // ---- Outgoing ----
 
 void Communicator::send_attached(std::uint32_t node, const Message& message) {
+  // Checked before the frame that announces it: the receiver would wait for it forever.
+  if (message.payload_size() > Transport::kMaxAttachmentBytes) {
+    const std::size_t size = message.payload_size();
+    message.payload_slot().release();  // ours to free: the transport never took it
+    throw std::length_error("a payload of " + std::to_string(size) +
+                            " bytes for node " + std::to_string(node) + " (action " +
+                            std::to_string(message.action().code()) + ") exceeds the " +
+                            std::to_string(Transport::kMaxAttachmentBytes) +
+                            " bytes a message to another node can carry (MPI counts bytes in "
+                            "an int): send it in parts");
+  }
   send_frame(node);  // what is already queued for that node goes first
   PeerState& peer = peers_[node];
   peer.writer.append_attached(message.source(), message.destination(), message.action(),
@@ -74,6 +88,7 @@ void Communicator::receive_frame(int source, std::span<const std::byte> frame) {
   }
   ++frames_received_;
   PeerState& peer = peers_[static_cast<std::size_t>(source)];
+  peer.heard = true;
   if (header.sequence < peer.next_receive_sequence ||
       peer.early_frames.count(header.sequence) != 0) {
     throw WireFormatError("frame " + std::to_string(header.sequence) + " from node " +
@@ -96,6 +111,10 @@ void Communicator::receive_frame(int source, std::span<const std::byte> frame) {
 }
 
 void Communicator::deliver_frame(std::uint32_t source, std::span<const std::byte> frame) {
+  if (closing_) {
+    discard_frame(source, frame);
+    return;
+  }
   decode_frame(frame, [this, source](const WireRecord& record) {
     if (record.attached_length == 0) {
       deliver(record.source, record.destination, record.action, record.payload);
@@ -106,6 +125,16 @@ void Communicator::deliver_frame(std::uint32_t source, std::span<const std::byte
     transport_.receive_attachment(static_cast<int>(source), payload.writable_bytes());
     received_attachment_ = true;
     deliver(record.source, record.destination, record.action, std::move(payload));
+  });
+}
+
+void Communicator::discard_frame(std::uint32_t source, std::span<const std::byte> frame) {
+  decode_frame(frame, [this, source](const WireRecord& record) {
+    if (record.attached_length > 0) {  // take it off the wire, then drop it
+      std::vector<std::byte> discard(record.attached_length);
+      transport_.receive_attachment(static_cast<int>(source), discard);
+    }
+    if (record.destination.worker() != kCommunicatorWorker) ++dead_letters_;
   });
 }
 

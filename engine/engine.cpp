@@ -6,21 +6,18 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 
 #include "core/cpu_topology.hpp"
 #include "engine/communicator.hpp"
+#include "engine/job_failure.hpp"
 #include "engine/node_context.hpp"
+#include "engine/options_agreement.hpp"
+#include "engine/thread_budget.hpp"
 #include "engine/worker.hpp"
 #include "transport/transport.hpp"
 
 namespace xenon {
-namespace {
-
-// Slots per worker-to-worker ring (64 bytes each). Enough to keep a batch in flight in
-// each direction; a full ring is never an error, the sender keeps the overflow.
-std::size_t ring_capacity(int worker_count) { return worker_count <= 16 ? 1024 : 256; }
-
-}  // namespace
 
 struct Engine::Rings {
   std::vector<std::unique_ptr<MessageRing>> all;
@@ -36,6 +33,10 @@ Engine::Engine(EngineOptions options, std::unique_ptr<Transport> transport)
   }
   node_index_ = transport_->node_index();
   node_count_ = transport_->node_count();
+  // Every node first (a node that refused alone would leave the others waiting), then what
+  // this machine can hold.
+  refuse_mismatched_options(*transport_, options_);
+  check_thread_budget(options_.threads_per_node, options_.worker_count());
   if (options_.pin || options_.verbose) topology_ = std::make_unique<CpuTopology>();
 
   const int workers = options_.worker_count();
@@ -47,7 +48,8 @@ Engine::Engine(EngineOptions options, std::unique_ptr<Transport> transport)
     context_->add_worker(w, worker(w), worker(w).parker());
   }
   communicator_ = std::make_unique<Communicator>(
-      *context_, *transport_, static_cast<std::size_t>(options_.aggregation_bytes));
+      *context_, *transport_, static_cast<std::size_t>(options_.aggregation_bytes),
+      std::chrono::seconds(options_.heartbeat_timeout_seconds));
   // Rings between every ordered pair of workers, and both ways between each worker and the
   // communicator (whose "worker" slot is index `workers`).
   rings_ = std::make_unique<Rings>();
@@ -114,16 +116,39 @@ void Engine::run() {
 
   start_busy_timelines();
   std::vector<std::thread> threads;
-  for (int w = 1; w < worker_count(); ++w) threads.emplace_back([this, w] { run_worker(w); });
-  if (options_.has_communication_thread()) threads.emplace_back([this] { run_communication(); });
-  run_worker(0);
+  const int thread_count = worker_count() + (options_.has_communication_thread() ? 1 : 0);
+  // Reserved first: a thread that fails to start must not leave a growing vector to move
+  // (and destroy) running threads.
+  threads.reserve(static_cast<std::size_t>(thread_count));
+  try {
+    for (int w = 1; w < worker_count(); ++w) threads.emplace_back([this, w] { run_worker(w); });
+    if (options_.has_communication_thread()) threads.emplace_back([this] { run_communication(); });
+  } catch (const std::system_error& error) {
+    // The threads already started stop (fail() shuts the node down); never terminate with
+    // joinable threads.
+    fail(std::make_exception_ptr(std::runtime_error(
+        "cannot start thread " + std::to_string(threads.size() + 2) + " of " +
+        std::to_string(thread_count) + " (-threads-per-node " +
+        std::to_string(options_.threads_per_node) + "): " + error.what() +
+        "; the limit on processes per user (ulimit -u) may be too low")));
+  }
+  if (threads.size() + 1 == static_cast<std::size_t>(thread_count)) run_worker(0);
   for (std::thread& thread : threads) thread.join();
 
   // Every thread has joined: whatever is still in a ring or an overflow queue was sent to an
   // actor that had stopped. Count it, free it, and say so. Closing the transport is
   // collective: it returns once every node got there.
   for (auto& w : workers_) w->publish_after_stop();
-  if (!failure_) communicator_->close();
+  if (!failure_) {
+    try {
+      communicator_->close();
+    } catch (...) {
+      fail(std::current_exception());
+    }
+  }
+  // Across processes a failed node cannot take part in the collective close: it says why
+  // and ends the job, or every node would wait for it.
+  if (failure_ && node_count_ > 1) end_job_after_failure(*transport_, failure_);
   for (auto& w : workers_) w->discard_in_flight();
   if (failure_) std::rethrow_exception(failure_);
   const EngineStatistics totals = statistics();

@@ -16,6 +16,9 @@ void add_engine_options(CommandLine& command_line, EngineOptions& options) {
   command_line.add_integer("aggregation-bytes", &options.aggregation_bytes, 0, 64 << 20,
                            "gather messages to one node into frames of up to this many bytes "
                            "(0: one message per frame)");
+  command_line.add_integer("heartbeat-timeout", &options.heartbeat_timeout_seconds, 0, 86400,
+                           "under mpiexec: end the job when a rank has sent nothing for this "
+                           "many seconds (stopped, hung, unreachable); 0: never");
 }
 
 }  // namespace xenon

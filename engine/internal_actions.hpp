@@ -36,6 +36,8 @@ inline constexpr Action ACTION_NODE_IDLE{"xenon.node-idle"};
 inline constexpr Action ACTION_WAVE_QUERY{"xenon.wave-query"};
 inline constexpr Action ACTION_WAVE_ANSWER{"xenon.wave-answer"};
 inline constexpr Action ACTION_TERMINATE{"xenon.terminate"};
+// Between communicators: "this node still runs" (see engine/communicator_heartbeat.cpp).
+inline constexpr Action ACTION_HEARTBEAT{"xenon.heartbeat"};
 
 // The worker index that addresses a node's communicator instead of a worker.
 inline constexpr std::uint32_t kCommunicatorWorker = ActorName::kMaxWorkers;

@@ -2,11 +2,14 @@
 #include "transport/loopback_transport.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
 namespace xenon {
+
+void LoopbackTransport::abort(int code) { std::_Exit(code); }  // the only process: it ends
 
 void LoopbackTransport::send(int node, std::vector<std::byte> frame) {
   if (node != 0) {

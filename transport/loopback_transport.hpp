@@ -24,6 +24,8 @@ class LoopbackTransport final : public Transport {
   bool frames_arrive_unannounced() const override { return false; }
   std::size_t sends_in_flight() const override { return 0; }  // done on return
   void close(const FrameHandler& handle) override { poll(handle); }
+  std::vector<std::string> exchange_at_start(const std::string& mine) override { return {mine}; }
+  [[noreturn]] void abort(int code) override;
 
  private:
   std::deque<std::vector<std::byte>> frames_;

@@ -44,6 +44,9 @@ class Transport {
     std::span<const std::byte> bytes;
     std::function<void()> release;
   };
+  // The largest attachment: 2 GiB - 1 bytes, since MPI counts bytes in an int. The engine
+  // refuses a larger payload for another node before announcing it.
+  static constexpr std::size_t kMaxAttachmentBytes = 2147483647;
   virtual void send_attachment(int node, Attachment attachment) = 0;
 
   // Receives, into `into`, the next attachment from `node`, whose size the caller knows
@@ -69,6 +72,17 @@ class Transport {
   // sends are complete and every node has called it; frames that arrive meanwhile go to
   // handle (which must not stop).
   virtual void close(const FrameHandler& handle) = 0;
+
+  // Start-up, collective: every node passes a short text (at most kStartupTextBytes) and
+  // gets every node's, indexed by node. The engine compares its options this way before
+  // anything else travels.
+  static constexpr std::size_t kStartupTextBytes = 256;
+  virtual std::vector<std::string> exchange_at_start(const std::string& mine) = 0;
+
+  // Ends every process of the job now with exit status `code` (MPI_Abort), instead of the
+  // collective close: for a failure after which the other nodes would wait for this one
+  // forever. The caller has printed and flushed its reason.
+  [[noreturn]] virtual void abort(int code) = 0;
 };
 
 // The transport this process should use: MPI when it was launched by mpiexec and the build

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <deque>
 #include <utility>
 #include <vector>
@@ -47,6 +48,10 @@ class RecordingTransport final : public Transport {
   bool frames_arrive_unannounced() const override { return false; }
   std::size_t sends_in_flight() const override { return 0; }
   void close(const FrameHandler& handle) override { poll(handle); }
+  std::vector<std::string> exchange_at_start(const std::string& mine) override {
+    return std::vector<std::string>(static_cast<std::size_t>(nodes_), mine);
+  }
+  [[noreturn]] void abort(int code) override { std::_Exit(code); }
 
   void arrive(int source, std::vector<std::byte> frame) {
     arriving_.emplace_back(source, std::move(frame));
@@ -154,6 +159,56 @@ TEST(Communicator, ASingleNodeShutsDownWhenNoActorIsAliveAndNoSpawnRequestIsOnIt
   node.context.request_termination_check();  // as when the last actor stops
   node.communicator.progress();
   EXPECT_TRUE(node.context.shutting_down());
+}
+
+// Frames held for their turn when the run ends are counted as dead letters, like every
+// other message that can no longer be delivered; one that fills the gap during close
+// releases the held ones, in order, into the count.
+TEST(Communicator, FramesHeldForOrderingAreDeadLettersAtClose) {
+  for (const bool gap_filled_during_close : {false, true}) {
+    SCOPED_TRACE(gap_filled_during_close);
+    OneNode node(1);
+    RecordingWorker worker;
+    node.communicator.set_driving_worker(&worker);
+    const ActorName sender = ActorName::make(0, 0, 1);
+    const ActorName receiver = ActorName::make(1, 0, 3);
+    FrameWriter writer(0);
+    std::vector<std::vector<std::byte>> frames;
+    for (std::uint64_t sequence = 0; sequence < 3; ++sequence) {
+      for (std::uint64_t record = 0; record <= sequence; ++record) {  // 1, 2, 3 records
+        writer.append(sender, receiver, ACTION_SEQUENCE, Payload::of(record).bytes());
+      }
+      frames.push_back(writer.take(sequence));
+    }
+    node.transport.arrive(0, frames[1]);
+    node.transport.arrive(0, frames[2]);
+    for (int round = 0; round < 4; ++round) node.communicator.progress();
+    EXPECT_TRUE(worker.sequences.empty()) << "held: frame 0 has not come";
+    if (gap_filled_during_close) node.transport.arrive(0, frames[0]);
+    node.communicator.close();
+    EXPECT_TRUE(worker.sequences.empty()) << "nothing is delivered once closing";
+    EXPECT_EQ(node.communicator.dead_letters(), gap_filled_during_close ? 6u : 5u);
+  }
+}
+
+// MPI counts bytes in an int: a larger payload for another node is refused before the
+// frame that would announce it (its receiver would wait for it forever).
+TEST(Communicator, APayloadOver2GiBForAnotherNodeIsRefusedBeforeAnythingIsSent) {
+  OneNode node(0);
+  // Allocated, never touched: the pages cost nothing.
+  Payload huge = Payload::for_overwrite(Transport::kMaxAttachmentBytes + 1);
+  ASSERT_TRUE(node.from_worker.try_stage(Message(ActorName::make(0, 0, 1), ActorName::make(1, 0, 7),
+                                                 ACTION_SEQUENCE, huge.release_slot())));
+  node.from_worker.publish();
+  try {
+    node.communicator.progress();
+    FAIL() << "a 2 GiB payload was accepted";
+  } catch (const std::length_error& error) {
+    EXPECT_NE(std::string(error.what()).find("a payload of 2147483648 bytes for node 1"),
+              std::string::npos)
+        << error.what();
+  }
+  EXPECT_TRUE(node.transport.sent.empty());
 }
 
 }  // namespace

@@ -67,6 +67,85 @@ TEST(Mpi, AKilledProcessEndsTheJobWithAClearErrorInsteadOfAHang) {
   EXPECT_LT(seconds.count(), 30.0) << run.output;
 }
 
+// A rank whose engine fails mid-run (here: asked to spawn a type it never registered)
+// prints one line naming itself, its host and the failure, and ends the whole job.
+TEST(Mpi, ARankWhoseEngineFailsEndsTheJobWithItsReason) {
+  SKIP_WITHOUT_MPI();
+  for (int threads : {1, 3}) {
+    const auto started = std::chrono::steady_clock::now();
+    const auto run = mpi_run(2, "mpi_scenarios",
+                             "-scenario unknown-type -threads-per-node " + std::to_string(threads),
+                             60);
+    const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started);
+    EXPECT_NE(run.exit_code, 0) << run.output;
+    EXPECT_NE(run.exit_code, 110) << "ended by the timeout, not by the failure:\n" << run.output;
+    EXPECT_NE(run.output.find("xenon: rank 1 of 2 on "), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("failed: no actor type 'scenario.never-registered'"),
+              std::string::npos)
+        << run.output;
+    EXPECT_LT(seconds.count(), 30.0) << run.output;
+  }
+}
+
+// An exception that leaves a rank's engine before run() (a spawn on a worker it does not
+// have) must not leave the rank in MPI_Finalize: the program prints its error and exits,
+// and mpiexec ends the others.
+TEST(Mpi, ARankThatFailsBeforeRunEndsTheJobWithItsError) {
+  SKIP_WITHOUT_MPI();
+  const auto started = std::chrono::steady_clock::now();
+  const auto run = mpi_run(2, "mpi_scenarios", "-scenario early-error -threads-per-node 2", 60);
+  const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started);
+  EXPECT_NE(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.exit_code, 110) << "ended by the timeout, not by the failure:\n" << run.output;
+  EXPECT_NE(run.output.find("mpi_scenarios: error: spawn_on: worker 1"), std::string::npos)
+      << run.output;
+  EXPECT_LT(seconds.count(), 30.0) << run.output;
+}
+
+// A rank that stops answering (SIGSTOP: it neither fails nor exits) is noticed by the
+// heartbeats, and the rank that notices ends the job naming it.
+TEST(Mpi, ARankThatStopsAnsweringIsNamedAndTheJobEnds) {
+  SKIP_WITHOUT_MPI();
+  for (int threads : {1, 2}) {
+    const auto started = std::chrono::steady_clock::now();
+    const auto run = mpi_run(2, "mpi_scenarios",
+                             "-scenario stopped -heartbeat-timeout 3 -threads-per-node " +
+                                 std::to_string(threads),
+                             60);
+    const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started);
+    EXPECT_NE(run.exit_code, 0) << run.output;
+    EXPECT_NE(run.exit_code, 110) << "ended by the timeout, not by the heartbeat:\n" << run.output;
+    EXPECT_NE(run.output.find("xenon: rank 0 of 2 on "), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("failed: rank 1 has sent nothing for 3 s"), std::string::npos)
+        << run.output;
+    EXPECT_LT(seconds.count(), 30.0) << run.output;
+  }
+}
+
+// Ranks started with different engine options are refused at start-up, naming both.
+TEST(Mpi, RanksStartedWithDifferentOptionsAreRefusedNamingBoth) {
+  SKIP_WITHOUT_MPI();
+  const char* bin = std::getenv("XENON_BIN");
+  const std::string program = std::string(bin != nullptr ? bin : "build/release/bin") + "/mpi_scenarios";
+  const auto started = std::chrono::steady_clock::now();
+  const auto run = xenon::testing::run_command(
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1 "
+      "ASAN_OPTIONS=detect_leaks=0 mpiexec --oversubscribe --bind-to none --timeout 60 -n 1 " +
+      program + " -scenario idle -threads-per-node 4 : -n 1 " + program +
+      " -scenario idle -threads-per-node 2");
+  const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started);
+  EXPECT_NE(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.exit_code, 110) << "ended by the timeout:\n" << run.output;
+  EXPECT_NE(run.output.find("the ranks were started with different engine options: rank 0 with "
+                            "-threads-per-node 4 -aggregation-bytes 61440"),
+            std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("rank 1 with -threads-per-node 2 -aggregation-bytes 61440"),
+            std::string::npos)
+      << run.output;
+  EXPECT_LT(seconds.count(), 30.0) << run.output;
+}
+
 TEST(Mpi, LatencyProbeAcrossProcessesCountsEveryNodeAndEveryReply) {
   SKIP_WITHOUT_MPI();
   const auto run = mpi_run(

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "transport/mpi/mpi_transport.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -48,9 +50,16 @@ MpiTransport::MpiTransport() {
 }
 
 MpiTransport::~MpiTransport() {
+  if (!closed_ && size_ > 1) {
+    // Destroyed without the collective close: an exception left this process's engine
+    // while the other ranks may still be running. MPI_Finalize would wait for them forever,
+    // before the program could print its error. Leave MPI as it is: the process exits with
+    // the program's status, and mpiexec ends the job because a rank exited without
+    // finalising.
+    return;
+  }
   if (!closed_) {
-    // Destroyed without the collective close (an error path): cancel what is posted so that
-    // MPI_Finalize does not wait for it.
+    // A job of one process: cancel what is posted so that MPI_Finalize does not wait.
     for (MPI_Request& request : receive_requests_) {
       if (request != MPI_REQUEST_NULL) {
         MPI_Cancel(&request);
@@ -60,6 +69,26 @@ MpiTransport::~MpiTransport() {
   }
   if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
   if (initialised_here_) MPI_Finalize();
+}
+
+std::vector<std::string> MpiTransport::exchange_at_start(const std::string& mine) {
+  std::vector<char> sent(kStartupTextBytes, '\0');
+  std::copy_n(mine.begin(), std::min(mine.size(), kStartupTextBytes - 1), sent.begin());
+  std::vector<char> gathered(kStartupTextBytes * static_cast<std::size_t>(size_));
+  check(MPI_Allgather(sent.data(), static_cast<int>(kStartupTextBytes), MPI_CHAR, gathered.data(),
+                      static_cast<int>(kStartupTextBytes), MPI_CHAR, comm_),
+        "MPI_Allgather");
+  std::vector<std::string> texts;
+  for (int node = 0; node < size_; ++node) {
+    texts.emplace_back(gathered.data() + static_cast<std::size_t>(node) * kStartupTextBytes);
+  }
+  return texts;
+}
+
+void MpiTransport::abort(int code) {
+  // MPI_COMM_WORLD, not our duplicate: every process of the job ends.
+  MPI_Abort(MPI_COMM_WORLD, code);
+  std::_Exit(code);  // MPI_Abort does not return; should it, this process still ends
 }
 
 std::string MpiTransport::describe() const {

@@ -50,6 +50,8 @@ class MpiTransport final : public Transport {
   bool frames_arrive_unannounced() const override { return true; }
   std::size_t sends_in_flight() const override { return pending_sends_.size(); }
   void close(const FrameHandler& handle) override;
+  std::vector<std::string> exchange_at_start(const std::string& mine) override;
+  [[noreturn]] void abort(int code) override;
 
  private:
   struct PendingSend {

@@ -70,7 +70,9 @@ struct EngineStatistics {
 /// runtime; otherwise the process is the only node. An exception escaping an actor's
 /// receive() stops that actor alone (see Actor::receive()); a failure of the engine itself
 /// (transport, malformed frame, a type not registered here) stops every worker, and run()
-/// rethrows it.
+/// rethrows it; when the runtime spans several processes, the failing one instead prints
+/// one line (rank, host, failure) and ends the whole job (MPI_Abort), since the others
+/// would wait for it forever.
 ///
 /// \threads Build it, set it up (spawn, send, register_actor_type) and run it on one thread;
 /// run() makes that thread worker 0 and starts the others. The accessors node_index(),
@@ -81,7 +83,9 @@ class Engine {
   /// Lays out this node as `options` says and joins the runtime: under mpiexec (in a build
   /// with MPI) it initialises MPI, which the destructor finalises, so such a process makes
   /// one Engine. Throws std::invalid_argument if `options.threads_per_node` is not between 1 and
-  /// 4096, std::runtime_error if the transport cannot start (such as under mpiexec in a
+  /// 4096, gives more workers than max(64, 8 per core), or rings (which grow with the square
+  /// of the workers) larger than a quarter of the memory, or, under mpiexec, differs from
+  /// node 0's (as -aggregation-bytes may); std::runtime_error if the transport cannot start (such as under mpiexec in a
   /// build without MPI).
   /// \threads The thread that will call run(). Under mpiexec every process builds its
   /// engine; this may wait for the others (MPI's communicator setup is collective).
@@ -145,8 +149,9 @@ class Engine {
   /// Runs the actors until none is alive on any node and no spawn request is on its way,
   /// then returns; the calling thread is worker 0 meanwhile. May be called once
   /// (std::logic_error otherwise). Every node must call it: each returns when the whole
-  /// runtime has ended. Rethrows a failure of the engine; warns on stderr if any message
-  /// was a dead letter.
+  /// runtime has ended. Rethrows a failure of the engine (on several processes: prints
+  /// "xenon: rank R of N on HOST failed: WHY" and ends the job with status 1); warns on
+  /// stderr if any message was a dead letter.
   /// \threads The thread that built the engine; blocks for the whole run.
   void run();
 

@@ -20,6 +20,11 @@ struct EngineOptions {
   /// they are sent; 0 sends every message in a frame of its own (to measure what
   /// aggregation buys).
   std::int64_t aggregation_bytes = 60 * 1024;
+  /// Across processes: a node from which nothing arrived for this many seconds (stopped,
+  /// hung, unreachable) ends the job, naming it; heartbeats go every quarter of it. 0: never.
+  /// The default suits a batch job: an actor may compute for minutes in one receive() on a
+  /// node of one thread (which then sends no heartbeat).
+  std::int64_t heartbeat_timeout_seconds = 600;
 
   /// How many workers (threads that run actors) threads_per_node gives.
   int worker_count() const { return threads_per_node == 1 ? 1 : static_cast<int>(threads_per_node - 1); }

@@ -12,6 +12,12 @@
 //              they live, they answer by name, and their supervisor hears when they stop.
 //   idle       node 0's only actor stops at once; nodes without actors end with it.
 //   crash      node P-1 kills itself with SIGKILL mid-run: the job must end, not hang.
+//   unknown-type   node 0 asks node P-1 to spawn a type it never registered, mid-run: node
+//              P-1's engine fails, and must end the job with its reason.
+//   stopped    node P-1 stops itself with SIGSTOP mid-run: a heartbeat must notice, and the
+//              job end naming it.
+//   early-error    node P-1 spawns on a worker it does not have, before run(): the exception
+//              leaves its engine, and the job must end rather than wait for it.
 #include <signal.h>
 #include <unistd.h>
 
@@ -361,13 +367,25 @@ class Crasher final : public xenon::Actor {
   }
 };
 
-// Keeps a ping going with an actor on the last node, and has that node killed meanwhile.
+class Stopper final : public xenon::Actor {
+ public:
+  explicit Stopper(std::span<const std::byte>) {}
+  void receive(const Message&) override {
+    std::fprintf(stderr, "mpi_scenarios: node %d stops itself (SIGSTOP)\n", node_index());
+    std::fflush(stderr);
+    kill(getpid(), SIGSTOP);
+  }
+};
+
+// Keeps a ping going with an actor on the last node, and has that node killed (or
+// stopped) meanwhile.
 class CrashRoot final : public xenon::Actor {
  public:
+  explicit CrashRoot(const char* how = "scenario.crasher") : how_(how) {}
   void receive(const Message& message) override {
     if (message.action() == ACTION_START) {
       request_spawn(node_count() - 1, 0, "scenario.echo");
-      request_spawn(node_count() - 1, 0, "scenario.crasher");
+      request_spawn(node_count() - 1, 0, how_);
     } else if (message.action() == xenon::ACTION_SPAWNED) {
       const auto spawned = xenon::SpawnedActor::from(message);
       if (echo_.is_none()) {
@@ -382,6 +400,26 @@ class CrashRoot final : public xenon::Actor {
   }
 
  private:
+  const char* how_;
+  ActorName echo_;
+};
+
+// Asks the last node for an actor of a type nobody registered, with a ping going meanwhile.
+class UnknownTypeRoot final : public xenon::Actor {
+ public:
+  void receive(const Message& message) override {
+    if (message.action() == ACTION_START) {
+      request_spawn(node_count() - 1, 0, "scenario.echo");
+    } else if (message.action() == xenon::ACTION_SPAWNED) {
+      echo_ = xenon::SpawnedActor::from(message).name;
+      send(echo_, ACTION_ECHO);
+      request_spawn(node_count() - 1, 0, "scenario.never-registered");
+    } else if (message.action() == ACTION_ECHO) {
+      send(echo_, ACTION_ECHO);  // forever: only the failure can end this run
+    }
+  }
+
+ private:
   ActorName echo_;
 };
 
@@ -392,7 +430,7 @@ int main(int argc, char** argv) {
   std::string scenario;
   xenon::CommandLine command_line("mpi_scenarios", "Multi-process checks of the runtime.");
   xenon::add_engine_options(command_line, options);
-  command_line.add_string("scenario", &scenario, "ordering, payloads, spawn, idle or crash");
+  command_line.add_string("scenario", &scenario, "ordering, payloads, spawn, idle, crash, stopped, unknown-type or early-error");
   try {
     if (!command_line.parse(argc, argv)) return 0;
     xenon::Engine engine(options);
@@ -401,6 +439,7 @@ int main(int argc, char** argv) {
     engine.register_actor_type<Echo>("scenario.echo");
     engine.register_actor_type<Resident>("scenario.resident");
     engine.register_actor_type<Crasher>("scenario.crasher");
+    engine.register_actor_type<Stopper>("scenario.stopper");
     if (engine.node_index() == 0) {
       ActorName root;
       if (scenario == "ordering") {
@@ -413,10 +452,19 @@ int main(int argc, char** argv) {
         root = engine.spawn<Quitter>();
       } else if (scenario == "crash") {
         root = engine.spawn<CrashRoot>();
+      } else if (scenario == "stopped") {
+        root = engine.spawn<CrashRoot>("scenario.stopper");
+      } else if (scenario == "unknown-type") {
+        root = engine.spawn<UnknownTypeRoot>();
+      } else if (scenario == "early-error") {
+        root = engine.spawn<Quitter>();  // node 0 then waits for the others to end
       } else {
         throw xenon::CommandLineError("unknown scenario '" + scenario + "'");
       }
       engine.send(root, ACTION_START);
+    }
+    if (scenario == "early-error" && engine.node_index() == engine.node_count() - 1) {
+      engine.spawn_on<Quitter>(engine.worker_count());  // one past the last: throws
     }
     engine.run();
     const xenon::EngineStatistics statistics = engine.statistics();
