@@ -29,8 +29,10 @@ Prediction at N nodes, of node 0 (the node that does the serial steps and sends 
               to every peer in every phase;
   barriers(N) = phases * (2 * latency + 2 * (N - 1) * message overhead): at the end of every
               phase node 0's coordinator hears from every node and tells every node to go on.
-  efficiency = T1 / (N * T(N)), against the one-process tool. The limiting step is T(N)'s
-  largest term.
+  efficiency = (S + W) / (N * T(N)): the fitted one-node work over N times T(N). (The
+  measured one-process busy time T1 is printed beside it, but not divided by: on a shared
+  machine it swings by 2x between runs, and against a fit it would make efficiencies over 1.)
+  speedup = (S + W) / T(N). The limiting step is T(N)'s largest term.
 
 Assumptions (each makes the prediction optimistic or pessimistic as said):
   - the cluster's cores run a unit of work as fast as the cores of the measured machine;
@@ -198,7 +200,11 @@ class ToolModel:
         if limit == "serial steps on node 0" and self.serial_by_phase:
             worst = max(self.serial_by_phase, key=self.serial_by_phase.get)
             limit += f" (mostly {worst}: {self.serial_by_phase[worst]:.2f} s)"
-        return time, self.work / (nodes * time) if time > 0 else 0.0, terms, limit
+        return time, self.fitted_work() / (nodes * time) if time > 0 else 0.0, terms, limit
+
+    def fitted_work(self):
+        """S + W: the one-node time the fit implies, what speedups and efficiencies are against."""
+        return self.serial + self.parallel
 
 
 def crossing(nodes):
@@ -272,7 +278,7 @@ def main():
         for nodes in node_counts:
             time, efficiency, terms, limit = model.predict(nodes, latency, bandwidth)
             parts = " ".join(f"{TERM_KEYS[name]}_s={value:.4f}" for name, value in terms.items())
-            print(f"MODEL tool={model.tool} N={nodes} predicted_s={time:.3f} speedup={model.work / time:.1f} "
+            print(f"MODEL tool={model.tool} N={nodes} predicted_s={time:.3f} speedup={model.fitted_work() / time:.1f} "
                   f"efficiency={efficiency:.4f} {parts} limit=\"{limit}\"")
     return 0
 
