@@ -312,7 +312,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   // A line of progress on standard error (unless quiet); returns its text.
   template <class... Values>
   std::string report(const char* format, Values... values) {
-    char text[256];
+    char text[256] = {};
     std::snprintf(text, sizeof text, format, static_cast<unsigned long long>(values)...);
     if (settings_.counting.show_progress) {
       std::fprintf(stderr, "assembler: %6.2f s: %s\n", seconds_between(started_, MonotonicClock::now()), text);

@@ -119,7 +119,7 @@ std::uint64_t BgzfBlocks::read_block(std::uint64_t offset, std::string& out) {
   state.crc_flag = ISAL_DEFLATE;
   state.next_in = const_cast<unsigned char*>(block + data_start);
   state.avail_in = static_cast<std::uint32_t>(size - data_start - kTrailer);
-  unsigned char spare;  // for an empty member, whose output buffer would be empty
+  unsigned char spare = 0;  // for an empty member, whose output buffer would be empty
   state.next_out = length != 0 ? reinterpret_cast<unsigned char*>(out.data()) : &spare;
   state.avail_out = length != 0 ? length : 1;
   const int status = isal_inflate_stateless(&state);
