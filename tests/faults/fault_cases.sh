@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # The faults a careless user or a batch system brings to kmer_counter and assembler: output
-# folders (unwritable, another's, an older run's), signals, partial files, out of memory and
-# resume (--continue). Each case runs the real tools on real data and prints one line:
+# folders (unwritable, another's, an older run's), signals, partial files, out of memory,
+# resume (--continue), data after a gzip stream, thread counts and limits, and ranks that
+# disagree, fail or stop answering under mpiexec. Each case runs the real tools on real data and prints one line:
 #   PASS|FAIL  CASE  exit STATUS in SECONDS s[: what was wrong]
 # then "N passed, N failed"; the exit status is 0 only when every case passed.
 #   tests/faults/fault_cases.sh [BIN_DIR]     (default: $XENON_BIN, else build/release/bin)
@@ -320,6 +321,61 @@ if [ "${XENON_MPI:-y}" != n ]; then
   expect "same bytes as an uninterrupted run" same_files "$work/assembler-reference" "$work/resume-mpi" "${assembler_files[@]}"
   expect "the graph's phases skipped" grep -q "phases counting to walks: skipped" "$work/resume-mpi/assembler.log"
   finish "assembler under mpiexec (2 ranks) killed, --continue"
+fi
+
+# --- Input, threads and ranks -------------------------------------------------------------
+# A gzip file with other bytes after it (cat a.gz b.fq > c.fq.gz) once passed for a.gz alone.
+begin
+{ cat "$reads_1"; printf '@extra\nACGT\n+\nIIII\n'; } >"$work/appended.fq.gz"
+run "${counter[@]}" -o "$work/appended" "$work/appended.fq.gz"
+expect "exit status 1" status_is 1
+expect "one line naming the offset" one_line_saying "data after the end of the gzip stream at byte $(stat -c %s "$reads_1")"
+finish "gzip file with other bytes appended"
+
+begin
+run "$bin/kmer_counter" --quiet -threads-per-node 4096 -o "$work/many-threads" "$reads_1"
+expect "exit status 1" status_is 1
+expect "one line naming the bound" one_line_saying "at most .* workers are allowed"
+expect "fails fast" faster_than 2
+finish "-threads-per-node 4096"
+
+# Under a limit of 20 processes per user, 32 threads cannot all start (needs root, to run as
+# nobody, whom the limit binds; not under a sanitizer, whose runtime starts threads of its own:
+# ThreadLimits.ThreadCreationFailureEndsWithOneLineAndExitOne covers those builds).
+if [ "$(id -u)" -eq 0 ] && [ -z "${XENON_SANITIZE:-}" ] && command -v prlimit >/dev/null && command -v setpriv >/dev/null; then
+  begin
+  mkdir -p "$work/nproc" && chmod 777 "$work/nproc"
+  printf '>r\nACGTACGTACGTACGTACGTACGTACGTACGTAAA\n' >"$work/nproc/in.fa" && chmod 644 "$work/nproc/in.fa"
+  run setpriv --reuid=65534 --regid=65534 --clear-groups prlimit --nproc=20 \
+    "$bin/kmer_counter" --quiet -threads-per-node 32 -o "$work/nproc/out" "$work/nproc/in.fa"
+  expect "exit status 1" status_is 1
+  expect "one line naming the cause" one_line_saying "cannot start thread .*(ulimit -u) may be too low"
+  finish "thread creation fails (ulimit -u 20)"
+fi
+
+if [ "${XENON_MPI:-y}" != n ]; then
+  mpi_base=(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpiexec --oversubscribe --bind-to none --timeout 120)
+  begin
+  run "${mpi_base[@]}" -n 1 "$bin/kmer_counter" --quiet -t 2 -o "$work/mixed" "$reads_1" \
+    : -n 1 "$bin/kmer_counter" --quiet -t 1 -o "$work/mixed" "$reads_1"
+  expect "a non-zero exit status" test "$status" -ne 0
+  expect "a line naming both options" grep -q "the ranks were started with different engine options: rank 0 with -threads-per-node 3 .*rank 1 with -threads-per-node 1" "$work/err"
+  expect "ends within 30 s" faster_than 30
+  finish "ranks started with different options"
+
+  begin
+  run "${mpi_base[@]}" -n 2 "$bin/mpi_scenarios" -scenario unknown-type -threads-per-node 1
+  expect "a non-zero exit status" test "$status" -ne 0
+  expect "a line naming the rank and the failure" grep -q "xenon: rank 1 of 2 on .* failed: no actor type .*; ending the job" "$work/err"
+  expect "ends within 30 s" faster_than 30
+  finish "a rank fails (unknown actor type)"
+
+  begin
+  run "${mpi_base[@]}" -n 2 "$bin/mpi_scenarios" -scenario stopped -heartbeat-timeout 3 -threads-per-node 1
+  expect "a non-zero exit status" test "$status" -ne 0
+  expect "a line naming the silent rank" grep -q "failed: rank 1 has sent nothing for 3 s (-heartbeat-timeout)" "$work/err"
+  expect "ends within 30 s" faster_than 30
+  finish "a rank stops answering (SIGSTOP, heartbeat 3 s)"
 fi
 
 echo "$passed passed, $failed failed"
