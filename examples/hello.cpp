@@ -5,6 +5,7 @@
 //   g++ -std=c++20 hello.cpp -o hello $(pkg-config --cflags --libs xenon)
 // or with CMake: find_package(Xenon CONFIG REQUIRED), target_link_libraries(hello Xenon::xenon).
 #include <cstdio>
+#include <exception>
 #include <span>
 #include <string>
 #include <xenon/xenon.hpp>
@@ -36,9 +37,14 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "hello: error: %s\n", error.what());
     return 2;
   }
-  xenon::Engine engine(options);
-  const xenon::ActorName greeter = engine.spawn<Greeter>();
-  engine.send(greeter, ACTION_GREET, xenon::Payload::copy_of(std::as_bytes(std::span(whom))));
-  engine.run();
-  return 0;
+  try {  // the engine throws when it cannot start (threads, memory, MPI)
+    xenon::Engine engine(options);
+    const xenon::ActorName greeter = engine.spawn<Greeter>();
+    engine.send(greeter, ACTION_GREET, xenon::Payload::copy_of(std::as_bytes(std::span(whom))));
+    engine.run();
+    return 0;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "hello: error: %s\n", error.what());
+    return 1;
+  }
 }

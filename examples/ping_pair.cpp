@@ -2,6 +2,7 @@
 // Two actors play ping-pong on two workers, then stop; the program ends when no actor is
 // alive. Build: make; run: build/release/bin/ping_pair -threads-per-node 3
 #include <cstdio>
+#include <exception>
 
 #include <xenon/xenon.hpp>
 
@@ -48,10 +49,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ping_pair: error: %s\n", error.what());
     return 2;
   }
-  xenon::Engine engine(options);
-  engine.send(engine.spawn<Pinger>(), ACTION_START);
-  engine.run();  // returns when no actor is alive
-  std::printf("messages received: %llu\n",
-              static_cast<unsigned long long>(engine.statistics().messages_received));
-  return 0;
+  try {  // the engine throws when it cannot start (threads, memory, MPI)
+    xenon::Engine engine(options);
+    engine.send(engine.spawn<Pinger>(), ACTION_START);
+    engine.run();  // returns when no actor is alive
+    std::printf("messages received: %llu\n",
+                static_cast<unsigned long long>(engine.statistics().messages_received));
+    return 0;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "ping_pair: error: %s\n", error.what());
+    return 1;
+  }
 }

@@ -7,6 +7,7 @@
 #include <cinttypes>
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <vector>
 #include <xenon/xenon.hpp>
 
@@ -77,38 +78,43 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  xenon::Engine engine(options);
-  const auto members = static_cast<std::uint64_t>(actors);
-  const auto rounds = static_cast<std::uint64_t>(laps);
-  RingResult result;
-  // Under mpiexec the ring lives on node 0; the other nodes have no actor and wait.
-  if (engine.node_index() == 0) {
-    std::vector<xenon::ActorName> ring;
-    for (std::uint64_t position = 0; position < members; ++position) {
-      const int worker = static_cast<int>(position % static_cast<std::uint64_t>(engine.worker_count()));
-      ring.push_back(engine.spawn_on<Member>(worker, position, members, rounds, result));
+  try {  // the engine throws when it cannot start (threads, memory, MPI)
+    xenon::Engine engine(options);
+    const auto members = static_cast<std::uint64_t>(actors);
+    const auto rounds = static_cast<std::uint64_t>(laps);
+    RingResult result;
+    // Under mpiexec the ring lives on node 0; the other nodes have no actor and wait.
+    if (engine.node_index() == 0) {
+      std::vector<xenon::ActorName> ring;
+      for (std::uint64_t position = 0; position < members; ++position) {
+        const int worker = static_cast<int>(position % static_cast<std::uint64_t>(engine.worker_count()));
+        ring.push_back(engine.spawn_on<Member>(worker, position, members, rounds, result));
+      }
+      for (std::uint64_t position = 0; position < members; ++position) {
+        engine.send(ring[position], ACTION_NEXT, xenon::Payload::of(ring[(position + 1) % members]));
+      }
+      engine.send(ring[0], ACTION_START);
     }
-    for (std::uint64_t position = 0; position < members; ++position) {
-      engine.send(ring[position], ACTION_NEXT, xenon::Payload::of(ring[(position + 1) % members]));
-    }
-    engine.send(ring[0], ACTION_START);
-  }
-  const auto started = std::chrono::steady_clock::now();
-  engine.run();
-  const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - started;
-  if (engine.node_index() != 0) return 0;
+    const auto started = std::chrono::steady_clock::now();
+    engine.run();
+    const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - started;
+    if (engine.node_index() != 0) return 0;
 
-  const std::uint64_t expected = members * rounds;
-  std::printf("ring: %" PRIu64 " actors on %d worker(s), %" PRIu64 " laps: token passed %" PRIu64
-              " times (expected %" PRIu64 ")\n",
-              members, engine.worker_count(), rounds, result.hops, expected);
-  std::printf("ring: %.1f million hops / s\n",
-              static_cast<double>(result.hops) / seconds.count() / 1e6);
-  std::printf("messages received: %" PRIu64 "\n", engine.statistics().messages_received);
-  if (!result.finished || result.hops != expected) {
-    std::fprintf(stderr, "ring: error: the token moved %" PRIu64 " times, expected %" PRIu64 "\n",
-                 result.hops, expected);
+    const std::uint64_t expected = members * rounds;
+    std::printf("ring: %" PRIu64 " actors on %d worker(s), %" PRIu64 " laps: token passed %" PRIu64
+                " times (expected %" PRIu64 ")\n",
+                members, engine.worker_count(), rounds, result.hops, expected);
+    std::printf("ring: %.1f million hops / s\n",
+                static_cast<double>(result.hops) / seconds.count() / 1e6);
+    std::printf("messages received: %" PRIu64 "\n", engine.statistics().messages_received);
+    if (!result.finished || result.hops != expected) {
+      std::fprintf(stderr, "ring: error: the token moved %" PRIu64 " times, expected %" PRIu64 "\n",
+                   result.hops, expected);
+      return 1;
+    }
+    return 0;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "ring: error: %s\n", error.what());
     return 1;
   }
-  return 0;
 }

@@ -7,6 +7,7 @@
 // mpiexec --oversubscribe --bind-to none -n 2 ...)
 // Started alone, the program is one node and spawns the actor there instead, saying so.
 #include <cstdio>
+#include <exception>
 #include <span>
 #include <string>
 #include <xenon/xenon.hpp>
@@ -78,12 +79,17 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "two_nodes: error: %s\n", error.what());
     return 2;
   }
-  xenon::Engine engine(options);
-  engine.register_actor_type<Answerer>(kAnswererType);  // on every node, before run()
-  if (engine.node_index() == 0) engine.send(engine.spawn<Asker>(), ACTION_START);
-  engine.run();  // every node: until no actor is alive on any node
-  if (engine.node_index() == 0) {
-    std::printf("%d node(s), run ended\n", engine.node_count());
+  try {  // the engine throws when it cannot start (threads, memory, MPI)
+    xenon::Engine engine(options);
+    engine.register_actor_type<Answerer>(kAnswererType);  // on every node, before run()
+    if (engine.node_index() == 0) engine.send(engine.spawn<Asker>(), ACTION_START);
+    engine.run();  // every node: until no actor is alive on any node
+    if (engine.node_index() == 0) {
+      std::printf("%d node(s), run ended\n", engine.node_count());
+    }
+    return 0;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "two_nodes: error: %s\n", error.what());
+    return 1;
   }
-  return 0;
 }

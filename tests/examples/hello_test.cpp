@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "tests/support/run_binary.hpp"
 #include "tests/support/usage_errors.hpp"
 
@@ -24,3 +26,14 @@ TEST(Examples, HelloRejectsBadUseInOneLine) {
 }
 
 }  // namespace
+
+// An engine that cannot start (here: more workers than the machine may hold) ends every
+// example with one line and exit 1, not `terminate called`.
+TEST(Examples, AnEngineThatCannotStartEndsEachExampleWithOneLine) {
+  for (const char* program : {"hello", "ring", "ping_pair", "two_nodes"}) {
+    const auto run = xenon::testing::run_binary(program, "-threads-per-node 4096");
+    EXPECT_EQ(run.exit_code, 1) << program << ": " << run.output;
+    EXPECT_EQ(run.output.rfind(std::string(program) + ": error: -threads-per-node 4096: ", 0), 0u) << run.output;
+    EXPECT_EQ(run.output.find("terminate called"), std::string::npos) << run.output;
+  }
+}
