@@ -33,8 +33,10 @@ void write_all(int descriptor, const char* text, std::size_t length) noexcept {
 
 }  // namespace
 
-void set_program(const char* program) noexcept { program_name = program; }
-void set_log(int descriptor) noexcept { log_descriptor = descriptor; }
+// Release: pairs with the acquire load in the exit path, which then reads the name's bytes.
+void set_program(const char* program) noexcept { program_name.store(program, std::memory_order_release); }
+// Release: pairs with the acquire load in the exit path, which then writes to the opened log.
+void set_log(int descriptor) noexcept { log_descriptor.store(descriptor, std::memory_order_release); }
 
 void note_activity(std::string_view text) noexcept {
   std::lock_guard<std::mutex> lock(activity_mutex);
@@ -50,10 +52,10 @@ void exit_now(const char* reason, const char* consequence, int status) noexcept 
     std::memcpy(doing, activity, sizeof doing);
   }
   char line[800];
-  int length = std::snprintf(line, sizeof line, "%s: error: %s in %s: %s, exit status %d\n", program_name.load(),
+  int length = std::snprintf(line, sizeof line, "%s: error: %s in %s: %s, exit status %d\n", program_name.load(std::memory_order_acquire),
                              reason, doing, consequence, status);
   write_all(STDERR_FILENO, line, static_cast<std::size_t>(std::clamp(length, 0, int{sizeof line} - 1)));
-  if (const int log = log_descriptor.load(); log >= 0) {
+  if (const int log = log_descriptor.load(std::memory_order_acquire); log >= 0) {
     // The log's own line format: the UTC time, two spaces, the text.
     timespec now{};
     clock_gettime(CLOCK_REALTIME, &now);
