@@ -41,6 +41,7 @@ GENOMICS_TEST_SOURCES := \
   tests/genomics/evaluate_assembly_test.cpp \
   tests/genomics/input_ranges_test.cpp \
   tests/genomics/kmer_counter_test.cpp \
+  tests/genomics/kmer_shards_test.cpp \
   tests/genomics/kmer_test.cpp \
   tests/genomics/output_directory_test.cpp \
   tests/genomics/scaling_statistics_test.cpp \

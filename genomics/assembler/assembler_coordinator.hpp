@@ -85,7 +85,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     return true;
   }
   // The graph checkpoint replaces the counter's.
-  void save_count_checkpoint() override {}
+  void save_count_checkpoint(std::uint64_t /*shards*/) override {}
 
   void receive_other(const Message& message) override {
     const Action action = message.action();

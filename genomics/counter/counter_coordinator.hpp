@@ -18,6 +18,7 @@
 #include "genomics/counter/dump_merger.hpp"
 #include "genomics/counter/input_reader.hpp"
 #include "genomics/counter/kmer_parser.hpp"
+#include "genomics/counter/kmer_shards.hpp"
 #include "genomics/counter/kmer_store.hpp"
 #include "genomics/io/atomic_output_file.hpp"
 #include "genomics/io/checkpoint_file.hpp"
@@ -82,25 +83,40 @@ class CounterCoordinator : public Actor {
   }
 
   // --continue: skips what a whole checkpoint of the same inputs and options holds; false to
-  // count from the start. The counter's checkpoint is the histogram and tally: enough for
-  // every output but the dump, which needs the counted k-mers themselves (not saved).
+  // count from the start. The counter's checkpoint is the histogram and tally, enough for
+  // every output but the dump; with --dump also the counted k-mers, one shard per store
+  // (kmer_shards.hpp), which the stores load back (then true, and the run goes on in
+  // shards_loaded()).
   virtual bool resume() {
-    if (settings_.dump) {
-      log_.line("--continue: counts.txt needs the counted k-mers, which no checkpoint holds: counting again");
-      return false;
-    }
     const std::optional<std::vector<std::byte>> saved = load_checkpoint(kCountedCheckpoint, "");
     if (!saved) return false;
     CheckpointReader reader(*saved);
     restore_count(reader);
-    log_.line("phases counting and histogram: skipped: the histogram and tally from checkpoints/" + std::string(kCountedCheckpoint));
-    counted();
+    const std::uint64_t shards = reader.at_end() ? 0 : reader.u64();
+    if (!settings_.dump) {
+      log_.line("phases counting and histogram: skipped: the histogram and tally from checkpoints/" + std::string(kCountedCheckpoint));
+      counted();
+      return true;
+    }
+    if (shards == 0) {
+      log_.line("--continue: checkpoint not used: checkpoints/" + std::string(kCountedCheckpoint) +
+                " holds no counted k-mers (a run without --dump saved it): starting from the beginning");
+      forget_count();
+      return false;
+    }
+    saved_shards_ = shards;
+    log_.begin_phase("loading k-mers");
+    stores_.resize(static_cast<std::size_t>(store_count()));
+    parsers_.resize(stores_.size());
+    spawn_all(Role::kStore);  // all_spawned() then asks them to load
     return true;
   }
-  // After counting: saves what resume() takes back.
-  virtual void save_count_checkpoint() {
+  // After counting: saves what resume() takes back (the k-mers are saved already, in
+  // `shards` shards, or 0).
+  virtual void save_count_checkpoint(std::uint64_t shards) {
     CheckpointWriter writer;
     save_count(writer);
+    writer.u64(shards);
     save_checkpoint(kCountedCheckpoint, "", writer);
   }
 
@@ -112,6 +128,10 @@ class CounterCoordinator : public Actor {
   void restore_count(CheckpointReader& reader) {
     outcome_.tally = InputTally::decode(reader.bytes());
     outcome_.histogram = KmerHistogram::from_bytes(reader.bytes());
+  }
+  void forget_count() {
+    outcome_.tally = InputTally{};
+    outcome_.histogram = KmerHistogram{};
   }
 
   // What a checkpoint of this run came from: the program and its version, k, `options` (those
@@ -179,6 +199,12 @@ class CounterCoordinator : public Actor {
     } else if (action == ACTION_DUMP_CHUNK) {
       merger_->add_chunk(store_index(message.source()), message.payload());
       if (merger_->finished()) finish();
+    } else if (action == ACTION_KMERS_SAVED) {
+      shard_saved();
+    } else if (action == ACTION_KMERS_LOADED) {
+      shard_loaded(message);
+    } else if (action == ACTION_KMERS_FORGOTTEN) {
+      if (--awaited_ == 0 && !stopping_) begin_counting();
     } else if (action == ACTION_CHILD_STOPPED) {
       child_stopped(message);
     } else {
@@ -197,13 +223,100 @@ class CounterCoordinator : public Actor {
     }
     for (const std::string& file : settings_.files) InputFile::check_readable(file);  // fail early
     if (settings_.resume && resume()) return;
+    begin_counting();
+  }
+
+  // Spawns the stores, or with stores spawned already (a load of saved k-mers that failed),
+  // the parsers.
+  void begin_counting() {
     log_.begin_phase("counting");
     std::string inputs;
     for (const std::string& file : settings_.files) inputs += (inputs.empty() ? "" : ", ") + input_display_name(file);
     sudden_exit::note_activity("phase counting, reading " + inputs);
+    if (!stores_.empty()) {
+      spawn_all(Role::kParser);
+      return;
+    }
     stores_.resize(static_cast<std::size_t>(store_count()));
     parsers_.resize(stores_.size());
     spawn_all(Role::kStore);
+  }
+
+  // --- The counted k-mers, saved (with --dump) and loaded back (kmer_shards.hpp) ---------
+
+  // After the histogram: every store saves its k-mers, then the histogram and tally are
+  // saved naming the shards, so a `counted` checkpoint exists only with all its shards.
+  void save_checkpoints() {
+    const std::optional<std::string> origin = checkpoint_origin("");
+    if (!settings_.dump || !origin) {
+      save_count_checkpoint(0);
+      counted();
+      return;
+    }
+    log_.begin_phase("saving k-mers");
+    awaited_ = stores_.size();
+    for (std::size_t store = 0; store < stores_.size(); ++store) {
+      CheckpointWriter arguments;
+      arguments.text(checkpoint_directory_of(settings_.output_directory));
+      arguments.text(*origin);
+      arguments.u64(store);
+      arguments.u64(stores_.size());
+      send(stores_[store], ACTION_KMERS_SAVE, Payload::copy_of(arguments.data()));
+    }
+  }
+
+  void shard_saved() {
+    if (--awaited_ != 0 || stopping_) return;
+    log_.end_phase(std::to_string(stores_.size()) + " shards in checkpoints/" + kmer_shards::name(0, stores_.size()) + "...");
+    save_count_checkpoint(stores_.size());
+    counted();
+  }
+
+  // --continue --dump, the stores spawned: each loads its share of the shards.
+  void load_shards() {
+    const std::optional<std::string> origin = checkpoint_origin("");
+    if (!origin) throw std::logic_error("loading k-mers of a run without a checkpoint origin");
+    awaited_ = stores_.size();
+    loaded_histogram_ = KmerHistogram{};
+    load_failure_.clear();
+    for (std::size_t store = 0; store < stores_.size(); ++store) {
+      CheckpointWriter arguments;
+      arguments.text(checkpoint_directory_of(settings_.output_directory));
+      arguments.text(*origin);
+      arguments.u64(saved_shards_);
+      arguments.u64(store);
+      arguments.u64(stores_.size());
+      send(stores_[store], ACTION_KMERS_LOAD, Payload::copy_of(arguments.data()));
+    }
+  }
+
+  void shard_loaded(const Message& message) {
+    CheckpointReader answer(message.payload());
+    if (answer.u64() == 1) {
+      loaded_histogram_.merge(KmerHistogram::from_bytes(answer.bytes()));
+    } else if (load_failure_.empty()) {
+      load_failure_ = answer.text();
+    }
+    if (--awaited_ != 0 || stopping_) return;
+    const std::uint64_t shards = saved_shards_;
+    saved_shards_ = 0;
+    // The k-mers must be those counted: the same histogram (a shard missing, left over from
+    // another run or loaded twice changes it).
+    if (load_failure_.empty() && !(loaded_histogram_ == outcome_.histogram)) {
+      load_failure_ = "the k-mers of the " + std::to_string(shards) + " shards do not give the histogram saved with them";
+    }
+    if (load_failure_.empty()) {
+      log_.end_phase(std::to_string(loaded_histogram_.distinct_kmers()) + " distinct k-mers from " +
+                     std::to_string(shards) + " shards");
+      log_.line("phases counting and histogram: skipped: the counted k-mers from checkpoints/kmers-*");
+      counted();
+      return;
+    }
+    log_.end_phase("not used");
+    log_.line("--continue: checkpoint not used: " + load_failure_ + ": starting from the beginning");
+    forget_count();
+    awaited_ = stores_.size();
+    for (const ActorName store : stores_) send(store, ACTION_KMERS_FORGET);  // then begin_counting()
   }
 
   // One actor per worker of every node, in the order node by node, worker by worker.
@@ -252,6 +365,10 @@ class CounterCoordinator : public Actor {
     if (stopping_) return;
     if (role == Role::kStore) {
       for (std::size_t i = 0; i < stores_.size(); ++i) store_indexes_[stores_[i]] = i;
+      if (saved_shards_ != 0) {
+        load_shards();
+        return;
+      }
       spawn_all(Role::kParser);
       return;
     }
@@ -358,8 +475,7 @@ class CounterCoordinator : public Actor {
     log_.end_phase(std::to_string(outcome_.histogram.distinct_kmers()) + " distinct k-mers, " +
                    std::to_string(outcome_.histogram.unique_kmers()) + " unique, the largest count " +
                    std::to_string(outcome_.histogram.max_count()));
-    save_count_checkpoint();
-    counted();
+    save_checkpoints();
   }
 
   // Writes the histogram and the summary, and publishes them with the dump as one: every
@@ -439,6 +555,9 @@ class CounterCoordinator : public Actor {
   std::uint64_t kmers_stored_ = 0;
   std::unique_ptr<AtomicOutputFile> dump_file_;
   std::unique_ptr<DumpMerger<Words>> merger_;
+  std::uint64_t saved_shards_ = 0;  // --continue --dump: the shards being loaded, else 0
+  KmerHistogram loaded_histogram_;
+  std::string load_failure_;        // why the shards cannot be used: the first store's reason
   bool stopping_ = false;
 };
 

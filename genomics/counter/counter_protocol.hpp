@@ -20,6 +20,8 @@
 //   parser -> reader      ACTION_BLOCK_DONE / _FAILED  every batch of the block is counted
 //   reader -> coordinator ACTION_INPUT_DONE            its pieces are read, or it stopped at a problem
 //   coordinator <-> store ACTION_HISTOGRAM_REQUEST, ACTION_HISTOGRAM, ACTION_DUMP_*
+//   coordinator <-> store ACTION_KMERS_SAVE / _SAVED, _LOAD / _LOADED, _FORGET / _FORGOTTEN:
+//                         the counted k-mers to and from checkpoints (--dump; kmer_shards.hpp)
 //   coordinator -> all    ACTION_COUNTER_STOP
 // Every payload is little-endian.
 namespace xenon::genomics {
@@ -37,6 +39,16 @@ inline constexpr Action ACTION_DUMP_PREPARE{"genomics.counter.dump-prepare"};
 inline constexpr Action ACTION_DUMP_CHUNK_REQUEST{"genomics.counter.dump-chunk-request"};
 inline constexpr Action ACTION_DUMP_CHUNK{"genomics.counter.dump-chunk"};
 inline constexpr Action ACTION_COUNTER_STOP{"genomics.counter.stop"};
+// Save: directory, the run's origin, shard, shards (CheckpointWriter); answered empty.
+inline constexpr Action ACTION_KMERS_SAVE{"genomics.counter.kmers-save"};
+inline constexpr Action ACTION_KMERS_SAVED{"genomics.counter.kmers-saved"};
+// Load: directory, the run's origin, shards saved, this store's index, stores now; answered
+// with 1 and the histogram of what the store now holds, or 0 and why a shard is not usable.
+inline constexpr Action ACTION_KMERS_LOAD{"genomics.counter.kmers-load"};
+inline constexpr Action ACTION_KMERS_LOADED{"genomics.counter.kmers-loaded"};
+// Forget: empty the table (a load that failed somewhere); answered empty.
+inline constexpr Action ACTION_KMERS_FORGET{"genomics.counter.kmers-forget"};
+inline constexpr Action ACTION_KMERS_FORGOTTEN{"genomics.counter.kmers-forgotten"};
 
 // Names under which stores and parsers are registered on every node, by k-mer width.
 inline constexpr std::string_view kStoreType1 = "genomics.kmer-store.1";

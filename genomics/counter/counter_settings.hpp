@@ -41,6 +41,8 @@ inline constexpr const char* kDumpFile = "counts.txt";
 // In DIR/checkpoints: the histogram and tally of a finished count (all that the outputs
 // need without --dump).
 inline constexpr const char* kCountedCheckpoint = "counted";
+// With --dump, also the counted k-mers: one shard per store, "kmers-I-of-N" (kmer_shards.hpp).
+inline constexpr const char* kKmerShardCheckpoints = "kmers-*";
 
 // The summary file: k, the inputs and the totals, nothing that depends on threads or time, so
 // the same input gives the same bytes however it was run.

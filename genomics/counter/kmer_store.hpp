@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstring>
 #include <cstdint>
+#include <string>
 #include <span>
 #include <stdexcept>
 #include <utility>
@@ -12,6 +13,8 @@
 
 #include <xenon/xenon.hpp>
 #include "genomics/counter/counter_protocol.hpp"
+#include "genomics/counter/kmer_shards.hpp"
+#include "genomics/io/checkpoint_file.hpp"
 #include "genomics/kmer/kmer_count_table.hpp"
 #include "genomics/kmer/kmer_histogram.hpp"
 
@@ -41,6 +44,13 @@ class KmerStore : public Actor {
       prepare_dump(message.payload_as<std::uint64_t>());
     } else if (action == ACTION_DUMP_CHUNK_REQUEST) {
       send_dump_chunk(message);
+    } else if (action == ACTION_KMERS_SAVE) {
+      save_shard(message);
+    } else if (action == ACTION_KMERS_LOAD) {
+      load_shards(message);
+    } else if (action == ACTION_KMERS_FORGET) {
+      table_.clear();
+      reply(message, ACTION_KMERS_FORGOTTEN);
     } else if (action == ACTION_COUNTER_STOP) {
       stop();
     } else {
@@ -88,6 +98,46 @@ class KmerStore : public Actor {
     store_le64(payload.writable_bytes().data(), kmers_received_);
     std::copy(pairs.begin(), pairs.end(), payload.writable_bytes().data() + 8);
     reply(request, ACTION_HISTOGRAM, std::move(payload));
+  }
+
+  // The table into checkpoint shard `shard` of `shards`.
+  void save_shard(const Message& request) {
+    CheckpointReader arguments(request.payload());
+    const std::string directory = arguments.text();
+    const std::string run_origin = arguments.text();
+    const std::uint64_t shard = arguments.u64();
+    const std::uint64_t shards = arguments.u64();
+    kmer_shards::save(table_, directory, kmer_shards::name(shard, shards),
+                      kmer_shards::origin(run_origin, shard, shards));
+    reply(request, ACTION_KMERS_SAVED);
+  }
+
+  // This store's share of the saved shards: those whose index modulo the stores is its own.
+  void load_shards(const Message& request) {
+    CheckpointReader arguments(request.payload());
+    const std::string directory = arguments.text();
+    const std::string run_origin = arguments.text();
+    const std::uint64_t shards = arguments.u64();
+    const std::uint64_t store = arguments.u64();
+    const std::uint64_t stores = arguments.u64();
+    if (stores == 0 || store >= stores) throw std::invalid_argument("k-mer load: store " + std::to_string(store) + " of " + std::to_string(stores));
+    std::string why;
+    bool loaded = true;
+    for (std::uint64_t shard = store; loaded && shard < shards; shard += stores) {
+      loaded = kmer_shards::load(table_, directory, kmer_shards::name(shard, shards),
+                                 kmer_shards::origin(run_origin, shard, shards), why);
+    }
+    CheckpointWriter answer;
+    answer.u64(loaded ? 1 : 0);
+    if (loaded) {
+      KmerHistogram histogram;
+      table_.for_each([&](const Key&, std::uint64_t count) { histogram.add(count); });
+      answer.bytes(histogram.to_bytes());
+    } else {
+      table_.clear();
+      answer.text(why);
+    }
+    reply(request, ACTION_KMERS_LOADED, Payload::copy_of(answer.data()));
   }
 
   void prepare_dump(std::uint64_t minimum_count) {

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -28,6 +29,19 @@ void save(const std::string& directory, const std::string& name, const std::stri
 // The bytes, or nullopt with `why` not: missing, from another origin, cut short or damaged.
 std::optional<std::vector<std::byte>> load(const std::string& directory, const std::string& name,
                                            const std::string& origin, std::string& why);
+
+// For a result too large to hold twice in memory (a k-mer store's table): `produce(consume)`
+// hands the bytes to consume() in pieces, the same bytes in the same order each time; it is
+// called twice, once for the size and CRC-32 that the header gives first, once to write.
+using ConsumePiece = std::function<void(std::span<const std::byte>)>;
+void save_in_pieces(const std::string& directory, const std::string& name, const std::string& origin,
+                    const std::function<void(const ConsumePiece&)>& produce);
+
+// Reads a checkpoint in pieces of whole `unit`s into consume(), without holding it whole.
+// True if it is whole, its own and undamaged; the CRC-32 is known only at the end, so after
+// false (with `why`) whatever consume() took must be thrown away.
+bool load_in_pieces(const std::string& directory, const std::string& name, const std::string& origin,
+                    std::size_t unit, const ConsumePiece& consume, std::string& why);
 
 // The inputs, for an origin: each file's absolute path, size and modification time (a file
 // changed since gives another origin); nullopt if one of them can be read only once

@@ -4,7 +4,9 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <string>
 #include <system_error>
+#include <vector>
 
 #include "genomics/io/temporary_files.hpp"
 
@@ -80,11 +82,23 @@ void OutputDirectory::remove_previous_results() const {
 
 void OutputDirectory::remove_checkpoints() const {
   std::error_code error;
-  for (const std::string& checkpoint : rules_.checkpoints) {
-    const fs::path file = fs::path(checkpoint_directory()) / checkpoint;
+  const auto remove = [&](const fs::path& file) {
     if (!fs::is_directory(fs::symlink_status(file, error)) && !fs::remove(file, error) && error) {
       fail(file.string(), "cannot remove the previous run's checkpoint", error);
     }
+  };
+  for (const std::string& checkpoint : rules_.checkpoints) {
+    if (!checkpoint.ends_with('*')) {
+      remove(fs::path(checkpoint_directory()) / checkpoint);
+      continue;
+    }
+    // A family of files (the k-mer stores' shards): every name with that start.
+    const std::string start = checkpoint.substr(0, checkpoint.size() - 1);
+    std::vector<fs::path> matching;
+    for (fs::directory_iterator entry(checkpoint_directory(), error), end; !error && entry != end; entry.increment(error)) {
+      if (entry->path().filename().string().starts_with(start)) matching.push_back(entry->path());
+    }
+    for (const fs::path& file : matching) remove(file);
   }
   if (fs::is_empty(checkpoint_directory(), error)) fs::remove(checkpoint_directory(), error);
 }

@@ -10,7 +10,7 @@ namespace xenon::genomics {
 struct OutputRules {
   std::string program;               // its log is DIR/PROGRAM.log, which marks the folder as its own
   std::vector<std::string> results;  // the files it writes (besides the log and its checkpoints)
-  std::vector<std::string> checkpoints;  // files it may leave in DIR/checkpoints/ for --continue
+  std::vector<std::string> checkpoints;  // files it may leave in DIR/checkpoints/ for --continue; NAME* for every name starting NAME
   bool force = false;   // --force: write into a folder that is not its own
   bool resume = false;  // --continue: keep the checkpoints (each is checked before it is used)
 };

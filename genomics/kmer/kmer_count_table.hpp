@@ -54,6 +54,20 @@ class KmerCountTable {
     }
   }
 
+  // Adds a key that is not in the table with its count (a table saved and read back).
+  void insert_new(const Key& key, std::uint64_t count) {
+    if (key[Words - 1] == kEmpty) {
+      unslotted_[key] = count;
+      return;
+    }
+    Part& part = parts_[part_of(key)];
+    if (part.size >= part.grow_at) grow(part);
+    const std::uint32_t slot_count = count >= kSaturated ? kSaturated : static_cast<std::uint32_t>(count);
+    if (slot_count == kSaturated) saturated_extra_[key] = count - kSaturated;
+    place(part, key, slot_count);
+    ++part.size;
+  }
+
   std::uint64_t distinct() const {
     std::uint64_t total = unslotted_.size();
     for (const Part& part : parts_) total += part.size;

@@ -43,7 +43,7 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
   command_line.add_string("o", &settings.output_directory, "output directory (created if missing): new, empty or this tool's own");
   command_line.add_flag("dump", &settings.dump, "also write every k-mer and its count, sorted, to DIR/counts.txt");
   add_output_options(command_line, output,
-                     "counting and histogram (from checkpoints/counted; not with --dump, which counts again)");
+                     "counting and histogram (from checkpoints/counted; with --dump also the counted k-mers, checkpoints/kmers-*)");
   command_line.add_unsigned("min-count", &settings.minimum_count, "dump only k-mers counted at least this often");
   std::int64_t block_kib = static_cast<std::int64_t>(settings.block_bytes >> 10);
   command_line.add_integer("block-kib", &block_kib, 4, 1 << 20, "input block size handed to a parser, in KiB");
@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
   EngineOptions options;
   ThreadOptions threads;
   CounterSettings settings;
-  OutputRules output{kProgram, {kHistogramFile, kSummaryFile, kDumpFile}, {kCountedCheckpoint}};
+  OutputRules output{kProgram, {kHistogramFile, kSummaryFile, kDumpFile}, {kCountedCheckpoint, kKmerShardCheckpoints}};
   std::string statistics_directory;
   return tool_main(
       kProgram, argc, argv,

@@ -56,6 +56,7 @@ finish() {
   fi
 }
 status_is() { [ "$status" -eq "$1" ]; }
+lacks() { ! grep -q -- "$1" "$2"; }
 # faster_than SECONDS: the last run took less. Sanitizer builds run 5-20x slower (and start
 # their runtime first), so there the limit is ten times as long.
 time_scale=1
@@ -299,11 +300,68 @@ expect "a checkpoint of other options not used" grep -q "came from other inputs 
 expect "k=25 in the summary" grep -q '"k": 25' "$work/resume-counter/summary.json"
 finish "kmer_counter --continue with another -k"
 
+# With --dump the stores save their k-mers too (checkpoints/kmers-I-of-N), before `counted`.
+for line in "phase saving k-mers: started" "phase dump: started" "phase writing: started"; do
+  begin
+  rm -rf "$work/resume-dump"
+  kill_and_continue "$work/resume-dump" "$line" "${counter[@]}" --dump "$reads_1"
+  expect "exit status 0" status_is 0
+  expect "same bytes as an uninterrupted run" same_files "$work/dump-reference" "$work/resume-dump" counts.txt "${counter_files[@]}"
+  expect "the checkpoints removed after success" test ! -e "$work/resume-dump/checkpoints"
+  if [ "$line" = "phase saving k-mers: started" ]; then
+    expect "counted again" grep -q "phase counting: done" "$work/resume-dump/kmer_counter.log"
+  else
+    expect "the count skipped" grep -q "phases counting and histogram: skipped: the counted k-mers" "$work/resume-dump/kmer_counter.log"
+    expect "not counted again" lacks "phase counting" "$work/resume-dump/kmer_counter.log"
+  fi
+  finish "kmer_counter --dump killed at '$line', --continue"
+done
+
+# The shards of 2 stores spread over 3 (another -t), then over the 2 nodes of mpiexec.
 begin
-kill_and_continue "$work/resume-dump" "phase dump: started" "${counter[@]}" --dump "$reads_1"
+rm -rf "$work/resume-dump"
+(XENON_TEST_SIGNAL_AT="KILL:phase dump: started" "${counter[@]}" --dump -o "$work/resume-dump" "$reads_1" >/dev/null 2>&1
+ true) 2>/dev/null
+expect "two shards saved" test -s "$work/resume-dump/checkpoints/kmers-1-of-2"
+run "$bin/kmer_counter" -t 3 -k 31 --quiet --dump -o "$work/resume-dump" --continue "$reads_1"
 expect "exit status 0" status_is 0
+expect "the count skipped" grep -q "counted k-mers from checkpoints" "$work/resume-dump/kmer_counter.log"
 expect "same bytes as an uninterrupted run" same_files "$work/dump-reference" "$work/resume-dump" counts.txt "${counter_files[@]}"
-finish "kmer_counter --dump killed in the dump, --continue"
+finish "kmer_counter --dump --continue with another thread count"
+
+if [ "${XENON_MPI:-y}" != n ]; then
+  begin
+  rm -rf "$work/resume-dump"
+  (XENON_TEST_SIGNAL_AT="KILL:phase dump: started" "${counter[@]}" --dump -o "$work/resume-dump" "$reads_1" >/dev/null 2>&1
+   true) 2>/dev/null
+  run "${mpiexec_command[@]}" "$bin/kmer_counter" -t 1 -k 31 --quiet --dump -o "$work/resume-dump" --continue "$reads_1"
+  expect "exit status 0" status_is 0
+  expect "the count skipped" grep -q "counted k-mers from checkpoints" "$work/resume-dump/kmer_counter.log"
+  expect "same bytes as an uninterrupted run" same_files "$work/dump-reference" "$work/resume-dump" counts.txt "${counter_files[@]}"
+  finish "kmer_counter --dump --continue under mpiexec (2 ranks)"
+fi
+
+begin
+rm -rf "$work/resume-dump"
+(XENON_TEST_SIGNAL_AT="KILL:phase dump: started" "${counter[@]}" --dump -o "$work/resume-dump" "$reads_1" >/dev/null 2>&1
+ true) 2>/dev/null
+printf 'X' | dd of="$work/resume-dump/checkpoints/kmers-1-of-2" bs=1 seek=5000 conv=notrunc status=none
+run "${counter[@]}" --dump -o "$work/resume-dump" --continue "$reads_1"
+expect "exit status 0" status_is 0
+expect "the damage found" grep -q "kmers-1-of-2 is damaged (its CRC-32 does not match)" "$work/resume-dump/kmer_counter.log"
+expect "counted again" grep -q "phase counting: done" "$work/resume-dump/kmer_counter.log"
+expect "same bytes as an uninterrupted run" same_files "$work/dump-reference" "$work/resume-dump" counts.txt "${counter_files[@]}"
+finish "kmer_counter --dump --continue on a damaged shard"
+
+begin
+rm -rf "$work/resume-dump"
+(XENON_TEST_SIGNAL_AT="KILL:phase writing: started" "${counter[@]}" -o "$work/resume-dump" "$reads_1" >/dev/null 2>&1
+ true) 2>/dev/null
+run "${counter[@]}" --dump -o "$work/resume-dump" --continue "$reads_1"
+expect "exit status 0" status_is 0
+expect "no k-mers saved without --dump" grep -q "holds no counted k-mers" "$work/resume-dump/kmer_counter.log"
+expect "same bytes as an uninterrupted run" same_files "$work/dump-reference" "$work/resume-dump" counts.txt "${counter_files[@]}"
+finish "kmer_counter --dump --continue after a run without --dump"
 
 # Every phase in a plain build; under a sanitizer (each assembler run 10x slower) one phase
 # that resumes from the graph and one after it, which take the same code paths.
