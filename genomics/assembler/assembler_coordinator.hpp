@@ -59,9 +59,11 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     to_every_store(ACTION_GRAPH_SOLIDIFY, [&] { return setup.encode(); });
   }
 
-  // --continue: from the graph checkpoint, the phases counting, histogram, solid k-mers,
-  // edges and walks are skipped; the rest (on node 0 alone) is done again from it.
+  // --continue: from the contigs checkpoint every phase up to the contigs is skipped, and only
+  // the files are written; else from the graph checkpoint the phases counting, histogram,
+  // solid k-mers, edges and walks are skipped, and the rest (on node 0 alone) is done again.
   bool resume() override {
+    if (resume_from_contigs()) return true;
     const std::optional<std::vector<std::byte>> saved = this->load_checkpoint(kGraphCheckpoint, graph_options());
     if (!saved) return false;
     CheckpointReader reader(*saved);
@@ -84,6 +86,40 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     assemble_from(std::move(pieces));
     return true;
   }
+  // The contigs checkpoint, if there is one of the same options: false (the reason logged
+  // unless it is only missing) to try the graph's.
+  bool resume_from_contigs() {
+    const std::optional<std::string> origin = this->checkpoint_origin(contigs_options());
+    if (!origin) return false;
+    std::string why;
+    const std::optional<std::vector<std::byte>> saved =
+        checkpoint::load(checkpoint_directory_of(settings_.counting.output_directory), kContigsCheckpoint, *origin, why);
+    if (!saved) {
+      if (why.find(" is missing") == std::string::npos) {
+        this->log().line("--continue: checkpoints/" + std::string(kContigsCheckpoint) + " not used: " + why);
+      }
+      return false;
+    }
+    CheckpointReader reader(*saved);
+    this->restore_count(reader);
+    for (std::uint64_t* field : outcome_fields()) *field = reader.u64();
+    outcome_.cleaning.rounds = static_cast<int>(reader.u64());
+    std::vector<Unitig> contigs(reader.u64());
+    for (Unitig& contig : contigs) {
+      contig.bases = reader.text();
+      contig.coverage_sum = reader.u64();
+      contig.kmers = reader.u64();
+      contig.circular = reader.u64() != 0;
+    }
+    if (!reader.at_end()) throw std::runtime_error("checkpoints/contigs: bytes after the contigs");
+    summarize(contigs);
+    this->log().line("phases counting to contigs: skipped: " + std::to_string(contigs.size()) +
+                     " contigs from checkpoints/" + kContigsCheckpoint);
+    report("resumed from checkpoints/contigs");
+    write_outputs(contigs);
+    return true;
+  }
+
   // The graph checkpoint replaces the counter's.
   void save_count_checkpoint(std::uint64_t /*shards*/) override {}
 
@@ -163,6 +199,37 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
 
   // The options the graph depends on (besides k and the inputs).
   std::string graph_options() const { return " min-coverage=" + std::to_string(settings_.coverage_threshold); }
+  // The options the contigs depend on: the graph's, and every one after it.
+  std::string contigs_options() const {
+    return graph_options() + " tip-length=" + std::to_string(settings_.cleaning.tip_length) +
+           " bubble-length=" + std::to_string(settings_.cleaning.bubble_length) +
+           " cleaning-rounds=" + std::to_string(settings_.cleaning.rounds) +
+           " repeat-rounds=" + std::to_string(settings_.repeat_rounds) +
+           " min-passages=" + std::to_string(settings_.minimum_passages) +
+           " min-contig=" + std::to_string(settings_.minimum_contig);
+  }
+
+  // The outcome's counts up to the contigs, in the contigs checkpoint's order.
+  std::vector<std::uint64_t*> outcome_fields() {
+    return {&outcome_.coverage_threshold, &outcome_.solid_kmers, &outcome_.edges, &outcome_.unitigs, &outcome_.cycles,
+            &outcome_.cleaning.tips_removed, &outcome_.cleaning.bubbles_popped, &outcome_.repeats_resolved};
+  }
+
+  // The contigs, before they are written: with the counts and the outcome, all the outputs.
+  void save_contigs_checkpoint(const std::vector<Unitig>& contigs) {
+    CheckpointWriter writer;
+    this->save_count(writer);
+    for (const std::uint64_t* field : outcome_fields()) writer.u64(*field);
+    writer.u64(static_cast<std::uint64_t>(outcome_.cleaning.rounds));
+    writer.u64(contigs.size());
+    for (const Unitig& contig : contigs) {
+      writer.text(contig.bases);
+      writer.u64(contig.coverage_sum);
+      writer.u64(contig.kmers);
+      writer.u64(contig.circular ? 1 : 0);
+    }
+    this->save_checkpoint(kContigsCheckpoint, contigs_options(), writer);
+  }
 
   void save_graph_checkpoint(const std::vector<GraphPiece>& pieces) {
     CheckpointWriter writer;
@@ -290,12 +357,28 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     }
     this->log().begin_phase("contigs");
     const std::vector<Unitig> contigs = graph.contigs(settings_.minimum_contig, true, reads, mates);
+    summarize(contigs);
+    this->log().end_phase(std::to_string(outcome_.contigs) + " contigs, " + std::to_string(outcome_.total_length) +
+                          " bases, the largest " + std::to_string(outcome_.largest_contig) + ", N50 " +
+                          std::to_string(outcome_.n50));
+    save_contigs_checkpoint(contigs);
+    write_outputs(contigs);
+  }
+
+  void summarize(const std::vector<Unitig>& contigs) {
     outcome_.contigs = contigs.size();
+    outcome_.total_length = 0;
+    outcome_.largest_contig = 0;
     for (const Unitig& contig : contigs) {
       outcome_.total_length += contig.bases.size();
       outcome_.largest_contig = std::max<std::uint64_t>(outcome_.largest_contig, contig.bases.size());
     }
     outcome_.n50 = n50(contigs);
+  }
+
+  // The output files, published together.
+  void write_outputs(const std::vector<Unitig>& contigs) {
+    this->log().begin_phase("writing");
     AtomicOutputFile contigs_file(this->output_path(kContigsFile));
     contigs_file.write(contigs_fasta(contigs));
     AtomicOutputFile summary(this->output_path(kAssemblySummaryFile));
@@ -303,9 +386,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     AtomicOutputFile histogram(this->output_path(kHistogramFile));
     histogram.write(this->histogram().jellyfish_text());
     publish_together({&contigs_file, &summary, &histogram});
-    this->log().end_phase(std::to_string(outcome_.contigs) + " contigs, " + std::to_string(outcome_.total_length) +
-                          " bases, the largest " + std::to_string(outcome_.largest_contig) + ", N50 " +
-                          std::to_string(outcome_.n50));
+    this->log().end_phase();
     this->succeed({contigs_file.path(), summary.path(), histogram.path()});
   }
 

@@ -42,6 +42,8 @@ inline constexpr const char* kAssemblySummaryFile = "assembly.json";
 // In DIR/checkpoints: the graph as the stores left it (the unitig pieces their walks found,
 // and the cycles), with the counts, histogram and tally: what --continue starts from.
 inline constexpr const char* kGraphCheckpoint = "graph";
+// The contigs (about the genome's size), with the outcome up to them: all the outputs need.
+inline constexpr const char* kContigsCheckpoint = "contigs";
 
 // The solidity threshold from a k-mer histogram: the count at its first minimum (between the
 // error k-mers seen once or twice and the genome's peak: the first count with no fewer k-mers

@@ -49,9 +49,9 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
   command_line.add_integer("k", &k, 5, kMaxKmerLength - 1, "k-mer length, odd");
   command_line.add_string("o", &settings.counting.output_directory, "output directory (created if missing): new, empty or this tool's own");
   add_output_options(command_line, output,
-                     "counting, histogram, solid k-mers, edges and walks (from checkpoints/graph; the phases "
-                     "from unitigs on are done again, so --min-contig, --tip-length and --bubble-length may "
-                     "change)");
+                     "every phase up to the contigs (from checkpoints/contigs, of the same options), or counting, "
+                     "histogram, solid k-mers, edges and walks (from checkpoints/graph; the phases from unitigs on "
+                     "are done again, so --min-contig, --tip-length and --bubble-length may change)");
   command_line.add_unsigned("min-coverage", &settings.coverage_threshold,
                             "keep k-mers counted at least this often (0: the k-mer histogram's first minimum)");
   std::uint64_t minimum_contig = settings.minimum_contig;
@@ -119,7 +119,7 @@ int main(int argc, char** argv) {
   EngineOptions options;
   ThreadOptions threads;
   AssemblerSettings settings;
-  OutputRules output{kProgram, {kContigsFile, kAssemblySummaryFile, kHistogramFile}, {kGraphCheckpoint}};
+  OutputRules output{kProgram, {kContigsFile, kAssemblySummaryFile, kHistogramFile}, {kGraphCheckpoint, kContigsCheckpoint}};
   std::string statistics_directory;
   return tool_main(
       kProgram, argc, argv,

@@ -365,8 +365,9 @@ finish "kmer_counter --dump --continue after a run without --dump"
 
 # Every phase in a plain build; under a sanitizer (each assembler run 10x slower) one phase
 # that resumes from the graph and one after it, which take the same code paths.
-assembler_phases=(counting histogram "solid k-mers" edges walks unitigs cleaning "repeats, round 1" "reads and pairs" contigs)
-[ -z "${XENON_SANITIZE:-}" ] || assembler_phases=(walks cleaning)
+assembler_phases=(counting histogram "solid k-mers" edges walks unitigs cleaning "repeats, round 1" "reads and pairs" contigs
+  writing)
+[ -z "${XENON_SANITIZE:-}" ] || assembler_phases=(walks cleaning writing)
 for phase in "${assembler_phases[@]}"; do
   begin
   rm -rf "$work/resume-assembler"
@@ -376,9 +377,26 @@ for phase in "${assembler_phases[@]}"; do
   case $phase in
     cleaning | repeats* | reads* | contigs)
       expect "the graph's phases skipped" grep -q "phases counting to walks: skipped" "$work/resume-assembler/assembler.log" ;;
+    writing)
+      expect "every phase to the contigs skipped" grep -q "phases counting to contigs: skipped" "$work/resume-assembler/assembler.log"
+      expect "nothing but the writing done" lacks "phase contigs" "$work/resume-assembler/assembler.log" ;;
   esac
   finish "assembler killed in '$phase', --continue"
 done
+
+# The contigs depend on --min-contig: another value takes the graph's checkpoint instead.
+begin
+rm -rf "$work/resume-assembler"
+"${assembler[@]}" --min-contig 1000 -o "$work/assembler-long-reference" "$reads_1" "$reads_2" >/dev/null 2>&1
+(XENON_TEST_SIGNAL_AT="KILL:phase writing: started" "${assembler[@]}" -o "$work/resume-assembler" "$reads_1" "$reads_2" \
+  >/dev/null 2>&1; true) 2>/dev/null
+expect "the contigs saved" test -s "$work/resume-assembler/checkpoints/contigs"
+run "${assembler[@]}" --min-contig 1000 -o "$work/resume-assembler" --continue "$reads_1" "$reads_2"
+expect "exit status 0" status_is 0
+expect "the contigs of other options not used" grep -q "checkpoints/contigs not used: .*came from other inputs or options" "$work/resume-assembler/assembler.log"
+expect "the graph's phases skipped" grep -q "phases counting to walks: skipped" "$work/resume-assembler/assembler.log"
+expect "same bytes as an uninterrupted run" same_files "$work/assembler-long-reference" "$work/resume-assembler" "${assembler_files[@]}"
+finish "assembler --continue with another --min-contig"
 
 if [ "${XENON_MPI:-y}" != n ]; then
   begin
