@@ -7,6 +7,9 @@
 #   make decompression-bench         zlib, isa-l and libdeflate side by side on the test data's
 #                                    gzip files and a larger one, plain gzip and BGZF (MB/s);
 #                                    needs libdeflate-dev (make deps-dev)
+#   make peers                       latency_probe's and three Savina workloads on Xenon, CAF
+#                                    and Erlang, one after another (performance/peers; minutes;
+#                                    needs libcaf-dev and erlang-base: make deps-dev)
 
 BENCH_PROBES := cacheline_probe savina
 BENCH_BINARIES := $(BENCH_PROBES:%=$(BUILD)/bin/%)
@@ -39,6 +42,11 @@ decompression-bench: $(BUILD)/bin/decompression_bench
 # Built by `make`, and before `make test` (tests/performance/ runs them with tiny workloads).
 all: $(BENCH_BINARIES)
 test: $(BENCH_BINARIES)
+
+# The same workloads on CAF and Erlang beside Xenon's (make deps-dev first); minutes, not in CI.
+.PHONY: peers
+peers: $(BUILD)/bin/latency_probe $(BUILD)/bin/savina
+	performance/peers/run_peers.sh $(BUILD)/bin 3
 
 .PHONY: bench
 bench: $(BUILD)/bin/latency_probe $(BUILD)/bin/ring_probe $(BUILD)/bin/idle_probe $(BENCH_BINARIES)

@@ -42,6 +42,8 @@ dev_packages+=(kmc ragout-examples time minia velvet ray)
 dev_packages+=(doxygen)
 # libdeflate: measured against zlib and isa-l by `make decompression-bench`, not linked.
 dev_packages+=(libdeflate-dev)
+# The actor runtimes Xenon is compared with: CAF and Erlang (performance/peers, make peers).
+dev_packages+=(libcaf-dev erlang-base)
 
 case "${1:-}" in
   "") ;;

@@ -24,6 +24,7 @@
 #include "genomics/io/sequence_parser.hpp"
 #include "tests/support/mpi_run.hpp"
 #include "tests/support/run_binary.hpp"
+#include "tests/support/record_collector.hpp"
 #include "tests/support/temporary_directory.hpp"
 #include "tests/support/test_data.hpp"
 
@@ -73,18 +74,7 @@ std::string bgzf(const std::string& text, std::size_t member_bytes) {
   return out;
 }
 
-// Every record's sequence, in order (FASTA lines joined; a record cut into blocks is one).
-struct Collector {
-  std::vector<std::string> sequences;
-  void begin_record() { sequences.emplace_back(); }
-  void resume_record(std::string_view carried) {
-    ASSERT_FALSE(sequences.empty());
-    const std::string& so_far = sequences.back();
-    ASSERT_GE(so_far.size(), carried.size());
-    EXPECT_EQ(so_far.substr(so_far.size() - carried.size()), carried);
-  }
-  void bases(std::string_view line) { sequences.back() += line; }
-};
+using Collector = xenon::testing::RecordCollector;
 
 // The records of one piece, through the splitter (small blocks) and the parser, as a reader
 // and its parsers see them; their numbers must run from 1 without a gap.

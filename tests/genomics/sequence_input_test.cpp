@@ -15,6 +15,7 @@
 #include "genomics/io/input_file.hpp"
 #include "genomics/io/sequence_parser.hpp"
 #include "genomics/kmer/kmer.hpp"
+#include "tests/support/record_collector.hpp"
 #include "tests/support/temporary_directory.hpp"
 
 namespace {
@@ -47,19 +48,7 @@ std::string fastq_records(int count, int first = 1) {
 }
 
 
-// Collects every record's sequence (FASTA lines joined, and records cut across blocks too:
-// the carried bases were already collected with the previous block).
-struct Collector {
-  std::vector<std::string> sequences;
-  void begin_record() { sequences.emplace_back(); }
-  void resume_record(std::string_view carried) {
-    ASSERT_FALSE(sequences.empty());
-    const std::string& so_far = sequences.back();
-    ASSERT_GE(so_far.size(), carried.size());
-    EXPECT_EQ(so_far.substr(so_far.size() - carried.size()), carried) << "carried bases are the record's last";
-  }
-  void bases(std::string_view line) { sequences.back() += line; }
-};
+using Collector = xenon::testing::RecordCollector;
 
 // Splits a file into blocks of about `target` bytes and parses them all, in order.
 struct Parsed {
