@@ -20,6 +20,7 @@ TEST_SOURCES := \
   tests/engine/wire_frame_test.cpp \
   tests/engine/worker_test.cpp \
   tests/examples/hello_test.cpp \
+  tests/examples/monitor_test.cpp \
   tests/examples/ping_pair_test.cpp \
   tests/examples/ring_test.cpp \
   tests/examples/two_nodes_test.cpp \
