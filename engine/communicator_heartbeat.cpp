@@ -25,7 +25,8 @@ void Communicator::keep_heartbeats() {
   if (++rounds_since_heartbeat_check_ < kRoundsPerHeartbeatCheck) return;
   rounds_since_heartbeat_check_ = 0;
   const auto now = MonotonicClock::now();
-  if (lost_node_failure_ && now >= lost_node_deadline_) throw std::runtime_error(*lost_node_failure_);
+  if (lost_node_failure_ && now >= lost_node_deadline_)
+    throw std::runtime_error(*lost_node_failure_);
   if (last_heartbeat_sent_ == MonotonicClock::time_point{}) {  // the first check: start counting
     last_heartbeat_sent_ = now;
     for (PeerState& peer : peers_) peer.last_heard = now;
@@ -61,8 +62,8 @@ void Communicator::node_left(std::uint32_t node, MonotonicClock::time_point now)
   const std::string reason = "node " + std::to_string(node) + " left the job: " + why;
   for (std::size_t worker = 0; worker < outbound_.size(); ++worker) {
     // Addressed to no actor: the worker takes it on its path for absent actors.
-    const ActorName to = ActorName::make(node_index_, static_cast<std::uint32_t>(worker),
-                                         kNoActorIndex);
+    const ActorName to =
+        ActorName::make(node_index_, static_cast<std::uint32_t>(worker), kNoActorIndex);
     stage_to_worker(worker, communicator_name(node_index_), to, ACTION_NODE_LEFT,
                     node_left_payload(node, reason).release_slot());
   }

@@ -36,8 +36,7 @@ inline Payload monitor_payload(MonitorKind kind, std::string_view reason = {}) {
 inline MonitorKind monitor_kind(const Message& message) {
   const std::span<const std::byte> bytes = message.payload();
   if (bytes.empty() || bytes[0] < std::byte{1} || bytes[0] > std::byte{3}) {
-    throw WireFormatError("malformed monitor message (" + std::to_string(bytes.size()) +
-                             " bytes)");
+    throw WireFormatError("malformed monitor message (" + std::to_string(bytes.size()) + " bytes)");
   }
   return static_cast<MonitorKind>(bytes[0]);
 }

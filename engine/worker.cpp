@@ -315,8 +315,8 @@ void Worker::finish_stopped(Actor* actor) {
   const ActorName supervisor = actor->supervisor_;
   if (!monitors_.empty()) {
     tell_monitors_of_stop(name, !failure_reason_.empty() ? std::string_view(failure_reason_)
-                                : stop_reason_        ? std::string_view(*stop_reason_)
-                                                      : kDownNormal);
+                                : stop_reason_           ? std::string_view(*stop_reason_)
+                                                         : kDownNormal);
   }
   stop_reason_.reset();
   actors_[name.index()] = nullptr;

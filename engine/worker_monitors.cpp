@@ -38,7 +38,8 @@ void Worker::receive_monitor_message(Actor* actor, const Message& message, bool 
         const std::string_view reason = monitor_reason(message);
         const Message down(message.source(), actor->name_, ACTION_DOWN,
                            Payload::copy_of(std::as_bytes(std::span(reason))).release_slot());
-        const Payload owner = Payload::adopt_slot(down.payload_slot());  // freed however receive() ends
+        // Freed however receive() ends.
+        const Payload owner = Payload::adopt_slot(down.payload_slot());
         actor->receive(down);
       }
       break;
@@ -52,8 +53,7 @@ void Worker::tell_monitors_of_stop(ActorName stopped, std::string_view reason) {
   }
   // Its own watches end with it: the watched actors forget it.
   for (const ActorName watched : monitors_.take_watched_by(stopped.index())) {
-    send(stopped, watched, ACTION_MONITOR,
-         monitor_payload(MonitorKind::kUnwatch).release_slot());
+    send(stopped, watched, ACTION_MONITOR, monitor_payload(MonitorKind::kUnwatch).release_slot());
   }
 }
 

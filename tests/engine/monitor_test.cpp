@@ -12,8 +12,8 @@
 #include <string>
 #include <utility>
 #include <vector>
-
 #include <xenon/xenon.hpp>
+
 #include "tests/engine/engine_test_support.hpp"
 #include "tests/support/test_support.hpp"
 
@@ -67,9 +67,10 @@ class EachReasonWatcher final : public Actor {
   EachReasonWatcher(int target_worker, Seen& seen) : target_worker_(target_worker), seen_(seen) {}
   void receive(const Message& message) override {
     if (message.action() == ACTION_START) {
-      const std::pair<std::string, std::string> ways[] = {{"normal", std::string(kDownNormal)},
-                                                          {"finished the batch", "finished the batch"},
-                                                          {"throw:disk full", "disk full"}};
+      const std::pair<std::string, std::string> ways[] = {
+          {"normal", std::string(kDownNormal)},
+          {"finished the batch", "finished the batch"},
+          {"throw:disk full", "disk full"}};
       for (const auto& [how, reason] : ways) {
         const ActorName target = spawn_on<Target>(target_worker_);
         watch(target);
@@ -119,10 +120,10 @@ class DeadNamesWatcher final : public Actor {
     } else if (message.action() == ACTION_CHILD_STOPPED) {  // it has stopped: watch it now
       const std::uint32_t worker = static_cast<std::uint32_t>(target_worker_);
       const ActorName dead_names[] = {
-          message.source(),                              // stopped
-          ActorName::make(0, worker, 999),               // never spawned on a worker that exists
-          ActorName::make(0, 40, 0),                     // a worker this node does not have
-          ActorName::make(7, 0, 0),                      // a node the run does not have
+          message.source(),                 // stopped
+          ActorName::make(0, worker, 999),  // never spawned on a worker that exists
+          ActorName::make(0, 40, 0),        // a worker this node does not have
+          ActorName::make(7, 0, 0),         // a node the run does not have
           ActorName::none()};
       for (const ActorName name : dead_names) {
         watch(name);
@@ -243,8 +244,8 @@ class CrowdRoot final : public Actor {
     if (message.action() == ACTION_START) {
       target_ = spawn_on<Target>(worker_count() - 1);
       for (int i = 0; i < watchers_; ++i) {
-        const ActorName watcher =
-            spawn_on<CrowdWatcher>(i % worker_count(), target_, i % 2 == 1, seen_[static_cast<std::size_t>(i)]);
+        const ActorName watcher = spawn_on<CrowdWatcher>(i % worker_count(), target_, i % 2 == 1,
+                                                         seen_[static_cast<std::size_t>(i)]);
         send(watcher, ACTION_START);
       }
     } else if (message.action() == ACTION_CHILD_STOPPED && message.source() != target_) {
@@ -262,7 +263,7 @@ class CrowdRoot final : public Actor {
   int left_ = 0;
 };
 
-TEST(Monitors, EveryWatcherOnEveryWorkerHearsOnceAndOnesThatLeftAreForgotten) {
+TEST(Monitors, EveryWatcherOnEveryWorkerHearsOnceAndOnesThatLeftHearNothing) {
   Watchdog watchdog("monitors: crowd");
   constexpr int kWatchers = 40;
   Engine engine(with_threads(4));
@@ -282,7 +283,8 @@ TEST(Monitors, EveryWatcherOnEveryWorkerHearsOnceAndOnesThatLeftAreForgotten) {
 }
 
 TEST(Monitors, DownNoticeRefusesAnotherAction) {
-  const Message other(ActorName::make(0, 0, 1), ActorName::make(0, 0, 2), ACTION_PING, PayloadSlot{});
+  const Message other(ActorName::make(0, 0, 1), ActorName::make(0, 0, 2), ACTION_PING,
+                      PayloadSlot{});
   EXPECT_THROW(DownNotice::from(other), std::invalid_argument);
 }
 

@@ -12,7 +12,8 @@ namespace {
 TEST(Examples, MonitorHearsOnNodeZeroWhyTheActorOnNodeOneStopped) {
   SKIP_WITHOUT_MPI();
   for (const char* threads : {"1", "2"}) {
-    const auto run = xenon::testing::mpi_run(2, "monitor", std::string("-threads-per-node ") + threads);
+    const auto run =
+        xenon::testing::mpi_run(2, "monitor", std::string("-threads-per-node ") + threads);
     ASSERT_EQ(run.exit_code, 0) << run.output;
     EXPECT_NE(run.output.find("down: 1.0.0 reason: work done, nothing left to do\n"),
               std::string::npos)

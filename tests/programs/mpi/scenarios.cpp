@@ -457,7 +457,8 @@ class MonitorRoot final : public xenon::Actor {
   void receive(const Message& message) override {
     const std::uint32_t last = static_cast<std::uint32_t>(node_count() - 1);
     if (message.action() == ACTION_START) {
-      with_reason_request_ = request_spawn(node_count() - 1, worker_count() - 1, "scenario.monitored");
+      with_reason_request_ =
+          request_spawn(node_count() - 1, worker_count() - 1, "scenario.monitored");
       request_spawn(node_count() - 1, worker_count() - 1, "scenario.monitored");
     } else if (message.action() == xenon::ACTION_SPAWNED) {
       const auto spawned = xenon::SpawnedActor::from(message);
@@ -476,8 +477,8 @@ class MonitorRoot final : public xenon::Actor {
                " before its stop: '" + notices_[with_reason_] + "'");
         }
       } else {
-        for (const ActorName name : {message.source(), ActorName::make(last, 0, 999),
-                                     ActorName::make(last, 40, 0)}) {
+        for (const ActorName name :
+             {message.source(), ActorName::make(last, 0, 999), ActorName::make(last, 40, 0)}) {
           watch(name);
           no_such_actor_.push_back(name);
         }
@@ -519,7 +520,9 @@ int main(int argc, char** argv) {
   std::string scenario;
   xenon::CommandLine command_line("mpi_scenarios", "Multi-process checks of the runtime.");
   xenon::add_engine_options(command_line, options);
-  command_line.add_string("scenario", &scenario, "ordering, payloads, spawn, idle, monitors, crash, stopped, unknown-type or early-error");
+  command_line.add_string(
+      "scenario", &scenario,
+      "ordering, payloads, spawn, idle, monitors, crash, stopped, unknown-type or early-error");
   try {
     if (!command_line.parse(argc, argv)) return 0;
     xenon::Engine engine(options);
