@@ -18,6 +18,14 @@ std::uint64_t Actor::request_spawn(int node, int worker, std::string_view type,
   return worker_->request_spawn(name_, node, worker, type, std::move(arguments));
 }
 
+void Actor::stop(std::string_view reason) {
+  stop_requested_ = true;
+  worker_->set_stop_reason(reason);
+}
+
+void Actor::watch(ActorName actor) { worker_->watch(name_, actor); }
+void Actor::unwatch(ActorName actor) { worker_->unwatch(name_, actor); }
+
 int Actor::worker_count() const noexcept { return worker_->node().worker_count(); }
 int Actor::node_count() const noexcept { return static_cast<int>(worker_->node().node_count()); }
 

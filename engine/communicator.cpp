@@ -9,6 +9,7 @@
 
 #include "engine/idle_loop.hpp"
 #include "engine/internal_actions.hpp"
+#include "engine/monitor_messages.hpp"
 #include "transport/transport.hpp"
 #include "xenon/engine/spawn_request.hpp"
 
@@ -139,6 +140,13 @@ void Communicator::deliver(ActorName from, ActorName to, Action action, Payload 
     return;
   }
   if (to.worker() >= outbound_.size()) {
+    // A watch of no actor from another node: answered at once.
+    if (is_watch_request(action, payload.bytes()) && from.node() != node_index_ &&
+        from.node() < node_count_) {
+      append(from.node(), to, from, ACTION_MONITOR,
+             monitor_payload(MonitorKind::kStopped, kDownNoSuchActor).bytes());
+      return;
+    }
     ++dead_letters_;  // no such worker here: the name was never valid
     return;
   }

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "core/parker.hpp"
@@ -117,6 +119,7 @@ class Communicator final : public DrivenCommunicator {
   void deliver_frame(std::uint32_t source, std::span<const std::byte> frame);
   void discard_frame(std::uint32_t source, std::span<const std::byte> frame);
   void keep_heartbeats();
+  void node_left(std::uint32_t node, MonotonicClock::time_point now);
   void send_attached(std::uint32_t node, const Message& message);
   void deliver(ActorName from, ActorName to, Action action, std::span<const std::byte> payload);
   void deliver(ActorName from, ActorName to, Action action, Payload payload);
@@ -153,6 +156,11 @@ class Communicator final : public DrivenCommunicator {
   std::chrono::milliseconds heartbeat_interval_;
   unsigned rounds_since_heartbeat_check_ = 0;
   MonotonicClock::time_point last_heartbeat_sent_;
+  // A node found silent: the failure that ends the run once the watchers of its actors had
+  // kWatcherGrace to take their notices (node_left()).
+  static constexpr std::chrono::seconds kWatcherGrace{1};
+  std::optional<std::string> lost_node_failure_;
+  MonotonicClock::time_point lost_node_deadline_;
   DrivingWorker* driving_worker_ = nullptr;  // set in the one-thread mode
   bool received_last_poll_ = false;
   unsigned sleep_microseconds_ = 0;

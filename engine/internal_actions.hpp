@@ -39,8 +39,17 @@ inline constexpr Action ACTION_TERMINATE{"xenon.terminate"};
 // Between communicators: "this node still runs" (see engine/communicator_heartbeat.cpp).
 inline constexpr Action ACTION_HEARTBEAT{"xenon.heartbeat"};
 
+// Monitors (engine/monitor_messages.hpp): actor to actor, a watch, an unwatch or a stop
+// notice that the watcher's worker filters before it becomes an ACTION_DOWN; communicator
+// to worker, "this node left the job".
+inline constexpr Action ACTION_MONITOR{"xenon.monitor"};
+inline constexpr Action ACTION_NODE_LEFT{"xenon.node-left"};
+
 // The worker index that addresses a node's communicator instead of a worker.
 inline constexpr std::uint32_t kCommunicatorWorker = ActorName::kMaxWorkers;
+
+// The actor index that addresses a worker itself (ACTION_NODE_LEFT): never given to an actor.
+inline constexpr std::uint32_t kNoActorIndex = ~std::uint32_t{0};
 
 inline constexpr ActorName communicator_name(std::uint32_t node) {
   return ActorName::make(node, kCommunicatorWorker, 0);

@@ -8,6 +8,7 @@
 
 #include "engine/idle_loop.hpp"
 #include "engine/internal_actions.hpp"
+#include "xenon/engine/monitor.hpp"
 #include "xenon/engine/spawn_request.hpp"
 
 namespace xenon {
@@ -176,6 +177,11 @@ void Worker::deliver_to_absent(const Message& message) {
     adopt(adopted_actor(message));
     return;
   }
+  if (message.action() == ACTION_NODE_LEFT) {  // from the communicator, to no actor
+    notify_node_left(message);
+    message.payload_slot().release();
+    return;
+  }
   if (index < stopped_.size() && stopped_[index]) {
     dead_letter(message);
     return;
@@ -254,7 +260,12 @@ bool Worker::run_ready_actors() {
       MessageNode* node = actor->mailbox_.pop();
       if (node == nullptr) break;
       try {
-        actor->receive(node->message);
+        // The one cost of monitors per message: a compare, predictably false.
+        if (node->message.action() == ACTION_MONITOR) [[unlikely]] {
+          receive_monitor_message(actor, node->message, false);
+        } else {
+          actor->receive(node->message);
+        }
       } catch (const std::exception& error) {
         fail_actor(actor, error.what());
       } catch (...) {
@@ -291,12 +302,23 @@ void Worker::fail_actor(Actor* actor, const std::string& reason) {
 }
 
 void Worker::finish_stopped(Actor* actor) {
-  actor->mailbox_.drain([this](MessageNode* node) {
-    dead_letter(node->message);
+  actor->mailbox_.drain([this, actor](MessageNode* node) {
+    if (node->message.action() == ACTION_MONITOR) {
+      receive_monitor_message(actor, node->message, true);  // a watch gets the real reason
+      node->message.payload_slot().release();
+    } else {
+      dead_letter(node->message);
+    }
     pool_.free(node);
   });
   const ActorName name = actor->name_;
   const ActorName supervisor = actor->supervisor_;
+  if (!monitors_.empty()) {
+    tell_monitors_of_stop(name, !failure_reason_.empty() ? std::string_view(failure_reason_)
+                                : stop_reason_           ? std::string_view(*stop_reason_)
+                                                         : kDownNormal);
+  }
+  stop_reason_.reset();
   actors_[name.index()] = nullptr;
   stopped_[name.index()] = true;
   delete actor;
@@ -314,6 +336,11 @@ void Worker::finish_stopped(Actor* actor) {
 }
 
 void Worker::dead_letter(const Message& message) {
+  if (message.action() == ACTION_MONITOR) {  // not lost: answered, or nobody wants it
+    answer_monitor_dead_letter(message);
+    message.payload_slot().release();
+    return;
+  }
   // A stop notice to a supervisor that already stopped is expected, not a lost message.
   if (message.action() != ACTION_CHILD_STOPPED) ++counters_.dead_letters;
   if (message.action() == ACTION_ADOPT) {

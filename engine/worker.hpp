@@ -3,12 +3,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "core/parker.hpp"
+#include "engine/actor_monitors.hpp"
 #include "engine/busy_timeline.hpp"
 #include "engine/driven_mode.hpp"
 #include "engine/message_pool.hpp"
@@ -75,6 +77,12 @@ class Worker final : public DrivingWorker {
   std::uint64_t request_spawn(ActorName requester, int node, int worker, std::string_view type,
                               Payload arguments);
 
+  // Monitors (engine/worker_monitors.cpp), from an actor running on this worker.
+  void watch(ActorName watcher, ActorName watched);
+  void unwatch(ActorName watcher, ActorName watched);
+  // The reason the running actor gives with Actor::stop(reason), for its watchers.
+  void set_stop_reason(std::string_view reason) { stop_reason_ = reason; }
+
   // DrivingWorker: from the communicator this worker drives, a message for one of our
   // actors, and whether it should take more (past kArrivalBacklog waiting messages, frames
   // wait in the transport instead).
@@ -127,6 +135,14 @@ class Worker final : public DrivingWorker {
   void fail_actor(Actor* actor, const std::string& reason);
   void wait_for_room(OutboundChannel& outbound);
   void dead_letter(const Message& message);
+  // Monitors (engine/worker_monitors.cpp): an ACTION_MONITOR message reaching `actor`
+  // (a stopped notice becomes an ACTION_DOWN for receive() unless `stopping`), the
+  // notices and unwatches of an actor that stopped, an ACTION_MONITOR that reached no
+  // actor, and the notices for the actors of a node that left the job.
+  void receive_monitor_message(Actor* actor, const Message& message, bool stopping);
+  void tell_monitors_of_stop(ActorName stopped, std::string_view reason);
+  void answer_monitor_dead_letter(const Message& message);
+  void notify_node_left(const Message& message);
 
   // Ready queue: an intrusive FIFO through Actor::next_ready_.
   void push_ready(Actor* actor) noexcept;
@@ -149,6 +165,8 @@ class Worker final : public DrivingWorker {
   OutboundSet outbound_;  // by destination worker, then the communicator
   std::uint64_t next_spawn_request_ = 0;
   std::string failure_reason_;  // of the actor being stopped by fail_actor()
+  std::optional<std::string> stop_reason_;  // given by the running actor to stop(reason)
+  ActorMonitors monitors_;
 
   // Messages a sender may have waiting for room in one ring before send() waits (4 MiB).
   static constexpr std::size_t kOverflowLimit = 64 * 1024;

@@ -12,6 +12,7 @@ TEST_SOURCES := \
   tests/engine/communicator_test.cpp \
   tests/engine/engine_test.cpp \
   tests/engine/mailbox_test.cpp \
+  tests/engine/monitor_test.cpp \
   tests/engine/names_and_payloads_test.cpp \
   tests/engine/outbound_channel_test.cpp \
   tests/engine/thread_limits_test.cpp \
@@ -19,6 +20,7 @@ TEST_SOURCES := \
   tests/engine/wire_frame_test.cpp \
   tests/engine/worker_test.cpp \
   tests/examples/hello_test.cpp \
+  tests/examples/monitor_test.cpp \
   tests/examples/ping_pair_test.cpp \
   tests/examples/ring_test.cpp \
   tests/examples/two_nodes_test.cpp \

@@ -30,5 +30,6 @@
 #include "xenon/engine/engine.hpp"
 #include "xenon/engine/engine_options.hpp"
 #include "xenon/engine/message.hpp"
+#include "xenon/engine/monitor.hpp"
 #include "xenon/engine/payload.hpp"
 #include "xenon/engine/spawn_request.hpp"

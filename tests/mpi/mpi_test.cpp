@@ -35,7 +35,8 @@ INSTANTIATE_TEST_SUITE_P(
                       std::make_tuple("ordering", 4, 2), std::make_tuple("payloads", 2, 2),
                       std::make_tuple("payloads", 4, 1), std::make_tuple("spawn", 2, 3),
                       std::make_tuple("spawn", 4, 2), std::make_tuple("idle", 2, 1),
-                      std::make_tuple("idle", 4, 2)),
+                      std::make_tuple("idle", 4, 2), std::make_tuple("monitors", 2, 1),
+                      std::make_tuple("monitors", 3, 3)),
     [](const auto& info) {
       return std::string(std::get<0>(info.param)) + "_" + std::to_string(std::get<1>(info.param)) +
              "_processes_" + std::to_string(std::get<2>(info.param)) + "_threads";
@@ -103,7 +104,8 @@ TEST(Mpi, ARankThatFailsBeforeRunEndsTheJobWithItsError) {
 }
 
 // A rank that stops answering (SIGSTOP: it neither fails nor exits) is noticed by the
-// heartbeats, and the rank that notices ends the job naming it.
+// heartbeats, watchers of its actors get their notices, and the rank that notices ends the
+// job naming it.
 TEST(Mpi, ARankThatStopsAnsweringIsNamedAndTheJobEnds) {
   SKIP_WITHOUT_MPI();
   for (int threads : {1, 2}) {
@@ -118,6 +120,11 @@ TEST(Mpi, ARankThatStopsAnsweringIsNamedAndTheJobEnds) {
     EXPECT_NE(run.output.find("xenon: rank 0 of 2 on "), std::string::npos) << run.output;
     EXPECT_NE(run.output.find("failed: rank 1 has sent nothing for 3 s"), std::string::npos)
         << run.output;
+    // Before the end, the watcher of an actor on the silent node heard why (Monitors).
+    const auto notice = run.output.find(
+        "mpi_scenarios: down: 1.0.0 reason: node 1 left the job: rank 1 has sent nothing for 3 s");
+    EXPECT_NE(notice, std::string::npos) << run.output;
+    EXPECT_LT(notice, run.output.find("xenon: rank 0 of 2 on ")) << run.output;
     EXPECT_LT(seconds.count(), 30.0) << run.output;
   }
 }

@@ -121,6 +121,25 @@ class Actor {
   /// counted as dead letters; the supervisor receives ACTION_CHILD_STOPPED.
   /// \threads Inside receive().
   void stop() noexcept { stop_requested_ = true; }
+  /// Stops like stop(), and gives `reason` (a short text) to the actors watching this one:
+  /// their ACTION_DOWN carries it instead of kDownNormal. \threads Inside receive().
+  void stop(std::string_view reason);
+
+  /// \name Watching other actors (monitors)
+  //!@{
+
+  /// Watches `actor`, on any node: when it stops, this actor receives one ACTION_DOWN
+  /// (DownNotice::from) with its name and why it stopped. A name that is not an actor when
+  /// the watch reaches it (stopped, never spawned) gives a notice at once, with the reason
+  /// kDownNoSuchActor. Watching an actor already watched changes nothing. The watch travels
+  /// as a message to `actor`, in order with this actor's other messages to it.
+  /// \threads Inside receive(); may wait as send() does.
+  void watch(ActorName actor);
+  /// Ends a watch: no notice of `actor`'s stop reaches receive() after this call, even one
+  /// already on its way. Does nothing if `actor` is not watched.
+  /// \threads Inside receive(); may wait as send() does.
+  void unwatch(ActorName actor);
+  //!@}
 
   /// This actor's worker, 0 to worker_count() - 1. \threads From receive() on.
   int worker_index() const noexcept { return static_cast<int>(name_.worker()); }

@@ -12,10 +12,12 @@
 //              they live, they answer by name, and their supervisor hears when they stop.
 //   idle       node 0's only actor stops at once; nodes without actors end with it.
 //   crash      node P-1 kills itself with SIGKILL mid-run: the job must end, not hang.
+//   monitors   node 0 watches actors on node P-1: one that stops with its own reason, one
+//              already stopped, a name never spawned, a worker that does not exist.
 //   unknown-type   node 0 asks node P-1 to spawn a type it never registered, mid-run: node
 //              P-1's engine fails, and must end the job with its reason.
-//   stopped    node P-1 stops itself with SIGSTOP mid-run: a heartbeat must notice, and the
-//              job end naming it.
+//   stopped    node P-1 stops itself with SIGSTOP mid-run: a heartbeat must notice, node 0's
+//              watcher of an actor there hear of it (printed), and the job end naming it.
 //   early-error    node P-1 spawns on a worker it does not have, before run(): the exception
 //              leaves its engine, and the job must end rather than wait for it.
 #include <signal.h>
@@ -390,12 +392,18 @@ class CrashRoot final : public xenon::Actor {
       const auto spawned = xenon::SpawnedActor::from(message);
       if (echo_.is_none()) {
         echo_ = spawned.name;
+        watch(echo_);  // its node leaving is a notice, printed, before the job ends
         send(echo_, ACTION_ECHO);
       } else {
         send(spawned.name, ACTION_START);  // the crasher: die now, mid-conversation
       }
     } else if (message.action() == ACTION_ECHO) {
       send(echo_, ACTION_ECHO);  // forever: only the crash can end this run
+    } else if (message.action() == xenon::ACTION_DOWN) {
+      const auto down = xenon::DownNotice::from(message);
+      std::fprintf(stderr, "mpi_scenarios: down: %u.%u.%u reason: %s\n", down.actor.node(),
+                   down.actor.worker(), down.actor.index(), down.reason.c_str());
+      std::fflush(stderr);
     }
   }
 
@@ -423,6 +431,88 @@ class UnknownTypeRoot final : public xenon::Actor {
   ActorName echo_;
 };
 
+// ---- monitors ----
+
+// Stops when told: with the message's text as its reason, or normally if there is none.
+class Monitored final : public xenon::Actor {
+ public:
+  explicit Monitored(std::span<const std::byte>) {}
+  void receive(const Message& message) override {
+    if (message.action() != ACTION_STOP) return;
+    if (message.payload_size() == 0) {
+      stop();
+    } else {
+      stop(std::string(reinterpret_cast<const char*>(message.payload().data()),
+                       message.payload_size()));
+    }
+  }
+};
+
+// Watches, on the last node: an actor (twice) that stops with a reason of its own, one that
+// has already stopped, a name never spawned and a worker that does not exist. Each gives
+// exactly one notice; the reason's own arrives before its ACTION_CHILD_STOPPED, since both
+// come from it.
+class MonitorRoot final : public xenon::Actor {
+ public:
+  void receive(const Message& message) override {
+    const std::uint32_t last = static_cast<std::uint32_t>(node_count() - 1);
+    if (message.action() == ACTION_START) {
+      with_reason_request_ =
+          request_spawn(node_count() - 1, worker_count() - 1, "scenario.monitored");
+      request_spawn(node_count() - 1, worker_count() - 1, "scenario.monitored");
+    } else if (message.action() == xenon::ACTION_SPAWNED) {
+      const auto spawned = xenon::SpawnedActor::from(message);
+      if (spawned.request == with_reason_request_) {
+        with_reason_ = spawned.name;
+        watch(with_reason_);
+        watch(with_reason_);  // a second watch of the same actor changes nothing
+        send(with_reason_, ACTION_STOP, Payload::copy_of(std::as_bytes(std::span(kReason))));
+      } else {
+        send(spawned.name, ACTION_STOP);  // watched only once it has stopped
+      }
+    } else if (message.action() == xenon::ACTION_CHILD_STOPPED) {
+      if (message.source() == with_reason_) {
+        if (notices_[with_reason_] != std::string(kReason)) {
+          fail("monitors: the notice of " + std::to_string(with_reason_.value()) +
+               " before its stop: '" + notices_[with_reason_] + "'");
+        }
+      } else {
+        for (const ActorName name :
+             {message.source(), ActorName::make(last, 0, 999), ActorName::make(last, 40, 0)}) {
+          watch(name);
+          no_such_actor_.push_back(name);
+        }
+      }
+    } else if (message.action() == xenon::ACTION_DOWN) {
+      const auto down = xenon::DownNotice::from(message);
+      if (!notices_.emplace(down.actor, down.reason).second) {
+        fail("monitors: a second notice for " + std::to_string(down.actor.value()));
+      }
+      if (notices_.size() == 4) finish();
+    }
+  }
+
+ private:
+  static constexpr std::string_view kReason = "the monitored actor's own reason";
+
+  void finish() {
+    for (const ActorName name : no_such_actor_) {
+      if (notices_[name] != xenon::kDownNoSuchActor) {
+        fail("monitors: watching " + std::to_string(name.value()) + " gave '" + notices_[name] +
+             "', not '" + std::string(xenon::kDownNoSuchActor) + "'");
+      }
+    }
+    std::printf("monitors: 4 notices from node %u, each once and with its reason\n",
+                static_cast<unsigned>(node_count() - 1));
+    stop();
+  }
+
+  std::uint64_t with_reason_request_ = 0;
+  ActorName with_reason_;
+  std::vector<ActorName> no_such_actor_;
+  std::map<ActorName, std::string> notices_;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -430,7 +520,9 @@ int main(int argc, char** argv) {
   std::string scenario;
   xenon::CommandLine command_line("mpi_scenarios", "Multi-process checks of the runtime.");
   xenon::add_engine_options(command_line, options);
-  command_line.add_string("scenario", &scenario, "ordering, payloads, spawn, idle, crash, stopped, unknown-type or early-error");
+  command_line.add_string(
+      "scenario", &scenario,
+      "ordering, payloads, spawn, idle, monitors, crash, stopped, unknown-type or early-error");
   try {
     if (!command_line.parse(argc, argv)) return 0;
     xenon::Engine engine(options);
@@ -440,6 +532,7 @@ int main(int argc, char** argv) {
     engine.register_actor_type<Resident>("scenario.resident");
     engine.register_actor_type<Crasher>("scenario.crasher");
     engine.register_actor_type<Stopper>("scenario.stopper");
+    engine.register_actor_type<Monitored>("scenario.monitored");
     if (engine.node_index() == 0) {
       ActorName root;
       if (scenario == "ordering") {
@@ -454,6 +547,8 @@ int main(int argc, char** argv) {
         root = engine.spawn<CrashRoot>();
       } else if (scenario == "stopped") {
         root = engine.spawn<CrashRoot>("scenario.stopper");
+      } else if (scenario == "monitors") {
+        root = engine.spawn<MonitorRoot>();
       } else if (scenario == "unknown-type") {
         root = engine.spawn<UnknownTypeRoot>();
       } else if (scenario == "early-error") {
