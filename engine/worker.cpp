@@ -37,6 +37,7 @@ void Worker::run() { run_until_shutdown(node_, parker_, *this, counters_.parks);
 
 bool Worker::run_round() {
   bool busy = drain_inbound();
+  if (!timers_.empty()) [[unlikely]] busy = fire_due_timers(busy);
   busy |= run_ready_actors();
   outbound_.flush();
   if (driven_ != nullptr) busy |= driven_->progress(has_room_for_arrivals());
@@ -52,6 +53,11 @@ bool Worker::wait_without_parking() {
   // Driving a transport whose frames arrive unannounced: poll, sleeping briefly between.
   if (driven_ != nullptr && driven_->must_poll()) {
     driven_->sleep_between_polls();
+    return true;
+  }
+  // A timer is pending: parking has no deadline, so sleep in short steps instead.
+  if (!timers_.empty()) {
+    sleep_until_next_timer();
     return true;
   }
   return false;
@@ -176,6 +182,10 @@ void Worker::deliver_to_absent(const Message& message) {
     adopt(adopted_actor(message));
     return;
   }
+  if ((index & kReplyAddressBit) != 0) {  // a response to an ask of one of our actors
+    answer_arrived(message);
+    return;
+  }
   if (index < stopped_.size() && stopped_[index]) {
     dead_letter(message);
     return;
@@ -254,7 +264,12 @@ bool Worker::run_ready_actors() {
       MessageNode* node = actor->mailbox_.pop();
       if (node == nullptr) break;
       try {
-        actor->receive(node->message);
+        // An answer to an ask (its destination a reply address) may have a continuation.
+        if ((node->message.destination().index() & kReplyAddressBit) == 0) [[likely]] {
+          actor->receive(node->message);
+        } else {
+          run_answer(actor, node->message);
+        }
       } catch (const std::exception& error) {
         fail_actor(actor, error.what());
       } catch (...) {
@@ -295,6 +310,7 @@ void Worker::finish_stopped(Actor* actor) {
     dead_letter(node->message);
     pool_.free(node);
   });
+  if (!timers_.empty() || !asks_.empty()) [[unlikely]] end_timers_and_asks_of(*actor);
   const ActorName name = actor->name_;
   const ActorName supervisor = actor->supervisor_;
   actors_[name.index()] = nullptr;
@@ -335,6 +351,7 @@ void Worker::discard_in_flight() {
     for (const Message& message : messages) dead_letter(message);
   }
   waiting_for_adoption_.clear();
+  counters_.timers_cancelled += timers_.clear();  // the program's own, still pending
   for (Actor*& actor : actors_) {
     if (actor == nullptr) continue;
     actor->mailbox_.drain([this](MessageNode* node) {

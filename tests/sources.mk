@@ -8,6 +8,7 @@ TEST_SOURCES := \
   tests/core/parker_test.cpp \
   tests/core/random_test.cpp \
   tests/core/spsc_ring_test.cpp \
+  tests/engine/ask_test.cpp \
   tests/engine/busy_time_test.cpp \
   tests/engine/communicator_test.cpp \
   tests/engine/engine_test.cpp \
@@ -15,6 +16,7 @@ TEST_SOURCES := \
   tests/engine/names_and_payloads_test.cpp \
   tests/engine/outbound_channel_test.cpp \
   tests/engine/thread_limits_test.cpp \
+  tests/engine/timers_test.cpp \
   tests/engine/wire_frame_recorded_test.cpp \
   tests/engine/wire_frame_test.cpp \
   tests/engine/worker_test.cpp \
