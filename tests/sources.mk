@@ -20,9 +20,11 @@ TEST_SOURCES := \
   tests/engine/wire_frame_recorded_test.cpp \
   tests/engine/wire_frame_test.cpp \
   tests/engine/worker_test.cpp \
+  tests/examples/ask_test.cpp \
   tests/examples/hello_test.cpp \
   tests/examples/ping_pair_test.cpp \
   tests/examples/ring_test.cpp \
+  tests/examples/timers_test.cpp \
   tests/examples/two_nodes_test.cpp \
   tests/install/install_test.cpp \
   tests/mpi/mpi_test.cpp \
