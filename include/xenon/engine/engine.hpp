@@ -155,6 +155,8 @@ class Engine {
   /// EngineStatistics::timers_cancelled): it does not keep the run alive.
   /// \threads The thread that will call run(), before it.
   TimerId send_after(TimerDuration delay, ActorName to, Action action, Payload payload = {});
+  /// As send_after(), every `period` from one period on; std::invalid_argument unless
+  /// `period` is positive. \threads The thread that will call run(), before it.
   TimerId send_every(TimerDuration period, ActorName to, Action action, Payload payload = {});
 
   /// Runs the actors until none is alive on any node and no spawn request is on its way,
