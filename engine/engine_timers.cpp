@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The program's own timers, set before run() on the worker of their target.
+// The program's own timers, set before run() on the worker of their target, which owns
+// them: they end when it stops, and it may cancel them.
 #include <stdexcept>
 
 #include "engine/worker.hpp"
@@ -22,7 +23,7 @@ void check_program_timer(bool ran, ActorName to, int node_index, int worker_coun
 TimerId Engine::send_after(TimerDuration delay, ActorName to, Action action, Payload payload) {
   check_program_timer(ran_, to, node_index_, worker_count(), "send_after");
   return worker(static_cast<int>(to.worker()))
-      .set_timer(Timer::kNoOwner, ActorName::none(), to, action, payload.release_slot(), delay,
+      .set_timer(to.index(), ActorName::none(), to, action, payload.release_slot(), delay,
                  TimerDuration::zero());
 }
 
@@ -32,7 +33,7 @@ TimerId Engine::send_every(TimerDuration period, ActorName to, Action action, Pa
     throw std::invalid_argument("Engine::send_every: the period must be positive");
   }
   return worker(static_cast<int>(to.worker()))
-      .set_timer(Timer::kNoOwner, ActorName::none(), to, action, payload.release_slot(), period,
+      .set_timer(to.index(), ActorName::none(), to, action, payload.release_slot(), period,
                  period);
 }
 

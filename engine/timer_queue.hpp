@@ -21,14 +21,12 @@ namespace xenon {
 struct Timer {
   MonotonicClock::time_point deadline;
   TimerDuration period{0};
-  std::uint32_t owner = kNoOwner;  // index of the setting actor on this worker
+  std::uint32_t owner = 0;  // index of the actor on this worker it ends with (see TimerId)
   ActorName source;
   ActorName target;
   std::uint32_t action = 0;  // Action::code()
   PayloadSlot payload;       // owned: one reference, released when the timer ends
   std::uint64_t ask_request = 0;
-
-  static constexpr std::uint32_t kNoOwner = 0xffffffffu;  // set by the program (Engine)
 };
 
 // A worker's pending timers: a min-heap of deadlines over a table by id. Cancelling erases

@@ -81,7 +81,7 @@ class Worker final : public DrivingWorker {
                               Payload arguments);
 
   // Timers and asks (engine/worker_timers.cpp), from an actor on this worker or, before
-  // the threads start, from the program (owner Timer::kNoOwner).
+  // the threads start, from the program (owned by their target).
   TimerId set_timer(std::uint32_t owner, ActorName from, ActorName to, Action action,
                     const PayloadSlot& payload, TimerDuration delay, TimerDuration period);
   bool cancel_timer(std::uint32_t owner, TimerId timer) noexcept {

@@ -264,38 +264,48 @@ TEST_P(TimersAcrossThreads, AnActorsPendingTimersAreCancelledWhenItStops) {
 struct ProgramTimerResult {
   std::chrono::nanoseconds stopped_after{0};
   int ticks = 0;
+  bool cancelled = false;
 };
 
+// Cancels the program's periodic timer (whose id the program sent it) after three ticks,
+// and stops once that is done and the program's one-shot STOP has come.
 class Waiter final : public Actor {
  public:
   explicit Waiter(ProgramTimerResult& result) : result_(result), created_(MonotonicClock::now()) {}
   void receive(const Message& message) override {
-    if (message.action() == ACTION_TICK) {
-      ++result_.ticks;
+    if (message.action() == ACTION_START) {
+      ticks_timer_ = message.payload_as<TimerId>();
+    } else if (message.action() == ACTION_TICK) {
+      EXPECT_TRUE(message.source().is_none());
+      if (++result_.ticks == 3) result_.cancelled = cancel_timer(ticks_timer_);
     } else if (message.action() == ACTION_STOP) {
       EXPECT_TRUE(message.source().is_none());
       result_.stopped_after = MonotonicClock::now() - created_;
-      stop();
+      stop_came_ = true;
     }
+    if (stop_came_ && result_.ticks >= 3) stop();
   }
 
  private:
   ProgramTimerResult& result_;
   MonotonicClock::time_point created_;
+  TimerId ticks_timer_;
+  bool stop_came_ = false;
 };
 
-TEST_P(TimersAcrossThreads, TheProgramsTimersFireAndThoseLeftWhenTheRunEndsAreCancelled) {
+TEST_P(TimersAcrossThreads, TheProgramsTimersBelongToTheirTargetWhichMayCancelThem) {
   Watchdog watchdog("program timers", std::chrono::seconds(30));
   ProgramTimerResult result;
   Engine engine(with_threads(GetParam()));
   const ActorName waiter = engine.spawn_on<Waiter>(engine.worker_count() - 1, result);
-  engine.send_every(2ms, waiter, ACTION_TICK);
+  engine.send(waiter, ACTION_START, Payload::of(engine.send_every(2ms, waiter, ACTION_TICK)));
   engine.send_after(30ms, waiter, ACTION_STOP);
-  engine.send_after(1h, waiter, ACTION_PING);
+  engine.send_after(1h, waiter, ACTION_PING);  // ends when the waiter stops
   engine.run();
   EXPECT_GE(result.stopped_after, 30ms);
-  EXPECT_GE(result.ticks, 1);
-  EXPECT_EQ(engine.statistics().timers_cancelled, 2u);  // the periodic one and the hour
+  EXPECT_EQ(result.ticks, 3);
+  EXPECT_TRUE(result.cancelled);
+  EXPECT_EQ(engine.statistics().timers_cancelled, 1u);  // the hour's
   EXPECT_EQ(engine.statistics().dead_letters, 0u);
 }
 

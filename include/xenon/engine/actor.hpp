@@ -104,8 +104,9 @@ class Actor {
   /// \threads Inside receive().
   TimerId send_after(TimerDuration delay, ActorName to, Action action, Payload payload = {});
   TimerId send_every(TimerDuration period, ActorName to, Action action, Payload payload = {});
-  /// Cancels a timer this actor set: true if it was pending, and then it never sends again;
-  /// false if it had fired (a one-shot), was cancelled already, or is not this actor's.
+  /// Cancels a timer of this actor's (set by it, or by the program with it as the target):
+  /// true if it was pending, and then it never sends again; false if it had fired (a
+  /// one-shot), was cancelled already, or is not this actor's.
   /// \threads Inside receive().
   bool cancel_timer(TimerId timer) noexcept;
   //!@}

@@ -149,10 +149,10 @@ class Engine {
   /// letters. \threads The thread that will call run(), before it.
   void send(ActorName to, Action action, Payload payload = {});
   /// Before run(): a timer of the program's own (source none()), as Actor::send_after() and
-  /// Actor::send_every() set, on the worker of `to`, which must live on this node
-  /// (std::out_of_range otherwise); std::logic_error after run(). It cannot be cancelled,
-  /// and one still pending when the run ends is cancelled then (counted in
-  /// EngineStatistics::timers_cancelled): it does not keep the run alive.
+  /// Actor::send_every() set, that belongs to its target `to`, which must live on this node
+  /// (std::out_of_range otherwise): it ends when `to` stops (counted in
+  /// EngineStatistics::timers_cancelled), and `to` may cancel it (given the TimerId in a
+  /// message). std::logic_error after run().
   /// \threads The thread that will call run(), before it.
   TimerId send_after(TimerDuration delay, ActorName to, Action action, Payload payload = {});
   /// As send_after(), every `period` from one period on; std::invalid_argument unless
