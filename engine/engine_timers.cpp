@@ -11,10 +11,13 @@ namespace {
 
 void check_program_timer(bool ran, ActorName to, int node_index, int worker_count,
                          const char* who) {
-  if (ran) throw std::logic_error(std::string("Engine::") + who + " after run(): set it from an actor instead");
+  if (ran)
+    throw std::logic_error(std::string("Engine::") + who +
+                           " after run(): set it from an actor instead");
   if (to.node() != static_cast<std::uint32_t>(node_index) ||
       to.worker() >= static_cast<std::uint32_t>(worker_count)) {
-    throw std::out_of_range(std::string("Engine::") + who + ": no actor of this node is named like that");
+    throw std::out_of_range(std::string("Engine::") + who +
+                            ": no actor of this node is named like that");
   }
 }
 
@@ -33,8 +36,7 @@ TimerId Engine::send_every(TimerDuration period, ActorName to, Action action, Pa
     throw std::invalid_argument("Engine::send_every: the period must be positive");
   }
   return worker(static_cast<int>(to.worker()))
-      .set_timer(to.index(), ActorName::none(), to, action, payload.release_slot(), period,
-                 period);
+      .set_timer(to.index(), ActorName::none(), to, action, payload.release_slot(), period, period);
 }
 
 }  // namespace xenon

@@ -19,8 +19,8 @@ namespace xenon {
 class PendingAsks {
  public:
   struct Ask {
-    std::uint32_t owner;   // index of the asking actor on this worker
-    ActorName asked;       // the source of a timeout notice
+    std::uint32_t owner;  // index of the asking actor on this worker
+    ActorName asked;      // the source of a timeout notice
     TimerId timeout;
     AskContinuation then;  // empty: the answer goes to receive()
     bool answered = false;

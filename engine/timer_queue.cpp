@@ -20,7 +20,8 @@ TimerId TimerQueue::add(Timer timer) {
   if (heap_.size() > 2 * timers_.size() + 64) {
     std::vector<Entry> live;
     live.reserve(timers_.size());
-    for (const auto& [live_id, live_timer] : timers_) live.emplace_back(live_timer.deadline, live_id);
+    for (const auto& [live_id, live_timer] : timers_)
+      live.emplace_back(live_timer.deadline, live_id);
     heap_ = decltype(heap_)(std::greater<Entry>(), std::move(live));
   }
   return TimerId{id};
@@ -65,8 +66,9 @@ MonotonicClock::time_point TimerQueue::next_deadline() {
   return heap_.top().first;
 }
 
-std::size_t TimerQueue::fire_due(MonotonicClock::time_point now,
-                                 const std::function<void(const Timer&, const PayloadSlot&)>& fire) {
+std::size_t TimerQueue::fire_due(
+    MonotonicClock::time_point now,
+    const std::function<void(const Timer&, const PayloadSlot&)>& fire) {
   std::size_t fired = 0;
   for (;;) {
     drop_cancelled_top();

@@ -39,6 +39,8 @@ class TimerQueue {
 
   bool empty() const noexcept { return timers_.empty(); }
   std::size_t size() const noexcept { return timers_.size(); }
+  // Heap entries, cancelled ones included (what the rebuild keeps bounded).
+  std::size_t heap_entries() const noexcept { return heap_.size(); }
 
   TimerId add(Timer timer);
   // True if it was pending (it never fires then); false if it fired (a one-shot) or was

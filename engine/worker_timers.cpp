@@ -38,8 +38,7 @@ TimerId Worker::set_timer(std::uint32_t owner, ActorName from, ActorName to, Act
 }
 
 std::uint64_t Worker::ask(const Actor& asker, ActorName to, Action action,
-                          const PayloadSlot& payload, TimerDuration timeout,
-                          AskContinuation then) {
+                          const PayloadSlot& payload, TimerDuration timeout, AskContinuation then) {
   const std::uint32_t owner = asker.name_.index();
   const std::uint64_t request = asks_.open(owner, to, std::move(then));
   Timer expiry;
@@ -92,8 +91,8 @@ void Worker::ask_timed_out(std::uint64_t request) {
   PendingAsks::Ask* ask = asks_.waiting(request);
   if (ask == nullptr) return;  // not reached: an answer cancels the timeout
   Actor* asker = actors_[ask->owner];
-  const Message timeout(ask->asked, reply_address(node_index_, index_, request),
-                        ACTION_ASK_TIMEOUT, PayloadSlot{});
+  const Message timeout(ask->asked, reply_address(node_index_, index_, request), ACTION_ASK_TIMEOUT,
+                        PayloadSlot{});
   asks_.answered(request);
   enqueue(asker, timeout);
 }

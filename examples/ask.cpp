@@ -11,7 +11,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
-
 #include <xenon/xenon.hpp>
 
 namespace {
@@ -106,8 +105,9 @@ int main(int argc, char** argv) {
     const auto late = engine.statistics().late_responses;
     std::printf("node 0: late responses dropped: %llu\n", static_cast<unsigned long long>(late));
     if (g_outcome.answer != 42 || g_outcome.timeouts != 1 || late != 1) {
-      std::fprintf(stderr,
-                   "ask: error: wrong answer, or the timeout or the late answer did not come once\n");
+      std::fprintf(
+          stderr,
+          "ask: error: wrong answer, or the timeout or the late answer did not come once\n");
       return 1;
     }
     return 0;

@@ -9,7 +9,6 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
-
 #include <xenon/xenon.hpp>
 
 namespace {
@@ -55,8 +54,8 @@ class Conductor : public xenon::Actor {
       metronome_ = send_every(10ms, listener_, ACTION_TICK);
     } else if (action == ACTION_HEARD_FIVE) {
       const bool cancelled = cancel_timer(metronome_);
-      std::printf("node 0: listener on node %u heard 5 ticks; metronome %s\n",
-                  listener_.node(), cancelled ? "cancelled" : "NOT CANCELLED");
+      std::printf("node 0: listener on node %u heard 5 ticks; metronome %s\n", listener_.node(),
+                  cancelled ? "cancelled" : "NOT CANCELLED");
       stop_set_ = xenon::MonotonicClock::now();
       send_after(50ms, listener_, ACTION_STOP);
     } else if (action == ACTION_TICKS_HEARD) {

@@ -5,8 +5,8 @@
 
 #include <chrono>
 #include <stdexcept>
-
 #include <xenon/xenon.hpp>
+
 #include "tests/engine/engine_test_support.hpp"
 #include "tests/support/test_support.hpp"
 

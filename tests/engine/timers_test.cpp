@@ -6,8 +6,8 @@
 #include <chrono>
 #include <cstring>
 #include <vector>
-
 #include <xenon/xenon.hpp>
+
 #include "tests/engine/engine_test_support.hpp"
 #include "tests/support/test_support.hpp"
 

@@ -19,8 +19,7 @@ void expect_answer_timeout_and_late_answer(const xenon::testing::ProcessResult& 
   EXPECT_NE(run.output.find("node 0: riddle: no answer within 100 ms (request named)"),
             std::string::npos)
       << run.output;
-  EXPECT_NE(run.output.find("node 0: late responses dropped: 1"), std::string::npos)
-      << run.output;
+  EXPECT_NE(run.output.find("node 0: late responses dropped: 1"), std::string::npos) << run.output;
 }
 
 TEST(Examples, AskAnswersTimesOutAndCountsALateAnswerAcrossWorkers) {
