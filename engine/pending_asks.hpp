@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "xenon/core/clock.hpp"
 #include "xenon/engine/actor_name.hpp"
 #include "xenon/engine/ask.hpp"
 #include "xenon/engine/timer.hpp"
@@ -22,6 +23,7 @@ class PendingAsks {
     std::uint32_t owner;  // index of the asking actor on this worker
     ActorName asked;      // the source of a timeout notice
     TimerId timeout;
+    MonotonicClock::time_point deadline;
     AskContinuation then;  // empty: the answer goes to receive()
     bool answered = false;
   };
@@ -29,10 +31,11 @@ class PendingAsks {
   bool empty() const noexcept { return asks_.empty(); }
 
   // A new request number (1 to 2^31 - 1, then round again: far more than can be pending).
-  std::uint64_t open(std::uint32_t owner, ActorName asked, AskContinuation then) {
+  std::uint64_t open(std::uint32_t owner, ActorName asked, MonotonicClock::time_point deadline,
+                     AskContinuation then) {
     const std::uint64_t request = next_request_;
     next_request_ = next_request_ == kReplyAddressBit - 1 ? 1 : next_request_ + 1;
-    asks_.emplace(request, Ask{owner, asked, TimerId{}, std::move(then)});
+    asks_.emplace(request, Ask{owner, asked, TimerId{}, deadline, std::move(then)});
     return request;
   }
   void set_timeout(std::uint64_t request, TimerId timeout) { asks_.at(request).timeout = timeout; }

@@ -40,9 +40,10 @@ TimerId Worker::set_timer(std::uint32_t owner, ActorName from, ActorName to, Act
 std::uint64_t Worker::ask(const Actor& asker, ActorName to, Action action,
                           const PayloadSlot& payload, TimerDuration timeout, AskContinuation then) {
   const std::uint32_t owner = asker.name_.index();
-  const std::uint64_t request = asks_.open(owner, to, std::move(then));
+  const auto deadline = MonotonicClock::now() + timeout;
+  const std::uint64_t request = asks_.open(owner, to, deadline, std::move(then));
   Timer expiry;
-  expiry.deadline = MonotonicClock::now() + timeout;
+  expiry.deadline = deadline;
   expiry.owner = owner;
   expiry.ask_request = request;
   asks_.set_timeout(request, timers_.add(expiry));
@@ -72,13 +73,18 @@ void Worker::sleep_until_next_timer() {
 
 // A response to one of our actors' asks (from any worker or node) reached its reply
 // address: queued for the asker, in its mailbox's order, or dropped and counted if the ask
-// was answered already, timed out, or its actor stopped.
+// was answered already, timed out, or its actor stopped. One that comes after the deadline
+// but before this worker looked at its timers is late too: the timeout is what was promised.
 void Worker::answer_arrived(const Message& answer) {
   const std::uint64_t request = ask_request(answer);
   PendingAsks::Ask* ask = asks_.waiting(request);
-  if (ask == nullptr) {
+  if (ask == nullptr || MonotonicClock::now() >= ask->deadline) {
     ++counters_.late_responses;
     answer.payload_slot().release();
+    if (ask != nullptr && timers_.cancel(ask->timeout, ask->owner)) {
+      ++counters_.timers_fired;  // as if it had: the timeout goes out now
+      ask_timed_out(request);
+    }
     return;
   }
   timers_.cancel(ask->timeout, ask->owner);

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <stdexcept>
+#include <thread>
 #include <xenon/xenon.hpp>
 
 #include "tests/engine/engine_test_support.hpp"
@@ -64,7 +65,7 @@ struct AskResult {
 // Asks its responder (on the last worker) as `mode` says, then stops both.
 class Asker final : public Actor {
  public:
-  enum class Mode { kContinuation, kReceive, kTimeout, kLate, kTwice };
+  enum class Mode { kContinuation, kReceive, kTimeout, kLate, kTwice, kBusyPastTheDeadline };
   Asker(Mode mode, AskResult& result) : mode_(mode), result_(result) {}
 
   void receive(const Message& message) override {
@@ -86,6 +87,13 @@ class Asker final : public Actor {
         case Mode::kLate:
           request_ = ask(responder_, ACTION_ANSWER_LATER, {}, 10ms,
                          [this](const Message& answer) { on_answer(answer); });
+          break;
+        case Mode::kBusyPastTheDeadline:
+          // The answer comes at once, but this worker is busy here past the deadline, so it
+          // finds the answer before it looks at its timers.
+          request_ = ask(responder_, ACTION_PING, Payload::of(41), 20ms,
+                         [this](const Message& answer) { on_answer(answer); });
+          std::this_thread::sleep_for(60ms);
           break;
         case Mode::kTwice:
           request_ = ask(responder_, ACTION_ANSWER_TWICE, {}, 10s,
@@ -183,6 +191,14 @@ TEST_P(AskAcrossThreads, AResponseAfterTheTimeoutIsDroppedAndCounted) {
   EXPECT_EQ(result.timeouts, 1);
   EXPECT_EQ(statistics.late_responses, 1u);
   EXPECT_EQ(statistics.dead_letters, 0u);
+}
+
+TEST_P(AskAcrossThreads, AResponseAfterTheDeadlineIsLateEvenBeforeTheTimeoutFired) {
+  EngineStatistics statistics;
+  const AskResult result = run_asker(GetParam(), Asker::Mode::kBusyPastTheDeadline, statistics);
+  EXPECT_EQ(result.continuations, 1);
+  EXPECT_EQ(result.timeouts, 1);
+  EXPECT_EQ(statistics.late_responses, 1u);
 }
 
 TEST_P(AskAcrossThreads, ASecondResponseIsDroppedAndCounted) {
