@@ -351,7 +351,8 @@ void Worker::discard_in_flight() {
     for (const Message& message : messages) dead_letter(message);
   }
   waiting_for_adoption_.clear();
-  counters_.timers_cancelled += timers_.clear();  // the program's own, still pending
+  // Left only by actors still alive when the run failed, or to a name no actor took.
+  counters_.timers_cancelled += timers_.clear();
   for (Actor*& actor : actors_) {
     if (actor == nullptr) continue;
     actor->mailbox_.drain([this](MessageNode* node) {
