@@ -12,7 +12,8 @@ namespace xenon {
 // The loop a worker and the communication thread share: run rounds while they find work,
 // and when one finds none, back off: spin, then yield, then park until a producer wakes the
 // thread. A thread that must not park yet (it holds messages a consumer has no room for,
-// or polls a transport that cannot wake it) waits its own way instead.
+// polls a transport that cannot wake it, or has a timer pending: a park has no deadline)
+// waits its own way instead, never past its next timer's deadline.
 //
 // `thread` provides:
 //   bool run_round();          one round of work; true if anything happened

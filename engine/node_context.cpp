@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "xenon/engine/ask.hpp"
+
 namespace xenon {
 
 NodeContext::NodeContext(std::uint32_t node_index, std::uint32_t node_count, int worker_count,
@@ -30,6 +32,10 @@ ActorName NodeContext::place(Actor& actor, int worker, ActorName supervisor, std
   // Relaxed: an index only has to be unique; see indices_reserved() for its readers.
   const std::uint32_t index =
       next_index_[static_cast<std::size_t>(worker)].value.fetch_add(1, std::memory_order_relaxed);
+  if (index >= kReplyAddressBit) {  // the indices above are asks' reply addresses
+    throw std::length_error(std::string(who) + ": worker " + std::to_string(worker) +
+                            " has had 2^31 actors, the most a worker can name");
+  }
   actor.worker_ = workers_[static_cast<std::size_t>(worker)];
   actor.name_ = ActorName::make(node_index_, static_cast<std::uint32_t>(worker), index);
   actor.supervisor_ = supervisor;

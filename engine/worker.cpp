@@ -38,6 +38,7 @@ void Worker::run() { run_until_shutdown(node_, parker_, *this, counters_.parks);
 
 bool Worker::run_round() {
   bool busy = drain_inbound();
+  if (!timers_.empty()) [[unlikely]] busy = fire_due_timers(busy);
   busy |= run_ready_actors();
   outbound_.flush();
   if (driven_ != nullptr) busy |= driven_->progress(has_room_for_arrivals());
@@ -53,6 +54,11 @@ bool Worker::wait_without_parking() {
   // Driving a transport whose frames arrive unannounced: poll, sleeping briefly between.
   if (driven_ != nullptr && driven_->must_poll()) {
     driven_->sleep_between_polls();
+    return true;
+  }
+  // A timer is pending: parking has no deadline, so sleep in short steps instead.
+  if (!timers_.empty()) {
+    sleep_until_next_timer();
     return true;
   }
   return false;
@@ -182,6 +188,10 @@ void Worker::deliver_to_absent(const Message& message) {
     message.payload_slot().release();
     return;
   }
+  if ((index & kReplyAddressBit) != 0) {  // a response to an ask of one of our actors
+    answer_arrived(message);
+    return;
+  }
   if (index < stopped_.size() && stopped_[index]) {
     dead_letter(message);
     return;
@@ -260,8 +270,11 @@ bool Worker::run_ready_actors() {
       MessageNode* node = actor->mailbox_.pop();
       if (node == nullptr) break;
       try {
-        // The one cost of monitors per message: a compare, predictably false.
-        if (node->message.action() == ACTION_MONITOR) [[unlikely]] {
+        // What timers and monitors cost per message: two tests, predictably false. An
+        // answer to an ask (its destination a reply address) may have a continuation.
+        if ((node->message.destination().index() & kReplyAddressBit) != 0) [[unlikely]] {
+          run_answer(actor, node->message);
+        } else if (node->message.action() == ACTION_MONITOR) [[unlikely]] {
           receive_monitor_message(actor, node->message, false);
         } else {
           actor->receive(node->message);
@@ -311,6 +324,7 @@ void Worker::finish_stopped(Actor* actor) {
     }
     pool_.free(node);
   });
+  if (!timers_.empty() || !asks_.empty()) [[unlikely]] end_timers_and_asks_of(*actor);
   const ActorName name = actor->name_;
   const ActorName supervisor = actor->supervisor_;
   if (!monitors_.empty()) {
@@ -362,6 +376,8 @@ void Worker::discard_in_flight() {
     for (const Message& message : messages) dead_letter(message);
   }
   waiting_for_adoption_.clear();
+  // Left only by actors still alive when the run failed, or to a name no actor took.
+  counters_.timers_cancelled += timers_.clear();
   for (Actor*& actor : actors_) {
     if (actor == nullptr) continue;
     actor->mailbox_.drain([this](MessageNode* node) {

@@ -16,6 +16,8 @@
 #include "engine/message_pool.hpp"
 #include "engine/node_context.hpp"
 #include "engine/outbound_set.hpp"
+#include "engine/pending_asks.hpp"
+#include "engine/timer_queue.hpp"
 #include "xenon/core/cache_line.hpp"
 #include "xenon/engine/actor.hpp"
 #include "xenon/engine/message.hpp"
@@ -36,6 +38,9 @@ struct WorkerCounters {
   std::uint64_t overflow_peak = 0;      // most messages waiting for room in one ring
   std::uint64_t backpressure_waits = 0; // times a sender waited for a consumer
   std::uint64_t pooled_message_nodes = 0;  // mailbox nodes allocated (never shrinks)
+  std::uint64_t timers_fired = 0;          // timer messages sent and ask timeouts
+  std::uint64_t timers_cancelled = 0;      // by their owner's stop or the end of the run
+  std::uint64_t late_responses = 0;        // to asks already answered, timed out or stopped
 };
 
 // A worker thread and the actors that live on it.
@@ -82,6 +87,15 @@ class Worker final : public DrivingWorker {
   void unwatch(ActorName watcher, ActorName watched);
   // The reason the running actor gives with Actor::stop(reason), for its watchers.
   void set_stop_reason(std::string_view reason) { stop_reason_ = reason; }
+  // Timers and asks (engine/worker_timers.cpp), from an actor on this worker or, before
+  // the threads start, from the program (owned by their target).
+  TimerId set_timer(std::uint32_t owner, ActorName from, ActorName to, Action action,
+                    const PayloadSlot& payload, TimerDuration delay, TimerDuration period);
+  bool cancel_timer(std::uint32_t owner, TimerId timer) noexcept {
+    return timers_.cancel(timer, owner);
+  }
+  std::uint64_t ask(const Actor& asker, ActorName to, Action action, const PayloadSlot& payload,
+                    TimerDuration timeout, AskContinuation then);
 
   // DrivingWorker: from the communicator this worker drives, a message for one of our
   // actors, and whether it should take more (past kArrivalBacklog waiting messages, frames
@@ -143,6 +157,13 @@ class Worker final : public DrivingWorker {
   void tell_monitors_of_stop(ActorName stopped, std::string_view reason);
   void answer_monitor_dead_letter(const Message& message);
   void notify_node_left(const Message& message);
+  // Timers and asks (engine/worker_timers.cpp): none of it runs unless one is set.
+  bool fire_due_timers(bool busy);
+  void sleep_until_next_timer();
+  void answer_arrived(const Message& answer);
+  void ask_timed_out(std::uint64_t request);
+  void run_answer(Actor* actor, const Message& answer);
+  void end_timers_and_asks_of(const Actor& actor) noexcept;
 
   // Ready queue: an intrusive FIFO through Actor::next_ready_.
   void push_ready(Actor* actor) noexcept;
@@ -167,6 +188,9 @@ class Worker final : public DrivingWorker {
   std::string failure_reason_;  // of the actor being stopped by fail_actor()
   std::optional<std::string> stop_reason_;  // given by the running actor to stop(reason)
   ActorMonitors monitors_;
+  TimerQueue timers_;
+  PendingAsks asks_;
+  TimerDuration timer_sleep_{0};  // the idle sleep while timers are pending (grows)
 
   // Messages a sender may have waiting for room in one ring before send() waits (4 MiB).
   static constexpr std::size_t kOverflowLimit = 64 * 1024;

@@ -8,6 +8,7 @@ TEST_SOURCES := \
   tests/core/parker_test.cpp \
   tests/core/random_test.cpp \
   tests/core/spsc_ring_test.cpp \
+  tests/engine/ask_test.cpp \
   tests/engine/busy_time_test.cpp \
   tests/engine/communicator_test.cpp \
   tests/engine/engine_test.cpp \
@@ -16,13 +17,17 @@ TEST_SOURCES := \
   tests/engine/names_and_payloads_test.cpp \
   tests/engine/outbound_channel_test.cpp \
   tests/engine/thread_limits_test.cpp \
+  tests/engine/timer_queue_test.cpp \
+  tests/engine/timers_test.cpp \
   tests/engine/wire_frame_recorded_test.cpp \
   tests/engine/wire_frame_test.cpp \
   tests/engine/worker_test.cpp \
+  tests/examples/ask_test.cpp \
   tests/examples/hello_test.cpp \
   tests/examples/monitor_test.cpp \
   tests/examples/ping_pair_test.cpp \
   tests/examples/ring_test.cpp \
+  tests/examples/timers_test.cpp \
   tests/examples/two_nodes_test.cpp \
   tests/install/install_test.cpp \
   tests/mpi/mpi_test.cpp \

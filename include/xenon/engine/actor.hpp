@@ -9,9 +9,11 @@
 
 #include "xenon/engine/action.hpp"
 #include "xenon/engine/actor_name.hpp"
+#include "xenon/engine/ask.hpp"
 #include "xenon/engine/mailbox.hpp"
 #include "xenon/engine/message.hpp"
 #include "xenon/engine/payload.hpp"
+#include "xenon/engine/timer.hpp"
 
 namespace xenon {
 
@@ -88,6 +90,39 @@ class Actor {
   void reply(const Message& request, Action action, Payload payload) {
     send(request.source(), action, std::move(payload));
   }
+  //!@}
+
+  /// \name Timers
+  //!@{
+
+  /// Sends `action` (and `payload`) to `to`, from this actor, once `delay` has passed
+  /// (send_after) or every `period` from one period on (send_every), until cancelled or this
+  /// actor stops; see TimerId for termination. Fires on this worker, not before its time
+  /// (and at most about 1 ms late on an idle worker); its message is then an ordinary send,
+  /// in order with this actor's other sends. A periodic payload is shared by its messages
+  /// (read-only). send_every throws std::invalid_argument unless `period` is positive.
+  /// \threads Inside receive().
+  TimerId send_after(TimerDuration delay, ActorName to, Action action, Payload payload = {});
+  TimerId send_every(TimerDuration period, ActorName to, Action action, Payload payload = {});
+  /// Cancels a timer of this actor's (set by it, or by the program with it as the target):
+  /// true if it was pending, and then it never sends again; false if it had fired (a
+  /// one-shot), was cancelled already, or is not this actor's.
+  /// \threads Inside receive().
+  bool cancel_timer(TimerId timer) noexcept;
+  //!@}
+
+  /// \name Asking
+  //!@{
+
+  /// Sends a request to `to` and returns its number (see ask_request()). The responder
+  /// answers with reply(): the request's source is a reply address for this one request,
+  /// not this actor's name. The answer, or ACTION_ASK_TIMEOUT once `timeout` has passed
+  /// without one, comes exactly once: to `then` if given, else to receive(). A response
+  /// after that is dropped and counted (EngineStatistics::late_responses), as are the
+  /// responses to an actor that stopped. Throws std::invalid_argument unless `timeout` is
+  /// positive. \threads Inside receive(); may wait as send() does.
+  std::uint64_t ask(ActorName to, Action action, Payload payload, TimerDuration timeout,
+                    AskContinuation then = {});
   //!@}
 
   /// \name Spawning children

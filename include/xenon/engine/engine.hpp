@@ -42,6 +42,9 @@ struct EngineStatistics {
   std::uint64_t backpressure_waits = 0;       ///< times a sender waited for its consumer
   std::uint64_t pooled_message_nodes = 0;     ///< mailbox nodes allocated, all workers
   std::uint64_t bytes_to_other_nodes = 0;  ///< bytes of frames and large payloads sent to other nodes
+  std::uint64_t timers_fired = 0;      ///< timer messages sent, and asks that timed out
+  std::uint64_t timers_cancelled = 0;  ///< timers (asks' timeouts included) ended by a stop or the run's end
+  std::uint64_t late_responses = 0;    ///< responses to asks already answered, timed out or stopped
 
   /// \name Busy time: time workers spent inside actors' receive()
   /// Read once per round of a worker (up to 256 messages), with the steady clock: it is
@@ -145,6 +148,16 @@ class Engine {
   /// (std::out_of_range otherwise); std::logic_error after run(). Replies to it are dead
   /// letters. \threads The thread that will call run(), before it.
   void send(ActorName to, Action action, Payload payload = {});
+  /// Before run(): a timer of the program's own (source none()), as Actor::send_after() and
+  /// Actor::send_every() set, that belongs to its target `to`, which must live on this node
+  /// (std::out_of_range otherwise): it ends when `to` stops (counted in
+  /// EngineStatistics::timers_cancelled), and `to` may cancel it (given the TimerId in a
+  /// message). std::logic_error after run().
+  /// \threads The thread that will call run(), before it.
+  TimerId send_after(TimerDuration delay, ActorName to, Action action, Payload payload = {});
+  /// As send_after(), every `period` from one period on; std::invalid_argument unless
+  /// `period` is positive. \threads The thread that will call run(), before it.
+  TimerId send_every(TimerDuration period, ActorName to, Action action, Payload payload = {});
 
   /// Runs the actors until none is alive on any node and no spawn request is on its way,
   /// then returns; the calling thread is worker 0 meanwhile. May be called once
