@@ -235,6 +235,7 @@ EngineStatistics Engine::statistics() const {
     totals.overflow_peak = std::max(totals.overflow_peak, c.overflow_peak);
     totals.backpressure_waits += c.backpressure_waits;
     totals.pooled_message_nodes += c.pooled_message_nodes;
+    totals.mailbox_reliefs += c.mailbox_reliefs;
     const BusyTimeline& busy = w->busy_timeline();
     totals.busy_nanoseconds += busy.total_nanoseconds();
     totals.worker_busy_nanoseconds.push_back(busy.total_nanoseconds());

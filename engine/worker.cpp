@@ -8,6 +8,7 @@
 
 #include "engine/idle_loop.hpp"
 #include "engine/internal_actions.hpp"
+#include "engine/urgent_envelope.hpp"
 #include "xenon/engine/spawn_request.hpp"
 
 namespace xenon {
@@ -33,7 +34,10 @@ Worker::~Worker() {
   for (Actor* actor : actors_) delete actor;
 }
 
-void Worker::run() { run_until_shutdown(node_, parker_, *this, counters_.parks); }
+void Worker::run() {
+  relief_depth_ = 0;
+  run_until_shutdown(node_, parker_, *this, counters_.parks);
+}
 
 bool Worker::run_round() {
   bool busy = drain_inbound();
@@ -166,6 +170,11 @@ void Worker::deliver_local(const Message& message) {
 
 void Worker::enqueue(Actor* actor, const Message& message) {
   MessageNode* node = pool_.allocate();
+  if (is_urgent_envelope(message)) [[unlikely]] {
+    node->message = open_urgent_envelope(message);
+    append_urgent_to_mailbox(actor, node);
+    return;
+  }
   node->message = message;
   append_to_mailbox(actor, node);
 }
@@ -240,6 +249,7 @@ std::uint64_t Worker::request_spawn(ActorName requester, int node, int worker,
 }
 
 bool Worker::run_ready_actors() {
+  relief_threshold_ = kMailboxLimit;  // what could not be relieved last round may be now
   std::size_t handled = 0;
   // Busy time is read once per round (up to kMessagesPerRound messages), not per message
   // or per turn: a clock read costs about as many instructions as a small message, and
@@ -249,34 +259,40 @@ bool Worker::run_ready_actors() {
     Actor* actor = pop_ready();
     if (actor == nullptr) break;
     if (round_began == MonotonicClock::time_point{}) round_began = MonotonicClock::now();
-    unsigned turn = 0;
-    while (turn < kMessagesPerTurn) {
-      MessageNode* node = actor->mailbox_.pop();
-      if (node == nullptr) break;
-      try {
-        actor->receive(node->message);
-      } catch (const std::exception& error) {
-        fail_actor(actor, error.what());
-      } catch (...) {
-        fail_actor(actor, "an exception that is not a std::exception");
-      }
-      node->message.payload_slot().release();
-      pool_.free(node);
-      ++turn;
-      if (actor->stop_requested_) break;
-    }
-    handled += turn;
-    counters_.messages_received += turn;
-    if (actor->stop_requested_) {
-      finish_stopped(actor);
-    } else if (!actor->mailbox_.empty()) {
-      push_ready(actor);
-    } else {
-      actor->scheduled_ = false;
-    }
+    handled += run_turn(actor);
   }
   if (round_began != MonotonicClock::time_point{}) busy_.add(round_began, MonotonicClock::now());
   return handled > 0;
+}
+
+// One turn of an actor just taken from the ready queue: up to kMessagesPerTurn messages,
+// then it is queued again, left idle, or finished. Returns the messages it handled.
+unsigned Worker::run_turn(Actor* actor) {
+  unsigned turn = 0;
+  while (turn < kMessagesPerTurn) {
+    MessageNode* node = actor->mailbox_.pop();
+    if (node == nullptr) break;
+    try {
+      actor->receive(node->message);
+    } catch (const std::exception& error) {
+      fail_actor(actor, error.what());
+    } catch (...) {
+      fail_actor(actor, "an exception that is not a std::exception");
+    }
+    node->message.payload_slot().release();
+    pool_.free(node);
+    ++turn;
+    if (actor->stop_requested_) break;
+  }
+  counters_.messages_received += turn;
+  if (actor->stop_requested_) {
+    finish_stopped(actor);
+  } else if (!actor->mailbox_.empty()) {
+    push_ready(actor);
+  } else {
+    actor->scheduled_ = false;
+  }
+  return turn;
 }
 
 void Worker::fail_actor(Actor* actor, const std::string& reason) {
@@ -314,6 +330,10 @@ void Worker::finish_stopped(Actor* actor) {
 }
 
 void Worker::dead_letter(const Message& message) {
+  if (is_urgent_envelope(message)) {  // the message inside is the one not delivered
+    dead_letter(open_urgent_envelope(message));
+    return;
+  }
   // A stop notice to a supervisor that already stopped is expected, not a lost message.
   if (message.action() != ACTION_CHILD_STOPPED) ++counters_.dead_letters;
   if (message.action() == ACTION_ADOPT) {

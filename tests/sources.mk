@@ -11,9 +11,11 @@ TEST_SOURCES := \
   tests/engine/busy_time_test.cpp \
   tests/engine/communicator_test.cpp \
   tests/engine/engine_test.cpp \
+  tests/engine/mailbox_backpressure_test.cpp \
   tests/engine/mailbox_test.cpp \
   tests/engine/names_and_payloads_test.cpp \
   tests/engine/outbound_channel_test.cpp \
+  tests/engine/priorities_test.cpp \
   tests/engine/thread_limits_test.cpp \
   tests/engine/wire_frame_recorded_test.cpp \
   tests/engine/wire_frame_test.cpp \
