@@ -28,7 +28,7 @@ void Worker::relieve_mailboxes() {
     while (pool_.nodes_in_use() > kMailboxLimit / 2 && budget > 0) {
       Actor* actor = pop_ready();
       if (actor == nullptr) break;
-      budget -= std::min<std::size_t>(budget, run_turn(actor));
+      budget -= std::min<std::size_t>(budget, run_turn_for_relief(actor));
     }
     --relief_depth_;
   }

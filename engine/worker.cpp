@@ -266,8 +266,10 @@ bool Worker::run_ready_actors() {
 }
 
 // One turn of an actor just taken from the ready queue: up to kMessagesPerTurn messages,
-// then it is queued again, left idle, or finished. Returns the messages it handled.
-unsigned Worker::run_turn(Actor* actor) {
+// then it is queued again, left idle, or finished. Returns the messages it handled. Inlined
+// into run_ready_actors(): as a call it cost 18 instructions per turn, 9% of a same-worker
+// ping-pong message (callgrind).
+[[gnu::always_inline]] inline unsigned Worker::run_turn(Actor* actor) {
   unsigned turn = 0;
   while (turn < kMessagesPerTurn) {
     MessageNode* node = actor->mailbox_.pop();
@@ -294,6 +296,8 @@ unsigned Worker::run_turn(Actor* actor) {
   }
   return turn;
 }
+
+unsigned Worker::run_turn_for_relief(Actor* actor) { return run_turn(actor); }
 
 void Worker::fail_actor(Actor* actor, const std::string& reason) {
   ++counters_.actors_failed;

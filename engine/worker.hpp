@@ -128,6 +128,7 @@ class Worker final : public DrivingWorker {
   bool drain_inbound();
   bool run_ready_actors();
   unsigned run_turn(Actor* actor);
+  unsigned run_turn_for_relief(Actor* actor);  // run_turn(), not inlined, for relieve_mailboxes()
   // Backpressure on this worker's own mailboxes (engine/mailbox_backpressure.cpp).
   [[gnu::noinline]] void relieve_mailboxes();
   void finish_stopped(Actor* actor);

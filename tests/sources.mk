@@ -22,6 +22,7 @@ TEST_SOURCES := \
   tests/engine/worker_test.cpp \
   tests/examples/hello_test.cpp \
   tests/examples/ping_pair_test.cpp \
+  tests/examples/priorities_test.cpp \
   tests/examples/ring_test.cpp \
   tests/examples/two_nodes_test.cpp \
   tests/install/install_test.cpp \
