@@ -21,8 +21,8 @@
 namespace xenon {
 
 void Worker::relieve_mailboxes() {
-  ++counters_.mailbox_reliefs;
   if (relief_depth_ < kMaxReliefDepth) {
+    ++counters_.mailbox_reliefs;
     ++relief_depth_;
     std::size_t budget = kMailboxLimit;
     while (pool_.nodes_in_use() > kMailboxLimit / 2 && budget > 0) {
