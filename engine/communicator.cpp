@@ -10,6 +10,7 @@
 #include "engine/idle_loop.hpp"
 #include "engine/internal_actions.hpp"
 #include "engine/monitor_messages.hpp"
+#include "engine/urgent_envelope.hpp"
 #include "transport/transport.hpp"
 #include "xenon/engine/spawn_request.hpp"
 
@@ -102,6 +103,14 @@ Communicator::Drained Communicator::drain_workers() {
 }
 
 void Communicator::route_outgoing(const Message& message) {
+  if (is_urgent_envelope(message)) [[unlikely]] {
+    route(open_urgent_envelope(message), true);  // the priority travels as the record's bit
+  } else {
+    route(message, false);
+  }
+}
+
+void Communicator::route(const Message& message, bool urgent) {
   const ActorName to = message.destination();
   if (to.node() == node_index_) {
     // Addressed to this node's communicator (a spawn request from one of our actors).
@@ -111,10 +120,10 @@ void Communicator::route_outgoing(const Message& message) {
       ++dead_letters_;
     }
   } else if (message.payload_size() >= kAttachBytes) {
-    send_attached(to.node(), message);
+    send_attached(to.node(), message, urgent);
     return;  // the transport releases the payload once it is sent
   } else {
-    append(to.node(), message.source(), to, message.action(), message.payload());
+    append(to.node(), message.source(), to, message.action(), message.payload(), urgent);
   }
   message.payload_slot().release();
 }
@@ -122,15 +131,16 @@ void Communicator::route_outgoing(const Message& message) {
 // ---- Incoming ----
 
 void Communicator::deliver(ActorName from, ActorName to, Action action,
-                           std::span<const std::byte> payload) {
+                           std::span<const std::byte> payload, bool urgent) {
   if (to.worker() == kCommunicatorWorker && to.node() == node_index_) {
     control(from, action, payload);
     return;
   }
-  deliver(from, to, action, Payload::copy_of(payload));
+  deliver(from, to, action, Payload::copy_of(payload), urgent);
 }
 
-void Communicator::deliver(ActorName from, ActorName to, Action action, Payload payload) {
+void Communicator::deliver(ActorName from, ActorName to, Action action, Payload payload,
+                           bool urgent) {
   if (to.node() != node_index_) {
     throw WireFormatError("a message for node " + std::to_string(to.node()) +
                           " arrived at node " + std::to_string(node_index_));
@@ -150,11 +160,16 @@ void Communicator::deliver(ActorName from, ActorName to, Action action, Payload 
     ++dead_letters_;  // no such worker here: the name was never valid
     return;
   }
-  stage_to_worker(to.worker(), from, to, action, payload.release_slot());
+  stage_to_worker(to.worker(), from, to, action, payload.release_slot(), urgent);
 }
 
 void Communicator::stage_to_worker(std::size_t worker, ActorName from, ActorName to,
-                                   Action action, const PayloadSlot& payload) {
+                                   Action action, const PayloadSlot& payload, bool urgent) {
+  if (urgent) [[unlikely]] {  // to the worker as an envelope, which its mailbox puts first
+    const PayloadSlot envelope = urgent_envelope_payload(Message(from, to, action, payload));
+    stage_to_worker(worker, from, to, ACTION_URGENT, envelope, false);
+    return;
+  }
   if (driving_worker_ != nullptr) {  // that worker is this thread: straight into the mailbox
     driving_worker_->deliver_arrival(Message(from, to, action, payload));
     return;
@@ -215,7 +230,7 @@ void Communicator::close() {
   for (MessageRing* ring : inbound_) {
     ring->consume([this](const Message& message) {
       if (message.destination().worker() != kCommunicatorWorker) ++dead_letters_;
-      message.payload_slot().release();
+      release_undelivered(message);
     });
   }
   for (PeerState& peer : peers_) {
@@ -224,7 +239,7 @@ void Communicator::close() {
   }
   outbound_.discard_overflow([this](const Message& message) {
     ++dead_letters_;
-    message.payload_slot().release();
+    release_undelivered(message);
   });
   // Frames still arriving go through the ordering as before (so that attachments come off
   // the wire in the order sent), but are counted and dropped instead of delivered.

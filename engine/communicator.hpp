@@ -112,7 +112,8 @@ class Communicator final : public DrivenCommunicator {
   };
   Drained drain_workers();
   void append(std::uint32_t node, ActorName from, ActorName to, Action action,
-              std::span<const std::byte> payload);
+              std::span<const std::byte> payload, bool urgent = false);
+  void route(const Message& message, bool urgent);
   void flush_frames(bool everything);
   void send_frame(std::uint32_t node);
   void receive_frame(int source, std::span<const std::byte> frame);
@@ -120,9 +121,10 @@ class Communicator final : public DrivenCommunicator {
   void discard_frame(std::uint32_t source, std::span<const std::byte> frame);
   void keep_heartbeats();
   void node_left(std::uint32_t node, MonotonicClock::time_point now);
-  void send_attached(std::uint32_t node, const Message& message);
-  void deliver(ActorName from, ActorName to, Action action, std::span<const std::byte> payload);
-  void deliver(ActorName from, ActorName to, Action action, Payload payload);
+  void send_attached(std::uint32_t node, const Message& message, bool urgent);
+  void deliver(ActorName from, ActorName to, Action action, std::span<const std::byte> payload,
+               bool urgent = false);
+  void deliver(ActorName from, ActorName to, Action action, Payload payload, bool urgent = false);
   void control(ActorName from, Action action, std::span<const std::byte> payload);
   void spawn(ActorName requester, std::span<const std::byte> request);
   void send_control(std::uint32_t node, Action action, std::span<const std::byte> payload);
@@ -133,7 +135,7 @@ class Communicator final : public DrivenCommunicator {
   void record_answer(std::uint64_t wave, bool idle, std::uint64_t sent, std::uint64_t received);
   void terminate_everywhere();
   void stage_to_worker(std::size_t worker, ActorName from, ActorName to, Action action,
-                       const PayloadSlot& payload);
+                       const PayloadSlot& payload, bool urgent = false);
   bool keep_polling(bool after_empty_poll) const noexcept;
 
   NodeContext& node_;

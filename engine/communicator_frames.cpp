@@ -15,7 +15,7 @@ namespace xenon {
 
 // ---- Outgoing ----
 
-void Communicator::send_attached(std::uint32_t node, const Message& message) {
+void Communicator::send_attached(std::uint32_t node, const Message& message, bool urgent) {
   // Checked before the frame that announces it: the receiver would wait for it forever.
   if (message.payload_size() > Transport::kMaxAttachmentBytes) {
     const std::size_t size = message.payload_size();
@@ -30,7 +30,7 @@ void Communicator::send_attached(std::uint32_t node, const Message& message) {
   send_frame(node);  // what is already queued for that node goes first
   PeerState& peer = peers_[node];
   peer.writer.append_attached(message.source(), message.destination(), message.action(),
-                              message.payload_size());
+                              message.payload_size(), urgent);
   send_frame(node);
   const PayloadSlot slot = message.payload_slot();
   bytes_sent_ += message.payload_size();
@@ -39,13 +39,13 @@ void Communicator::send_attached(std::uint32_t node, const Message& message) {
 }
 
 void Communicator::append(std::uint32_t node, ActorName from, ActorName to, Action action,
-                          std::span<const std::byte> payload) {
+                          std::span<const std::byte> payload, bool urgent) {
   PeerState& peer = peers_[node];
   if (peer.writer.empty()) {
     peer.first_kept = MonotonicClock::time_point{};  // set by flush_frames() if it waits
     pending_frames_.push_back(node);
   }
-  peer.writer.append(from, to, action, payload);
+  peer.writer.append(from, to, action, payload, urgent);
   if (peer.writer.size() >= flush_bytes_) send_frame(node);
 }
 
@@ -117,14 +117,14 @@ void Communicator::deliver_frame(std::uint32_t source, std::span<const std::byte
   }
   decode_frame(frame, [this, source](const WireRecord& record) {
     if (record.attached_length == 0) {
-      deliver(record.source, record.destination, record.action, record.payload);
+      deliver(record.source, record.destination, record.action, record.payload, record.urgent);
       return;
     }
     // Straight from the wire into the payload the actor will read.
     Payload payload = Payload::for_overwrite(record.attached_length);
     transport_.receive_attachment(static_cast<int>(source), payload.writable_bytes());
     received_attachment_ = true;
-    deliver(record.source, record.destination, record.action, std::move(payload));
+    deliver(record.source, record.destination, record.action, std::move(payload), record.urgent);
   });
 }
 

@@ -238,6 +238,7 @@ EngineStatistics Engine::statistics() const {
     totals.timers_fired += c.timers_fired;
     totals.timers_cancelled += c.timers_cancelled;
     totals.late_responses += c.late_responses;
+    totals.mailbox_reliefs += c.mailbox_reliefs;
     const BusyTimeline& busy = w->busy_timeline();
     totals.busy_nanoseconds += busy.total_nanoseconds();
     totals.worker_busy_nanoseconds.push_back(busy.total_nanoseconds());

@@ -5,6 +5,7 @@
 
 #include "core/parker.hpp"
 #include "core/spsc_ring.hpp"
+#include "engine/urgent_envelope.hpp"
 #include "xenon/engine/message.hpp"
 
 namespace xenon {
@@ -13,7 +14,11 @@ using MessageRing = SpscRing<Message>;
 
 // The producer end of one ring, owned by the thread that sends into it. Messages are built
 // in place in the ring and published in batches; when the ring is full they wait, in order,
-// in an overflow queue that is drained first. Nothing is ever dropped.
+// in an overflow queue that is drained first. Nothing is ever dropped. Urgent envelopes
+// (engine/urgent_envelope.hpp) have an overflow queue of their own, drained before the
+// normal one: an urgent message waits behind earlier urgent ones only, never behind normal
+// messages for other receivers (a ring is one FIFO, so it does wait behind those already in
+// the ring).
 class OutboundChannel {
  public:
   static constexpr std::size_t kPublishBatch = 64;
@@ -23,42 +28,69 @@ class OutboundChannel {
     consumer_ = consumer;
   }
   bool connected() const noexcept { return ring_ != nullptr; }
-  std::size_t overflow_size() const noexcept { return overflow_.size(); }
+  std::size_t overflow_size() const noexcept { return overflow_.size() + urgent_overflow_.size(); }
 
   // Stages a message; publishes at once when a batch is full.
   void stage(ActorName from, ActorName to, Action action, const PayloadSlot& payload) {
-    // Once anything overflows, later messages queue behind it to keep per-pair order.
-    if (!overflow_.empty() ||
+    if (action == ACTION_URGENT) [[unlikely]] {
+      stage_urgent(Message(from, to, action, payload));
+      return;
+    }
+    // Once anything overflows, later messages queue behind it to keep per-pair order (and
+    // behind waiting urgent ones, so that an urgent message is never overtaken by a normal
+    // one sent after it).
+    if (!overflow_.empty() || !urgent_overflow_.empty() ||
         !ring_->try_stage_in_place([&](Message& slot) { slot.assign(from, to, action, payload); })) {
       overflow_.emplace_back(from, to, action, payload);
       return;
     }
-    if (ring_->staged_count() >= kPublishBatch) {
-      ring_->publish();
-      consumer_->wake();
-    }
+    publish_full_batch();
   }
 
   // Moves what fits of the overflow into the ring, publishes, and wakes the consumer if
   // anything became visible. Returns true while messages still wait in the overflow.
   bool flush() {
-    while (!overflow_.empty() && ring_->try_stage(overflow_.front())) overflow_.pop_front();
+    while (!urgent_overflow_.empty() && ring_->try_stage(urgent_overflow_.front())) {
+      urgent_overflow_.pop_front();
+    }
+    if (urgent_overflow_.empty()) {
+      while (!overflow_.empty() && ring_->try_stage(overflow_.front())) overflow_.pop_front();
+    }
     if (ring_->publish() > 0) consumer_->wake();
-    return !overflow_.empty();
+    return !overflow_.empty() || !urgent_overflow_.empty();
   }
 
   // After the consumer has stopped: hands every overflowing message to discard.
   template <class Discard>
   void discard_overflow(Discard&& discard) {
     ring_->publish();
+    for (const Message& message : urgent_overflow_) discard(message);
     for (const Message& message : overflow_) discard(message);
+    urgent_overflow_.clear();
     overflow_.clear();
   }
 
  private:
+  // An urgent envelope goes into the ring ahead of the normal overflow, behind earlier
+  // urgent ones.
+  void stage_urgent(const Message& envelope) {
+    if (!urgent_overflow_.empty() || !ring_->try_stage(envelope)) {
+      urgent_overflow_.push_back(envelope);
+      return;
+    }
+    publish_full_batch();
+  }
+  void publish_full_batch() {
+    if (ring_->staged_count() >= kPublishBatch) {
+      ring_->publish();
+      consumer_->wake();
+    }
+  }
+
   MessageRing* ring_ = nullptr;
   Parker* consumer_ = nullptr;
   std::deque<Message> overflow_;
+  std::deque<Message> urgent_overflow_;  // envelopes, drained into the ring before overflow_
 };
 
 }  // namespace xenon

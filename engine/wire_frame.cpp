@@ -18,30 +18,43 @@ void FrameWriter::start() {
   flags_ = 0;
 }
 
+namespace {
+
+// The record's last header field: the payload length, and the priority in the top bit.
+std::uint32_t length_and_priority(std::size_t length, bool urgent) {
+  if (length > kMaxRecordPayload) {
+    throw WireFormatError("a payload of " + std::to_string(length) +
+                          " bytes cannot be framed (at most 2 GiB - 1)");
+  }
+  return static_cast<std::uint32_t>(length) | (urgent ? kRecordUrgentBit : 0);
+}
+
+}  // namespace
+
 void FrameWriter::append_attached(ActorName source, ActorName destination, Action action,
-                                  std::size_t length) {
+                                  std::size_t length, bool urgent) {
   if (records_ != 0) throw std::logic_error("an attached payload needs a frame of its own");
-  if (length > UINT32_MAX) throw WireFormatError("payload over 4 GiB cannot be framed");
+  const std::uint32_t last_field = length_and_priority(length, urgent);
   bytes_.resize(kFrameHeaderSize + kRecordHeaderSize);
   std::byte* out = bytes_.data() + kFrameHeaderSize;
   store_le64(out, source.value());
   store_le64(out + 8, destination.value());
   store_le32(out + 16, action.code());
-  store_le32(out + 20, static_cast<std::uint32_t>(length));
+  store_le32(out + 20, last_field);
   records_ = 1;
   flags_ = kFlagAttachedPayload;
 }
 
 void FrameWriter::append(ActorName source, ActorName destination, Action action,
-                         std::span<const std::byte> payload) {
-  if (payload.size() > UINT32_MAX) throw WireFormatError("payload over 4 GiB cannot be framed");
+                         std::span<const std::byte> payload, bool urgent) {
+  const std::uint32_t last_field = length_and_priority(payload.size(), urgent);
   const std::size_t at = bytes_.size();
   bytes_.resize(at + kRecordHeaderSize + payload.size());
   std::byte* out = bytes_.data() + at;
   store_le64(out, source.value());
   store_le64(out + 8, destination.value());
   store_le32(out + 16, action.code());
-  store_le32(out + 20, static_cast<std::uint32_t>(payload.size()));
+  store_le32(out + 20, last_field);
   if (!payload.empty()) std::memcpy(out + kRecordHeaderSize, payload.data(), payload.size());
   ++records_;
 }
@@ -101,8 +114,10 @@ FrameHeader decode_frame(std::span<const std::byte> frame,
       reject("a frame with an attached payload must hold exactly one bare record");
     }
     const std::byte* in = frame.data() + kFrameHeaderSize;
+    const std::uint32_t last_field = load_le32(in + 20);
     handle(WireRecord{ActorName::from_value(load_le64(in)), ActorName::from_value(load_le64(in + 8)),
-                      Action::from_code(load_le32(in + 16)), {}, load_le32(in + 20)});
+                      Action::from_code(load_le32(in + 16)), {}, last_field & kMaxRecordPayload,
+                      (last_field & kRecordUrgentBit) != 0});
     return header;
   }
   // First pass: check every record fits, so a bad frame delivers nothing at all.
@@ -113,7 +128,7 @@ FrameHeader decode_frame(std::span<const std::byte> frame,
       reject("record " + std::to_string(record + 1) + " of " + std::to_string(record_count) +
              " is truncated (" + std::to_string(left) + " bytes left)");
     }
-    const std::uint32_t length = load_le32(frame.data() + offset + 20);
+    const std::uint32_t length = load_le32(frame.data() + offset + 20) & kMaxRecordPayload;
     if (length > left - kRecordHeaderSize) {
       reject("record " + std::to_string(record + 1) + " of " + std::to_string(record_count) +
              " claims " + std::to_string(length) + " payload bytes, " +
@@ -128,11 +143,13 @@ FrameHeader decode_frame(std::span<const std::byte> frame,
   offset = kFrameHeaderSize;
   for (std::uint32_t record = 0; record < record_count; ++record) {
     const std::byte* in = frame.data() + offset;
-    const std::uint32_t length = load_le32(in + 20);
+    const std::uint32_t last_field = load_le32(in + 20);
+    const std::uint32_t length = last_field & kMaxRecordPayload;
     handle(WireRecord{ActorName::from_value(load_le64(in)),
                       ActorName::from_value(load_le64(in + 8)),
                       Action::from_code(load_le32(in + 16)),
-                      frame.subspan(offset + kRecordHeaderSize, length)});
+                      frame.subspan(offset + kRecordHeaderSize, length), 0,
+                      (last_field & kRecordUrgentBit) != 0});
     offset += kRecordHeaderSize + length;
   }
   return header;

@@ -17,13 +17,18 @@ namespace xenon {
 // Every field is little-endian, whatever the host.
 //
 //   header (32 bytes)
-//     u32 magic "XNF1" (0x31464e58)   u16 version (1)   u16 flags (0)
+//     u32 magic "XNF1" (0x31464e58)   u16 version (2)   u16 flags (0)
 //     u32 source node                 u32 record count
 //     u64 sequence: frames from one node to another are numbered 0, 1, 2, ...
 //     u64 body length: bytes after the header
 //   records, back to back, no padding
-//     u64 source name   u64 destination name   u32 action   u32 payload length
+//     u64 source name   u64 destination name   u32 action
+//     u32 payload length (bits 0-30) and priority (bit 31: 1 for urgent, Actor::send_urgent)
 //     payload bytes
+//
+// Version 2 added the priority bit; version 1 had the whole u32 as the length (a payload
+// for another node is at most 2 GiB - 1 bytes, Transport::kMaxAttachmentBytes, so the bit
+// was always 0). A node reads only its own version.
 //
 // Large payloads do not travel inside a frame: a frame with flag kFlagAttachedPayload holds
 // exactly one record, without its payload bytes, and the payload follows as the next
@@ -33,10 +38,12 @@ namespace xenon {
 // A frame that is short, has another magic or version, or whose records do not add up to
 // exactly its body is rejected with WireFormatError; decoding never reads past the end.
 inline constexpr std::uint32_t kFrameMagic = 0x31464e58;  // "XNF1" read as little-endian
-inline constexpr std::uint16_t kFrameVersion = 1;
+inline constexpr std::uint16_t kFrameVersion = 2;
 inline constexpr std::size_t kFrameHeaderSize = 32;
 inline constexpr std::size_t kRecordHeaderSize = 24;
 inline constexpr std::uint16_t kFlagAttachedPayload = 1;
+inline constexpr std::uint32_t kRecordUrgentBit = 1u << 31;
+inline constexpr std::uint32_t kMaxRecordPayload = kRecordUrgentBit - 1;  // 2 GiB - 1
 
 class WireFormatError : public std::runtime_error {
  public:
@@ -49,11 +56,11 @@ class FrameWriter {
   explicit FrameWriter(std::uint32_t source_node);
 
   void append(ActorName source, ActorName destination, Action action,
-              std::span<const std::byte> payload);
+              std::span<const std::byte> payload, bool urgent = false);
   // Makes this (empty) writer's frame carry one record whose payload of `length` bytes is
   // sent as an attachment after the frame.
   void append_attached(ActorName source, ActorName destination, Action action,
-                       std::size_t length);
+                       std::size_t length, bool urgent = false);
   std::size_t record_count() const noexcept { return records_; }
   std::size_t size() const noexcept { return bytes_.size(); }
   bool empty() const noexcept { return records_ == 0; }
@@ -78,6 +85,7 @@ struct WireRecord {
   Action action;
   std::span<const std::byte> payload;  // empty when the payload is attached
   std::uint32_t attached_length = 0;   // bytes of the attachment that follows the frame
+  bool urgent = false;                 // sent with Actor::send_urgent()
 };
 
 struct FrameHeader {

@@ -41,6 +41,7 @@ struct WorkerCounters {
   std::uint64_t timers_fired = 0;          // timer messages sent and ask timeouts
   std::uint64_t timers_cancelled = 0;      // by their owner's stop or the end of the run
   std::uint64_t late_responses = 0;        // to asks already answered, timed out or stopped
+  std::uint64_t mailbox_reliefs = 0;  // times send() ran this worker's actors first (full mailboxes)
 };
 
 // A worker thread and the actors that live on it.
@@ -78,6 +79,8 @@ class Worker final : public DrivingWorker {
 
   // From an actor running on this worker.
   void send(ActorName from, ActorName to, Action action, const PayloadSlot& payload);
+  // The same, received before the normal messages waiting (engine/urgent_send.cpp).
+  void send_urgent(ActorName from, ActorName to, Action action, const PayloadSlot& payload);
   ActorName spawn(std::unique_ptr<Actor> child, ActorName supervisor, int target_worker);
   std::uint64_t request_spawn(ActorName requester, int node, int worker, std::string_view type,
                               Payload arguments);
@@ -138,6 +141,7 @@ class Worker final : public DrivingWorker {
   void deliver_to_absent(const Message& message);
   void enqueue(Actor* actor, const Message& message);
   void append_to_mailbox(Actor* actor, MessageNode* node) noexcept;
+  void append_urgent_to_mailbox(Actor* actor, MessageNode* node) noexcept;
   // Everything send() does not do inline: other workers, other nodes, absent actors.
   [[gnu::noinline]] void send_elsewhere(ActorName from, ActorName to, Action action,
                                         const PayloadSlot& payload);
@@ -145,6 +149,10 @@ class Worker final : public DrivingWorker {
              const PayloadSlot& payload);
   bool drain_inbound();
   bool run_ready_actors();
+  unsigned run_turn(Actor* actor);
+  unsigned run_turn_for_relief(Actor* actor);  // run_turn(), not inlined, for relieve_mailboxes()
+  // Backpressure on this worker's own mailboxes (engine/mailbox_backpressure.cpp).
+  [[gnu::noinline]] void relieve_mailboxes();
   void finish_stopped(Actor* actor);
   void fail_actor(Actor* actor, const std::string& reason);
   void wait_for_room(OutboundChannel& outbound);
@@ -198,6 +206,15 @@ class Worker final : public DrivingWorker {
   static constexpr std::size_t kSendsInFlightLimit = 256;
   // Messages waiting in the mailboxes above which a driving worker takes no more frames.
   static constexpr std::size_t kArrivalBacklog = 4096;
+  // Messages waiting in this worker's mailboxes above which send() runs ready actors first
+  // (4.5 MiB of nodes); see engine/mailbox_backpressure.cpp.
+  static constexpr std::size_t kMailboxLimit = 64 * 1024;
+  // Relief runs actors inside send(), which may send and relieve again: at most this deep.
+  static constexpr unsigned kMaxReliefDepth = 8;
+  std::size_t relief_threshold_ = kMailboxLimit;  // raised while messages cannot be relieved
+  // How deep relief is nested; kMaxReliefDepth (no relief) until run(): Engine::send()
+  // before run() must not run actors, least of all on the program's thread.
+  unsigned relief_depth_ = kMaxReliefDepth;
 
   mutable WorkerCounters counters_;
   BusyTimeline busy_;
@@ -216,6 +233,7 @@ inline void Worker::send(ActorName from, ActorName to, Action action,
         MessageNode* node = pool_.allocate();
         node->message.assign(from, to, action, payload);
         append_to_mailbox(actor, node);
+        if (pool_.nodes_in_use() > relief_threshold_) [[unlikely]] relieve_mailboxes();
         return;
       }
     }
@@ -225,6 +243,14 @@ inline void Worker::send(ActorName from, ActorName to, Action action,
 
 inline void Worker::append_to_mailbox(Actor* actor, MessageNode* node) noexcept {
   actor->mailbox_.append(node);
+  if (!actor->scheduled_) {
+    actor->scheduled_ = true;
+    push_ready(actor);
+  }
+}
+
+inline void Worker::append_urgent_to_mailbox(Actor* actor, MessageNode* node) noexcept {
+  actor->mailbox_.append_urgent(node);
   if (!actor->scheduled_) {
     actor->scheduled_ = true;
     push_ready(actor);

@@ -46,10 +46,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if ((header_only->flags & xenon::kFlagAttachedPayload) != 0) {
         require(record.payload.empty());
         writer.append_attached(record.source, record.destination, record.action,
-                               record.attached_length);
+                               record.attached_length, record.urgent);
       } else {
         require(record.attached_length == 0);
-        writer.append(record.source, record.destination, record.action, record.payload);
+        writer.append(record.source, record.destination, record.action, record.payload,
+                      record.urgent);
       }
       ++delivered;
     });

@@ -12,10 +12,12 @@ TEST_SOURCES := \
   tests/engine/busy_time_test.cpp \
   tests/engine/communicator_test.cpp \
   tests/engine/engine_test.cpp \
+  tests/engine/mailbox_backpressure_test.cpp \
   tests/engine/mailbox_test.cpp \
   tests/engine/monitor_test.cpp \
   tests/engine/names_and_payloads_test.cpp \
   tests/engine/outbound_channel_test.cpp \
+  tests/engine/priorities_test.cpp \
   tests/engine/thread_limits_test.cpp \
   tests/engine/timer_queue_test.cpp \
   tests/engine/timers_test.cpp \
@@ -26,6 +28,7 @@ TEST_SOURCES := \
   tests/examples/hello_test.cpp \
   tests/examples/monitor_test.cpp \
   tests/examples/ping_pair_test.cpp \
+  tests/examples/priorities_test.cpp \
   tests/examples/ring_test.cpp \
   tests/examples/timers_test.cpp \
   tests/examples/two_nodes_test.cpp \

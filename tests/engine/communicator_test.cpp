@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/urgent_envelope.hpp"
 #include "engine/wire_frame.hpp"
 #include "transport/transport.hpp"
 
@@ -150,6 +151,59 @@ TEST(Communicator, AFrameThatClaimsAnotherSourceIsRejected) {
   node.transport.arrive(0, writer.take(0));
   EXPECT_THROW(node.communicator.progress(), WireFormatError);
   EXPECT_TRUE(worker.sequences.empty());
+}
+
+// ---- Urgent messages across nodes: the priority is the record's bit 31 ----
+
+TEST(Communicator, AnUrgentEnvelopeLeavesAsARecordWithTheUrgentBit) {
+  OneNode node(0);
+  const ActorName sender = ActorName::make(0, 0, 1);
+  const ActorName receiver = ActorName::make(1, 0, 7);
+  ASSERT_TRUE(node.from_worker.try_stage(
+      Message(sender, receiver, ACTION_SEQUENCE, Payload::of(std::uint64_t{1}).release_slot())));
+  const Message urgent(sender, receiver, ACTION_SEQUENCE,
+                       Payload::of(std::uint64_t{2}).release_slot());
+  ASSERT_TRUE(node.from_worker.try_stage(
+      Message(sender, receiver, ACTION_URGENT, urgent_envelope_payload(urgent))));
+  node.from_worker.publish();
+  node.communicator.progress();
+  ASSERT_EQ(node.transport.sent.size(), 1u);
+  std::vector<std::pair<std::uint64_t, bool>> records;
+  decode_frame(node.transport.sent[0].second, [&](const WireRecord& record) {
+    EXPECT_EQ(record.action, ACTION_SEQUENCE) << "the message itself, not its envelope";
+    std::uint64_t value;
+    std::memcpy(&value, record.payload.data(), sizeof value);
+    records.emplace_back(value, record.urgent);
+  });
+  EXPECT_EQ(records, (std::vector<std::pair<std::uint64_t, bool>>{{1, false}, {2, true}}));
+}
+
+// Keeps what is delivered, opening envelopes: (sequence, whether it came urgent).
+class EnvelopeRecordingWorker final : public DrivingWorker {
+ public:
+  void deliver_arrival(const Message& arrival) override {
+    const bool urgent = is_urgent_envelope(arrival);
+    const Message message = urgent ? open_urgent_envelope(arrival) : arrival;
+    received.emplace_back(message.payload_as<std::uint64_t>(), urgent);
+    message.payload_slot().release();
+  }
+  bool has_room_for_arrivals() const noexcept override { return true; }
+  std::vector<std::pair<std::uint64_t, bool>> received;
+};
+
+TEST(Communicator, AnArrivingUrgentRecordReachesTheWorkerAsAnEnvelope) {
+  OneNode node(1);
+  EnvelopeRecordingWorker worker;
+  node.communicator.set_driving_worker(&worker);
+  const ActorName sender = ActorName::make(0, 0, 1);
+  const ActorName receiver = ActorName::make(1, 0, 3);
+  FrameWriter writer(0);
+  writer.append(sender, receiver, ACTION_SEQUENCE, Payload::of(std::uint64_t{5}).bytes());
+  writer.append(sender, receiver, ACTION_SEQUENCE, Payload::of(std::uint64_t{6}).bytes(),
+                /*urgent=*/true);
+  node.transport.arrive(0, writer.take(0));
+  for (int round = 0; round < 2; ++round) node.communicator.progress();
+  EXPECT_EQ(worker.received, (std::vector<std::pair<std::uint64_t, bool>>{{5, false}, {6, true}}));
 }
 
 TEST(Communicator, ASingleNodeShutsDownWhenNoActorIsAliveAndNoSpawnRequestIsOnItsWay) {

@@ -74,5 +74,63 @@ TEST(Mailbox, DrainHandsOverEveryNodeOldestFirstAndLeavesItEmpty) {
   EXPECT_EQ(mailbox.pop(), &nodes[5]);
 }
 
+
+// ---- The urgent front ----
+
+std::vector<std::uint32_t> pop_all(Mailbox& mailbox) {
+  std::vector<std::uint32_t> order;
+  while (const MessageNode* node = mailbox.pop()) order.push_back(number_of(node));
+  return order;
+}
+
+TEST(Mailbox, UrgentNodesComeOutFirstEachKindInItsOwnOrder) {
+  auto nodes = numbered_nodes();
+  Mailbox mailbox;
+  mailbox.append(&nodes[0]);
+  mailbox.append(&nodes[1]);
+  mailbox.append_urgent(&nodes[2]);
+  mailbox.append(&nodes[3]);
+  mailbox.append_urgent(&nodes[4]);
+  mailbox.append_urgent(&nodes[5]);
+  EXPECT_EQ(pop_all(mailbox), (std::vector<std::uint32_t>{2, 4, 5, 0, 1, 3}));
+  EXPECT_TRUE(mailbox.empty());
+}
+
+TEST(Mailbox, AnUrgentNodeIntoAnEmptyMailboxIsAlsoItsTail) {
+  auto nodes = numbered_nodes();
+  Mailbox mailbox;
+  EXPECT_TRUE(mailbox.append_urgent(&nodes[0])) << "it found the mailbox empty";
+  mailbox.append(&nodes[1]);  // must link behind nodes[0], the tail
+  EXPECT_FALSE(mailbox.append_urgent(&nodes[2]));
+  EXPECT_EQ(pop_all(mailbox), (std::vector<std::uint32_t>{0, 2, 1}));
+}
+
+TEST(Mailbox, TheUrgentFrontIsForgottenOnceItsLastNodeIsTaken) {
+  auto nodes = numbered_nodes();
+  Mailbox mailbox;
+  mailbox.append(&nodes[0]);
+  mailbox.append_urgent(&nodes[1]);
+  ASSERT_EQ(mailbox.pop(), &nodes[1]);
+  // nodes[1] left: a new urgent node goes to the front, not after the popped one.
+  mailbox.append_urgent(&nodes[2]);
+  mailbox.append(&nodes[3]);
+  mailbox.append_urgent(&nodes[4]);
+  EXPECT_EQ(pop_all(mailbox), (std::vector<std::uint32_t>{2, 4, 0, 3}));
+  mailbox.append_urgent(&nodes[5]);  // after a full drain: the only node, head and tail
+  mailbox.append(&nodes[6]);
+  EXPECT_EQ(pop_all(mailbox), (std::vector<std::uint32_t>{5, 6}));
+}
+
+TEST(Mailbox, DrainHandsOverUrgentNodesFirst) {
+  auto nodes = numbered_nodes();
+  Mailbox mailbox;
+  mailbox.append(&nodes[0]);
+  mailbox.append_urgent(&nodes[1]);
+  std::vector<std::uint32_t> order;
+  mailbox.drain([&](MessageNode* node) { order.push_back(number_of(node)); });
+  EXPECT_EQ(order, (std::vector<std::uint32_t>{1, 0}));
+  EXPECT_TRUE(mailbox.empty());
+}
+
 }  // namespace
 }  // namespace xenon

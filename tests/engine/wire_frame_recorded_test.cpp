@@ -23,33 +23,34 @@ const std::vector<std::byte> kFirstPayload{std::byte{0xde}, std::byte{0xad}, std
                                            std::byte{0xef}, std::byte{0x00}, std::byte{0x7f},
                                            std::byte{0x80}, std::byte{0xff}};
 
-// Two records: names with every byte set, then the zero name and the "no actor" name.
+// Two records: names with every byte set, urgent, then the zero name and the "no actor"
+// name, normal. (Version 2: the top bit of the length field is the priority.)
 constexpr std::string_view kTwoRecordFrame =
-    "584e4631 0100 0000"  // magic "XNF1", version 1, flags 0
+    "584e4631 0200 0000"  // magic "XNF1", version 2, flags 0
     "0d0c0b0a 02000000"   // source node 0x0a0b0c0d, 2 records
     "0807060504030201"    // sequence 0x0102030405060708
     "3800000000000000"    // body length 56
     "f0debc9a78563412"    // record 1: source 0x123456789abcdef0 (node.worker.index)
     "0300000002100000"    //           destination 0x0000100200000003 = 1.2.3
-    "d1f1d7b6 08000000"   //           action "test.recorded.ping", 8 payload bytes
+    "d1f1d7b6 08000080"   //           action "test.recorded.ping", 8 payload bytes, urgent
     "deadbeef007f80ff"    //           payload
     "0000000000000000"    // record 2: source 0.0.0
     "ffffffffffffffff"    //           destination: no actor
     "e1470652 00000000";  //           action "xenon.child-stopped", no payload
 
-// One record whose 0x12345 payload bytes follow the frame as an attachment.
+// One urgent record whose 0x12345 payload bytes follow the frame as an attachment.
 constexpr std::string_view kAttachedFrame =
-    "584e4631 0100 0100"  // magic, version 1, flags: kFlagAttachedPayload
+    "584e4631 0200 0100"  // magic, version 2, flags: kFlagAttachedPayload
     "0d0c0b0a 01000000"   // source node 0x0a0b0c0d, 1 record
     "8877665544332211"    // sequence 0x1122334455667788
     "1800000000000000"    // body length 24: the record header alone
     "f0debc9a78563412"    // source 0x123456789abcdef0
     "0300000002100000"    // destination 1.2.3
-    "d1f1d7b6 45230100";  // action "test.recorded.ping", attached length 0x12345
+    "d1f1d7b6 45230180";  // action "test.recorded.ping", attached length 0x12345, urgent
 
 // No records; the top bit of the sequence set.
 constexpr std::string_view kEmptyFrame =
-    "584e4631 0100 0000"  // magic, version 1, flags 0
+    "584e4631 0200 0000"  // magic, version 2, flags 0
     "07000000 00000000"   // source node 7, 0 records
     "0000000000000080"    // sequence 0x8000000000000000
     "0000000000000000";   // body length 0
@@ -114,17 +115,20 @@ TEST(WireFrameRecorded, DecodesEveryFieldOfTheRecordedFrame) {
   EXPECT_EQ(first.action, ACTION_RECORDED_PING);
   EXPECT_EQ(decoded.payloads[0], kFirstPayload);
   EXPECT_EQ(first.attached_length, 0u);
+  EXPECT_TRUE(first.urgent);
 
   const WireRecord& second = decoded.records[1];
   EXPECT_EQ(second.source.value(), 0u);
   EXPECT_TRUE(second.destination.is_none());
   EXPECT_EQ(second.action, ACTION_CHILD_STOPPED);
   EXPECT_TRUE(decoded.payloads[1].empty());
+  EXPECT_FALSE(second.urgent);
 }
 
 TEST(WireFrameRecorded, EncodesTheRecordedFrameByteForByte) {
   FrameWriter writer(kSourceNode);
-  writer.append(kFirstSource, kFirstDestination, ACTION_RECORDED_PING, kFirstPayload);
+  writer.append(kFirstSource, kFirstDestination, ACTION_RECORDED_PING, kFirstPayload,
+                /*urgent=*/true);
   writer.append(ActorName::make(0, 0, 0), ActorName::none(), ACTION_CHILD_STOPPED, {});
   EXPECT_EQ(writer.take(kSequence), from_hex(kTwoRecordFrame));
 }
@@ -141,10 +145,18 @@ TEST(WireFrameRecorded, DecodesAndEncodesTheRecordedAttachedPayloadFrame) {
   EXPECT_EQ(decoded.records[0].action, ACTION_RECORDED_PING);
   EXPECT_TRUE(decoded.payloads[0].empty());
   EXPECT_EQ(decoded.records[0].attached_length, 0x12345u);
+  EXPECT_TRUE(decoded.records[0].urgent);
 
   FrameWriter writer(kSourceNode);
-  writer.append_attached(kFirstSource, kFirstDestination, ACTION_RECORDED_PING, 0x12345);
+  writer.append_attached(kFirstSource, kFirstDestination, ACTION_RECORDED_PING, 0x12345,
+                         /*urgent=*/true);
   EXPECT_EQ(writer.take(0x1122334455667788u), from_hex(kAttachedFrame));
+}
+
+TEST(WireFrameRecorded, RejectsAVersion1Frame) {
+  std::vector<std::byte> frame = from_hex(kEmptyFrame);
+  frame[4] = std::byte{1};  // version 1 read its length field whole: no priority bit
+  EXPECT_THROW(decode(frame), WireFormatError);
 }
 
 TEST(WireFrameRecorded, DecodesAndEncodesTheRecordedEmptyFrame) {

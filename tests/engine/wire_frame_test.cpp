@@ -83,8 +83,8 @@ TEST(WireFrame, RejectsMalformedFramesWithoutReadingPastTheEnd) {
   expect_rejected(bad_magic, "bad magic");
 
   auto future = good;
-  store_le16(&future[4], 2);
-  expect_rejected(future, "version 2");
+  store_le16(&future[4], kFrameVersion + 1);
+  expect_rejected(future, "version " + std::to_string(kFrameVersion + 1));
 
   auto truncated = good;
   truncated.pop_back();

@@ -30,7 +30,7 @@ TEST(Examples, HelloRejectsBadUseInOneLine) {
 // An engine that cannot start (here: more workers than the machine may hold) ends every
 // example with one line and exit 1, not `terminate called`.
 TEST(Examples, AnEngineThatCannotStartEndsEachExampleWithOneLine) {
-  for (const char* program : {"hello", "ring", "ping_pair", "two_nodes"}) {
+  for (const char* program : {"hello", "ring", "ping_pair", "two_nodes", "priorities"}) {
     const auto run = xenon::testing::run_binary(program, "-threads-per-node 4096");
     EXPECT_EQ(run.exit_code, 1) << program << ": " << run.output;
     EXPECT_EQ(run.output.rfind(std::string(program) + ": error: -threads-per-node 4096: ", 0), 0u) << run.output;

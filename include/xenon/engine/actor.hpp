@@ -61,6 +61,8 @@ class Actor {
   /// copied per hop), or a copy of `bytes`. Delivered exactly once, in order per
   /// sender/receiver pair; a message to a stopped or never-spawned actor is counted as a
   /// dead letter (EngineStatistics::dead_letters).
+  /// Past 64 Ki messages waiting on this worker, send() first runs this worker's other
+  /// ready actors until half are left (see README, "Backpressure on one worker").
   /// \threads Inside receive(). Returns at once unless it must wait for a consumer: once
   /// this worker is 64 Ki messages ahead of another worker or of the communication thread,
   /// or (with -threads-per-node 1) once over 256 sends to other nodes are unfinished, it
@@ -78,6 +80,21 @@ class Actor {
   template <class T>
   void send_value(ActorName to, Action action, const T& value) {
     send(to, action, Payload::of(value));
+  }
+
+  /// Sends `action` to `to` as urgent: it is received before the normal messages waiting in
+  /// the receiver's mailbox when it arrives there (messages already taken, or still on
+  /// their way in a ring or frame, are not overtaken), behind the urgent ones. Order is
+  /// kept within each priority per sender/receiver pair, and an urgent message is never
+  /// overtaken by a normal one sent after it by the same sender. Overloads as send().
+  /// \threads Inside receive(); may wait as send() does. Cost: as send() to an actor on
+  /// this worker; to another worker or node, one heap block (the message travels in it).
+  void send_urgent(ActorName to, Action action) { send_urgent_slot(to, action, PayloadSlot{}); }
+  void send_urgent(ActorName to, Action action, Payload payload) {
+    send_urgent_slot(to, action, payload.release_slot());
+  }
+  void send_urgent(ActorName to, Action action, std::span<const std::byte> bytes) {
+    send_urgent(to, action, Payload::copy_of(bytes));
   }
   //!@}
 
@@ -191,6 +208,7 @@ class Actor {
   friend class NodeContext;  // places (names) it
 
   void send_slot(ActorName to, Action action, const PayloadSlot& payload);
+  void send_urgent_slot(ActorName to, Action action, const PayloadSlot& payload);
   ActorName spawn_child(std::unique_ptr<Actor> child, int worker);
 
   Worker* worker_ = nullptr;

@@ -41,6 +41,7 @@ struct EngineStatistics {
   std::uint64_t overflow_peak = 0;            ///< most messages one sender had waiting for a ring
   std::uint64_t backpressure_waits = 0;       ///< times a sender waited for its consumer
   std::uint64_t pooled_message_nodes = 0;     ///< mailbox nodes allocated, all workers
+  std::uint64_t mailbox_reliefs = 0;  ///< times send() ran its worker's actors first (backpressure)
   std::uint64_t bytes_to_other_nodes = 0;  ///< bytes of frames and large payloads sent to other nodes
   std::uint64_t timers_fired = 0;      ///< timer messages sent, and asks that timed out
   std::uint64_t timers_cancelled = 0;  ///< timers (asks' timeouts included) ended by a stop or the run's end

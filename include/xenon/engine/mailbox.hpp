@@ -16,9 +16,13 @@ struct MessageNode {
   MessageNode* next;
 };
 
-// An actor's mailbox: an intrusive FIFO of message nodes. Only the worker thread the actor
-// lives on appends, pops and drains it (other threads' messages reach that worker through
-// its rings first), so it needs no atomics and adds no synchronisation of its own.
+// An actor's mailbox: an intrusive FIFO of message nodes, whose front holds the urgent ones.
+// Urgent messages (Actor::send_urgent) are linked in after the last urgent message still
+// waiting, so they come out before every normal one and in their own order; a normal
+// append is the plain tail append it always was, and a pop pays one comparison. Only the
+// worker thread the actor lives on appends, pops and drains it (other threads' messages
+// reach that worker through its rings first), so it needs no atomics and adds no
+// synchronisation of its own.
 class Mailbox {
  public:
   bool empty() const noexcept { return head_ == nullptr; }
@@ -36,17 +40,30 @@ class Mailbox {
     return false;
   }
 
+  // Inserts `node` after the newest urgent message (at the front if none waits). Returns
+  // true if the mailbox was empty.
+  bool append_urgent(MessageNode* node) noexcept {
+    const bool was_empty = head_ == nullptr;
+    MessageNode*& link = last_urgent_ == nullptr ? head_ : last_urgent_->next;
+    node->next = link;
+    link = node;
+    if (node->next == nullptr) tail_ = node;
+    last_urgent_ = node;
+    return was_empty;
+  }
+
   // Takes the oldest message's node, or nullptr when the mailbox is empty.
   MessageNode* pop() noexcept {
     MessageNode* node = head_;
     if (node != nullptr) {
       head_ = node->next;
       if (head_ == nullptr) tail_ = nullptr;
+      if (node == last_urgent_) last_urgent_ = nullptr;
     }
     return node;
   }
 
-  // Hands every waiting node to `take`, oldest first; the mailbox is empty afterwards.
+  // Hands every waiting node to `take`, urgent ones first, each kind oldest first; the mailbox is empty afterwards.
   template <class Take>
   void drain(Take&& take) {
     while (MessageNode* node = pop()) take(node);
@@ -55,6 +72,7 @@ class Mailbox {
  private:
   MessageNode* head_ = nullptr;
   MessageNode* tail_ = nullptr;
+  MessageNode* last_urgent_ = nullptr;  // the newest urgent node; nullptr when none waits
 };
 
 /// \endcond
