@@ -26,6 +26,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <span>
 #include <map>
 #include <string>
 #include <vector>
@@ -513,6 +514,83 @@ class MonitorRoot final : public xenon::Actor {
   std::map<ActorName, std::string> notices_;
 };
 
+// ---- urgent ----
+
+inline constexpr Action ACTION_HOLD{"scenario.hold"};
+inline constexpr Action ACTION_NUMBERED{"scenario.numbered"};  // payload: u64 number
+
+// On the last node: holds its worker a moment on the first message (so the rest wait in its
+// mailbox), then records the order in which normal and urgent messages arrive, and sends
+// back, once all are in: normal, urgent, normals received before the last urgent, and
+// whether each priority kept its order.
+class UrgentReceiver final : public xenon::Actor {
+ public:
+  static constexpr std::uint64_t kNormal = 400;
+  static constexpr std::uint64_t kUrgent = 8;
+  explicit UrgentReceiver(std::span<const std::byte> /*arguments*/) {}
+  void receive(const Message& message) override {
+    if (message.action() == ACTION_HOLD) {
+      usleep(200 * 1000);
+    } else if (message.action() == ACTION_NUMBERED) {
+      const auto number = message.payload_as<std::uint64_t>();
+      if (number >= kNormal) {  // urgent ones are numbered after the normal ones
+        in_order_ = in_order_ && number == kNormal + urgent_;
+        ++urgent_;
+        normal_before_last_urgent_ = normal_;
+      } else {
+        in_order_ = in_order_ && number == normal_;
+        ++normal_;
+      }
+      if (normal_ + urgent_ == kNormal + kUrgent) {
+        const std::uint64_t counts[4] = {normal_, urgent_, normal_before_last_urgent_, in_order_ ? 1u : 0u};
+        send(message.source(), ACTION_COUNTS, std::as_bytes(std::span(counts)));
+        stop();
+      }
+    }
+  }
+
+ private:
+  std::uint64_t normal_ = 0;
+  std::uint64_t urgent_ = 0;
+  std::uint64_t normal_before_last_urgent_ = 0;
+  bool in_order_ = true;
+};
+
+// Sends, in one receive(), a hold, 400 normal messages and then 8 urgent ones to an actor on
+// the last node: across the wire (the urgent bit of frame records) every urgent message must
+// be received before the normal ones still waiting, each priority in order.
+class UrgentRoot final : public xenon::Actor {
+ public:
+  void receive(const Message& message) override {
+    if (message.action() == ACTION_START) {
+      request_spawn(node_count() - 1, worker_count() - 1, "scenario.urgent-receiver");
+    } else if (message.action() == xenon::ACTION_SPAWNED) {
+      const ActorName receiver = xenon::SpawnedActor::from(message).name;
+      send(receiver, ACTION_HOLD);
+      for (std::uint64_t i = 0; i < UrgentReceiver::kNormal; ++i) send_value(receiver, ACTION_NUMBERED, i);
+      for (std::uint64_t i = 0; i < UrgentReceiver::kUrgent; ++i) {
+        send_urgent(receiver, ACTION_NUMBERED, Payload::of(UrgentReceiver::kNormal + i));
+      }
+    } else if (message.action() == ACTION_COUNTS) {
+      std::uint64_t counts[4] = {};
+      if (message.payload_size() != sizeof counts) fail("urgent: a report of " + std::to_string(message.payload_size()) + " bytes");
+      std::memcpy(counts, message.payload().data(), sizeof counts);
+      if (counts[0] != UrgentReceiver::kNormal || counts[1] != UrgentReceiver::kUrgent) {
+        fail("urgent: " + std::to_string(counts[0]) + " normal and " + std::to_string(counts[1]) + " urgent received");
+      } else if (counts[3] != 1) {
+        fail("urgent: a priority's messages arrived out of order");
+      } else if (counts[2] == UrgentReceiver::kNormal) {
+        fail("urgent: every normal message was received before the last urgent one");
+      } else {
+        std::printf("urgent: %u urgent messages received before %" PRIu64 " of %u normal ones, each priority in order\n",
+                    static_cast<unsigned>(UrgentReceiver::kUrgent), UrgentReceiver::kNormal - counts[2],
+                    static_cast<unsigned>(UrgentReceiver::kNormal));
+      }
+      stop();
+    }
+  }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -522,7 +600,7 @@ int main(int argc, char** argv) {
   xenon::add_engine_options(command_line, options);
   command_line.add_string(
       "scenario", &scenario,
-      "ordering, payloads, spawn, idle, monitors, crash, stopped, unknown-type or early-error");
+      "ordering, payloads, spawn, idle, monitors, urgent, crash, stopped, unknown-type or early-error");
   try {
     if (!command_line.parse(argc, argv)) return 0;
     xenon::Engine engine(options);
@@ -533,6 +611,7 @@ int main(int argc, char** argv) {
     engine.register_actor_type<Crasher>("scenario.crasher");
     engine.register_actor_type<Stopper>("scenario.stopper");
     engine.register_actor_type<Monitored>("scenario.monitored");
+    engine.register_actor_type<UrgentReceiver>("scenario.urgent-receiver");
     if (engine.node_index() == 0) {
       ActorName root;
       if (scenario == "ordering") {
@@ -549,6 +628,8 @@ int main(int argc, char** argv) {
         root = engine.spawn<CrashRoot>("scenario.stopper");
       } else if (scenario == "monitors") {
         root = engine.spawn<MonitorRoot>();
+      } else if (scenario == "urgent") {
+        root = engine.spawn<UrgentRoot>();
       } else if (scenario == "unknown-type") {
         root = engine.spawn<UnknownTypeRoot>();
       } else if (scenario == "early-error") {
