@@ -8,6 +8,7 @@ TEST_SOURCES := \
   tests/core/parker_test.cpp \
   tests/core/random_test.cpp \
   tests/core/spsc_ring_test.cpp \
+  tests/core/typed_encoding_test.cpp \
   tests/engine/busy_time_test.cpp \
   tests/engine/communicator_test.cpp \
   tests/engine/engine_test.cpp \
