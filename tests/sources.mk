@@ -16,6 +16,7 @@ TEST_SOURCES := \
   tests/engine/names_and_payloads_test.cpp \
   tests/engine/outbound_channel_test.cpp \
   tests/engine/thread_limits_test.cpp \
+  tests/engine/typed_messages_test.cpp \
   tests/engine/wire_frame_recorded_test.cpp \
   tests/engine/wire_frame_test.cpp \
   tests/engine/worker_test.cpp \

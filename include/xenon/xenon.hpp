@@ -23,6 +23,7 @@
 #include "xenon/core/json_text.hpp"
 #include "xenon/core/progress_line.hpp"
 #include "xenon/core/random.hpp"
+#include "xenon/core/typed_encoding.hpp"
 #include "xenon/core/version.hpp"
 #include "xenon/engine/action.hpp"
 #include "xenon/engine/actor.hpp"
@@ -32,3 +33,4 @@
 #include "xenon/engine/message.hpp"
 #include "xenon/engine/payload.hpp"
 #include "xenon/engine/spawn_request.hpp"
+#include "xenon/engine/typed_payload.hpp"
