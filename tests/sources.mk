@@ -24,6 +24,7 @@ TEST_SOURCES := \
   tests/examples/ping_pair_test.cpp \
   tests/examples/ring_test.cpp \
   tests/examples/two_nodes_test.cpp \
+  tests/examples/typed_messages_test.cpp \
   tests/install/install_test.cpp \
   tests/mpi/mpi_test.cpp \
   tests/mpi/netns_test.cpp \
