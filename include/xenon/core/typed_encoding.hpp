@@ -318,8 +318,15 @@ struct Encoding<std::optional<T>> {
     if (flag > 1) {
       in.fail_at(at, "optional flag", "byte " + std::to_string(flag) + " is neither 0 nor 1");
     }
-    value.reset();
-    if (flag == 1) Encoding<T>::read(in, value.emplace());
+    if (flag == 0) {
+      value.reset();
+      return;
+    }
+    // Read into a local and move it in: reading in place through emplace() makes GCC 12
+    // warn (wrongly) of an uninitialised read on some targets.
+    T inner{};
+    Encoding<T>::read(in, inner);
+    value = std::move(inner);
   }
 };
 
