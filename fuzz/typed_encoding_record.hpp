@@ -26,9 +26,10 @@ struct FuzzRecord {
   std::pair<double, char> pair{};
   std::vector<FuzzInner> inners;
   std::map<std::int64_t, float> by_number;
-  static constexpr auto fields = xenon::fields(&FuzzRecord::text, &FuzzRecord::numbers,
-                                               &FuzzRecord::flags, &FuzzRecord::pair,
-                                               &FuzzRecord::inners, &FuzzRecord::by_number);
+  std::vector<std::uint16_t> shorts;  // a vector of numbers: one block copy on little-endian hosts
+  static constexpr auto fields =
+      xenon::fields(&FuzzRecord::text, &FuzzRecord::numbers, &FuzzRecord::flags, &FuzzRecord::pair,
+                    &FuzzRecord::inners, &FuzzRecord::by_number, &FuzzRecord::shorts);
 };
 
 }  // namespace xenon::fuzzing

@@ -10,6 +10,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <limits>
 #include <map>
@@ -223,9 +224,12 @@ struct Encoding<std::string> {
   }
 };
 
-// std::vector<T>: varint element count, then each element. Schema "vector<T>".
+// std::vector<T>: varint element count, then each element. Schema "vector<T>". A vector of
+// numbers is one block copy on a little-endian host, whose memory already holds the encoding.
 template <class T, class Allocator>
 struct Encoding<std::vector<T, Allocator>> {
+  static constexpr bool kBlockCopy = std::endian::native == std::endian::little &&
+                                     std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
   template <class Sink>
   static constexpr void describe(Sink& schema) {
     schema.put("vector<");
@@ -234,16 +238,27 @@ struct Encoding<std::vector<T, Allocator>> {
   }
   static std::size_t size(const std::vector<T, Allocator>& values) {
     std::size_t total = TypedWriter::varint_size(values.size());
+    if constexpr (kBlockCopy) return total + values.size() * sizeof(T);
     for (const T& value : values) total += Encoding<T>::size(value);
     return total;
   }
   static void write(TypedWriter& out, const std::vector<T, Allocator>& values) {
     out.put_varint(values.size());
+    if constexpr (kBlockCopy) {
+      out.put_bytes(values.data(), values.size() * sizeof(T));
+      return;
+    }
     for (const T& value : values) Encoding<T>::write(out, value);
   }
   static void read(TypedReader& in, std::vector<T, Allocator>& values) {
     const std::size_t count = in.take_count("vector length");
     values.clear();
+    if constexpr (kBlockCopy) {
+      const std::byte* bytes = in.take(count * sizeof(T), "vector elements");
+      values.resize(count);
+      if (count != 0) std::memcpy(values.data(), bytes, count * sizeof(T));
+      return;
+    }
     values.reserve(count);  // bounded: at most one element per byte left
     for (std::size_t i = 0; i < count; ++i) {
       T value{};
