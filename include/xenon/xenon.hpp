@@ -8,7 +8,8 @@
 /// only because Actor's and Engine's inline members need them, and are not part of the API.
 
 /// \namespace xenon
-/// Everything Xenon offers: actors (Actor, Message, Payload, Action, ActorName), the node
+/// Everything Xenon offers: actors (Actor, Message, Payload, Action, ActorName), typed
+/// messages (typed_payload, fields, Encoding, TypedDecodeError), the node
 /// that runs them (Engine, EngineOptions), and the helpers its programs share (CommandLine,
 /// CounterReport, ProgressLine, MonotonicClock, Random, the little-endian byte functions,
 /// error_text(), json_quoted(), kCacheLineSize). Programs (genomics/, examples/,
