@@ -8,6 +8,7 @@ TEST_SOURCES := \
   tests/core/parker_test.cpp \
   tests/core/random_test.cpp \
   tests/core/spsc_ring_test.cpp \
+  tests/core/typed_encoding_test.cpp \
   tests/engine/ask_test.cpp \
   tests/engine/busy_time_test.cpp \
   tests/engine/communicator_test.cpp \
@@ -21,6 +22,7 @@ TEST_SOURCES := \
   tests/engine/thread_limits_test.cpp \
   tests/engine/timer_queue_test.cpp \
   tests/engine/timers_test.cpp \
+  tests/engine/typed_messages_test.cpp \
   tests/engine/wire_frame_recorded_test.cpp \
   tests/engine/wire_frame_test.cpp \
   tests/engine/worker_test.cpp \
@@ -32,6 +34,7 @@ TEST_SOURCES := \
   tests/examples/ring_test.cpp \
   tests/examples/timers_test.cpp \
   tests/examples/two_nodes_test.cpp \
+  tests/examples/typed_messages_test.cpp \
   tests/install/install_test.cpp \
   tests/mpi/mpi_test.cpp \
   tests/mpi/netns_test.cpp \

@@ -8,7 +8,8 @@
 /// only because Actor's and Engine's inline members need them, and are not part of the API.
 
 /// \namespace xenon
-/// Everything Xenon offers: actors (Actor, Message, Payload, Action, ActorName), the node
+/// Everything Xenon offers: actors (Actor, Message, Payload, Action, ActorName), typed
+/// messages (typed_payload, fields, Encoding, TypedDecodeError), the node
 /// that runs them (Engine, EngineOptions), and the helpers its programs share (CommandLine,
 /// CounterReport, ProgressLine, MonotonicClock, Random, the little-endian byte functions,
 /// error_text(), json_quoted(), kCacheLineSize). Programs (genomics/, examples/,
@@ -23,6 +24,7 @@
 #include "xenon/core/json_text.hpp"
 #include "xenon/core/progress_line.hpp"
 #include "xenon/core/random.hpp"
+#include "xenon/core/typed_encoding.hpp"
 #include "xenon/core/version.hpp"
 #include "xenon/engine/action.hpp"
 #include "xenon/engine/actor.hpp"
@@ -35,3 +37,4 @@
 #include "xenon/engine/payload.hpp"
 #include "xenon/engine/spawn_request.hpp"
 #include "xenon/engine/timer.hpp"
+#include "xenon/engine/typed_payload.hpp"

@@ -96,6 +96,15 @@ class Actor {
   void send_urgent(ActorName to, Action action, std::span<const std::byte> bytes) {
     send_urgent(to, action, Payload::copy_of(bytes));
   }
+
+  /// Sends `value` of any encodable type: strings, vectors, maps, optionals, structs with
+  /// a declared field list (xenon::fields), or a trivially copyable value as raw bytes; the
+  /// path is chosen at compile time (kTravelsAsRawBytes). Read back with
+  /// Message::decode<T>(). \threads Inside receive(); may wait as send() does.
+  template <class T>
+  void send_typed(ActorName to, Action action, const T& value) {
+    send(to, action, typed_payload(value));
+  }
   //!@}
 
   /// \name Replying
@@ -106,6 +115,11 @@ class Actor {
   void reply(const Message& request, Action action) { send(request.source(), action); }
   void reply(const Message& request, Action action, Payload payload) {
     send(request.source(), action, std::move(payload));
+  }
+  /// Sends `value` to `request.source()`, as send_typed() does.
+  template <class T>
+  void reply_typed(const Message& request, Action action, const T& value) {
+    send(request.source(), action, typed_payload(value));
   }
   //!@}
 

@@ -9,6 +9,7 @@
 #include "xenon/engine/action.hpp"
 #include "xenon/engine/actor_name.hpp"
 #include "xenon/engine/payload.hpp"
+#include "xenon/engine/typed_payload.hpp"
 
 namespace xenon {
 
@@ -69,6 +70,14 @@ class Message {
     T value;
     std::memcpy(&value, payload_.view().data(), sizeof(T));
     return value;
+  }
+
+  /// The payload read as a value of type T, as Actor::send_typed() sent it: raw bytes for
+  /// trivially copyable types (as payload_as<T>()), the typed encoding otherwise. Throws
+  /// std::length_error or TypedDecodeError if the payload does not hold a T.
+  template <class T>
+  T decode() const {
+    return typed_payload_value<T>(payload_.view());
   }
 
   /// A payload sharing this message's bytes: a new reference for large payloads (no copy),

@@ -8,6 +8,9 @@
 //   payloads   payloads of 0 B to 64 MiB go to the last node and back, checksummed, one at a
 //              time; then a burst of numbered payloads of mixed sizes (small ones in frames,
 //              large ones as attachments, in flight together) comes back whole and in order.
+//   typed      records in the typed encoding (strings, maps of vectors, optionals, names; up
+//              to 200 KiB) go to the last node, built from a typed spawn argument, and back
+//              whole and in order.
 //   spawn      actors spawned by name on every worker of every node: their names say where
 //              they live, they answer by name, and their supervisor hears when they stop.
 //   idle       node 0's only actor stops at once; nodes without actors end with it.
@@ -25,9 +28,12 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
 #include <span>
+#include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -353,6 +359,88 @@ class SpawnRoot final : public xenon::Actor {
   std::size_t answers_ = 0, stopped_ = 0;
 };
 
+// ---- typed messages ----
+
+// A value in the typed encoding, with every kind of field; the echo adds its name to it.
+struct TypedRecord {
+  std::uint64_t number = 0;
+  std::string text;
+  std::map<std::string, std::vector<std::int64_t>> table;
+  std::optional<double> ratio;
+  std::vector<ActorName> stamps;
+  bool operator==(const TypedRecord&) const = default;
+  static constexpr auto fields = xenon::fields(&TypedRecord::number, &TypedRecord::text,
+                                               &TypedRecord::table, &TypedRecord::ratio,
+                                               &TypedRecord::stamps);
+};
+
+// Record `number`: sizes from a few bytes (inline) to about 200 KiB (a payload of its own,
+// past the 32 KiB attachment threshold), negative numbers, an absent optional.
+TypedRecord typed_record(std::uint64_t number) {
+  TypedRecord record;
+  record.number = number;
+  record.text = std::string(number % 5 == 4 ? 200000 : number * 3, static_cast<char>('a' + number % 26));
+  for (std::uint64_t i = 0; i < number % 4; ++i) {
+    record.table["key" + std::to_string(i)] = {-static_cast<std::int64_t>(i),
+                                                std::numeric_limits<std::int64_t>::min(),
+                                                std::numeric_limits<std::int64_t>::max()};
+  }
+  if (number % 3 != 0) record.ratio = 1.0 / static_cast<double>(number);
+  return record;
+}
+
+// Built from a typed spawn argument (its signature); stamps each record with its name.
+class TypedEcho final : public xenon::Actor {
+ public:
+  explicit TypedEcho(std::span<const std::byte> arguments)
+      : signature_(xenon::typed_payload_value<std::string>(arguments)) {}
+  void receive(const Message& message) override {
+    if (message.action() == ACTION_ECHO) {
+      auto record = message.decode<TypedRecord>();
+      record.stamps.push_back(self());
+      record.text += signature_;
+      reply_typed(message, ACTION_ECHO, record);
+    } else if (message.action() == ACTION_STOP) {
+      stop();
+    }
+  }
+
+ private:
+  std::string signature_;
+};
+
+class TypedRoot final : public xenon::Actor {
+ public:
+  void receive(const Message& message) override {
+    if (message.action() == ACTION_START) {
+      request_spawn(node_count() - 1, 0, "scenario.typed-echo", xenon::typed_payload(std::string("|echoed")));
+    } else if (message.action() == xenon::ACTION_SPAWNED) {
+      echo_ = xenon::SpawnedActor::from(message).name;
+      for (std::uint64_t number = 0; number < kRecords; ++number) {
+        send_typed(echo_, ACTION_ECHO, typed_record(number));
+      }
+    } else if (message.action() == ACTION_ECHO) {
+      TypedRecord expected = typed_record(returned_++);
+      expected.stamps.push_back(echo_);
+      expected.text += "|echoed";
+      if (!(message.decode<TypedRecord>() == expected)) {
+        fail("typed record " + std::to_string(expected.number) + " came back changed or out of order");
+      }
+      if (returned_ == kRecords) {
+        std::printf("typed: %" PRIu64 " records crossed nodes and came back whole, in order\n", kRecords);
+        send(echo_, ACTION_STOP);
+      }
+    } else if (message.action() == xenon::ACTION_CHILD_STOPPED) {
+      stop();
+    }
+  }
+
+ private:
+  static constexpr std::uint64_t kRecords = 40;
+  ActorName echo_;
+  std::uint64_t returned_ = 0;
+};
+
 // ---- idle and crash ----
 
 class Quitter final : public xenon::Actor {
@@ -600,7 +688,7 @@ int main(int argc, char** argv) {
   xenon::add_engine_options(command_line, options);
   command_line.add_string(
       "scenario", &scenario,
-      "ordering, payloads, spawn, idle, monitors, urgent, crash, stopped, unknown-type or early-error");
+      "ordering, payloads, typed, spawn, idle, monitors, urgent, crash, stopped, unknown-type or early-error");
   try {
     if (!command_line.parse(argc, argv)) return 0;
     xenon::Engine engine(options);
@@ -612,12 +700,15 @@ int main(int argc, char** argv) {
     engine.register_actor_type<Stopper>("scenario.stopper");
     engine.register_actor_type<Monitored>("scenario.monitored");
     engine.register_actor_type<UrgentReceiver>("scenario.urgent-receiver");
+    engine.register_actor_type<TypedEcho>("scenario.typed-echo");
     if (engine.node_index() == 0) {
       ActorName root;
       if (scenario == "ordering") {
         root = engine.spawn<OrderingRoot>();
       } else if (scenario == "payloads") {
         root = engine.spawn<PayloadRoot>();
+      } else if (scenario == "typed") {
+        root = engine.spawn<TypedRoot>();
       } else if (scenario == "spawn") {
         root = engine.spawn<SpawnRoot>();
       } else if (scenario == "idle") {
