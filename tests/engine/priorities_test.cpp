@@ -22,10 +22,12 @@ using namespace testing;  // the shared actions and with_threads()
 inline constexpr Action ACTION_HOLD{"test.priorities.hold"};
 inline constexpr Action ACTION_URGENT_NUMBER{"test.priorities.urgent"};
 inline constexpr Action ACTION_NORMAL_NUMBER{"test.priorities.normal"};
+inline constexpr Action ACTION_ALL_PUBLISHED{"test.priorities.all-published"};
 
 // Urgent numbers are recorded as 1000 + n, normal ones as n.
 struct Received {
   std::vector<int> order;
+  std::atomic<bool> holding{false};  // the recorder is in its hold (across workers)
   std::atomic<bool> sent{false};
 };
 
@@ -34,10 +36,13 @@ class Recorder : public Actor {
   Recorder(Received& received, int expected) : received_(received), expected_(expected) {}
   void receive(const Message& message) override {
     if (message.action() == ACTION_HOLD) {
+      // Release: pairs with the sender's acquire load before its first send, so that no
+      // number reaches this worker's mailbox before the hold (then the rest of this turn
+      // would take them before the urgent ones behind them arrive).
+      received_.holding.store(true, std::memory_order_release);
       // Keep this worker from taking its ring until everything was sent and published.
-      // Acquire: pairs with the sender's release store after its last send.
+      // Acquire: pairs with the sender's release store once its sends are published.
       while (!received_.sent.load(std::memory_order_acquire)) std::this_thread::yield();
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));  // its round's flush
       return;
     }
     const int number = message.payload_as<int>();
@@ -53,17 +58,29 @@ class Recorder : public Actor {
 // Sends `normal` normal numbers, with urgent ones 0, 1, ... interleaved every `every`.
 class MixedSender : public Actor {
  public:
-  MixedSender(ActorName to, int normal, int every, Received& received)
-      : to_(to), normal_(normal), every_(every), received_(received) {}
-  void receive(const Message&) override {
+  // across_workers: the recorder is on another worker and holds it (ACTION_HOLD).
+  MixedSender(ActorName to, int normal, int every, Received& received, bool across_workers = false)
+      : to_(to), normal_(normal), every_(every), received_(received), across_workers_(across_workers) {}
+  void receive(const Message& message) override {
+    if (message.action() == ACTION_ALL_PUBLISHED) {
+      // A timer fires in a later round of this worker than the one that sent, and a round
+      // publishes what it staged before it ends: every number is in the ring by now (not
+      // after a sleep, which a loaded machine can outlast).
+      // Release: pairs with the recorder's acquire load in its hold.
+      received_.sent.store(true, std::memory_order_release);
+      stop();
+      return;
+    }
+    if (across_workers_) {
+      // Acquire: pairs with the recorder's release store as its hold begins.
+      while (!received_.holding.load(std::memory_order_acquire)) std::this_thread::yield();
+    }
     int urgent = 0;
     for (int n = 0; n < normal_; ++n) {
       send_value(to_, ACTION_NORMAL_NUMBER, n);
       if (n % every_ == every_ - 1) send_urgent(to_, ACTION_URGENT_NUMBER, Payload::of(urgent++));
     }
-    // Release: pairs with the recorder's acquire load in its hold.
-    received_.sent.store(true, std::memory_order_release);
-    stop();
+    send_after(std::chrono::microseconds(1), self(), ACTION_ALL_PUBLISHED);
   }
 
  private:
@@ -71,6 +88,7 @@ class MixedSender : public Actor {
   int normal_;
   int every_;
   Received& received_;
+  bool across_workers_;
 };
 
 std::vector<int> urgent_first(int normal, int every) {
@@ -96,7 +114,7 @@ TEST(Priorities, UrgentMessagesOvertakeNormalOnesWaitingAcrossWorkers) {
   // Fewer than one inbound batch (256), so that all reach the mailbox in one look.
   const ActorName recorder = engine.spawn_on<Recorder>(1, received, 200 + 20);
   engine.send(recorder, ACTION_HOLD);
-  engine.send(engine.spawn_on<MixedSender>(0, recorder, 200, 10, received), ACTION_START);
+  engine.send(engine.spawn_on<MixedSender>(0, recorder, 200, 10, received, true), ACTION_START);
   engine.run();
   EXPECT_EQ(received.order, urgent_first(200, 10));
   EXPECT_EQ(engine.statistics().dead_letters, 0u);
