@@ -27,6 +27,7 @@
 #include "tests/support/record_collector.hpp"
 #include "tests/support/temporary_directory.hpp"
 #include "tests/support/test_data.hpp"
+#include "tests/support/test_support.hpp"
 
 namespace {
 
@@ -166,6 +167,7 @@ TEST(RecordRange, EveryCutOfAPlainFastaFileWithALongRecordReadsEachRecordOnce) {
 }
 
 TEST(RecordRange, EveryCutOfABgzfFileReadsEachRecordOnce) {
+  if (xenon::testing::under_thread_sanitizer()) GTEST_SKIP() << "one thread only: nothing for ThreadSanitizer";
   Directory directory;
   for (const auto& [name, text, format] :
        {std::tuple{"reads.fq.gz", tricky_fastq(40), SequenceFormat::kFastq},

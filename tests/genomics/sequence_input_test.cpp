@@ -17,6 +17,7 @@
 #include "genomics/kmer/kmer.hpp"
 #include "tests/support/record_collector.hpp"
 #include "tests/support/temporary_directory.hpp"
+#include "tests/support/test_support.hpp"
 
 namespace {
 
@@ -147,6 +148,7 @@ std::vector<std::string> kmers_by_blocks(const std::string& path, std::size_t ta
 }
 
 TEST(BlockSplitter, CutsAFastaRecordLongerThanABlockWithoutLosingOrRepeatingKmers) {
+  if (xenon::testing::under_thread_sanitizer()) GTEST_SKIP() << "one thread only: nothing for ThreadSanitizer";
   TemporaryDirectory directory;
   std::string genome;
   std::uint64_t state = 12345;

@@ -18,6 +18,14 @@ inline bool under_sanitizer() {
   return sanitize != nullptr && *sanitize != '\0';
 }
 
+// True under make test SANITIZE=thread. A test of code that runs on one thread only has
+// nothing to show ThreadSanitizer; the slow ones skip there (CI's time goes to the threaded
+// tests) and still run in every other build, AddressSanitizer's included.
+inline bool under_thread_sanitizer() {
+  const char* sanitize = std::getenv("XENON_SANITIZE");
+  return sanitize != nullptr && std::string(sanitize) == "thread";
+}
+
 // Stress sizes shrink under sanitizers (make test SANITIZE=...), which run 5-20x slower.
 inline std::uint64_t stress_items(std::uint64_t full) {
   const char* sanitize = std::getenv("XENON_SANITIZE");
