@@ -13,17 +13,12 @@ void Actor::send_urgent_slot(ActorName to, Action action, const PayloadSlot& pay
 
 void Worker::send_urgent(ActorName from, ActorName to, Action action,
                          const PayloadSlot& payload) {
-  if (to.node() == node_index_ && to.worker() == static_cast<std::uint32_t>(index_)) {
-    const std::uint32_t index = to.index();
-    if (index < actors_.size()) {
-      if (Actor* actor = actors_[index]; actor != nullptr) {
-        MessageNode* node = pool_.allocate();
-        node->message.assign(from, to, action, payload);
-        append_urgent_to_mailbox(actor, node);
-        if (pool_.nodes_in_use() > relief_threshold_) relieve_mailboxes();
-        return;
-      }
-    }
+  if (Actor* actor = live_local_actor(to); actor != nullptr) {
+    MessageNode* node = pool_.allocate();
+    node->message.assign(from, to, action, payload);
+    append_urgent_to_mailbox(actor, node);
+    if (pool_.nodes_in_use() > relief_threshold_) relieve_mailboxes();
+    return;
   }
   // Another worker or node, or an actor not (or no longer) here: the envelope goes where
   // the message would have gone, and whoever takes it out opens it.

@@ -140,6 +140,7 @@ class Worker final : public DrivingWorker {
   void wait_for_sends();
   void deliver_to_absent(const Message& message);
   void enqueue(Actor* actor, const Message& message);
+  Actor* live_local_actor(ActorName to) const noexcept;
   void append_to_mailbox(Actor* actor, MessageNode* node) noexcept;
   void append_urgent_to_mailbox(Actor* actor, MessageNode* node) noexcept;
   // Everything send() does not do inline: other workers, other nodes, absent actors.
@@ -223,20 +224,22 @@ class Worker final : public DrivingWorker {
   alignas(kCacheLineSize) Parker parker_;
 };
 
+// The live actor `to` names if it is on this very worker, else nullptr.
+inline Actor* Worker::live_local_actor(ActorName to) const noexcept {
+  if (to.node() != node_index_ || to.worker() != static_cast<std::uint32_t>(index_)) return nullptr;
+  const std::uint32_t index = to.index();
+  return index < actors_.size() ? actors_[index] : nullptr;
+}
+
 // The message path's fast case, inline: a live actor on this very worker.
 inline void Worker::send(ActorName from, ActorName to, Action action,
                          const PayloadSlot& payload) {
-  if (to.node() == node_index_ && to.worker() == static_cast<std::uint32_t>(index_)) {
-    const std::uint32_t index = to.index();
-    if (index < actors_.size()) {
-      if (Actor* actor = actors_[index]; actor != nullptr) {
-        MessageNode* node = pool_.allocate();
-        node->message.assign(from, to, action, payload);
-        append_to_mailbox(actor, node);
-        if (pool_.nodes_in_use() > relief_threshold_) [[unlikely]] relieve_mailboxes();
-        return;
-      }
-    }
+  if (Actor* actor = live_local_actor(to); actor != nullptr) {
+    MessageNode* node = pool_.allocate();
+    node->message.assign(from, to, action, payload);
+    append_to_mailbox(actor, node);
+    if (pool_.nodes_in_use() > relief_threshold_) [[unlikely]] relieve_mailboxes();
+    return;
   }
   send_elsewhere(from, to, action, payload);
 }
