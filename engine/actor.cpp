@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "xenon/engine/actor.hpp"
 
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <memory>
+#include <typeinfo>
+
 #include "engine/worker.hpp"
 
 namespace xenon {
@@ -21,6 +27,16 @@ std::uint64_t Actor::request_spawn(int node, int worker, std::string_view type,
 void Actor::stop(std::string_view reason) {
   stop_requested_ = true;
   worker_->set_stop_reason(reason);
+}
+
+void Actor::begin_phase(std::string_view name) { worker_->node().phases().begin(name); }
+
+std::string Actor::type_name() const {
+  const char* mangled = typeid(*this).name();
+  int status = 0;
+  const std::unique_ptr<char, void (*)(void*)> demangled(
+      abi::__cxa_demangle(mangled, nullptr, nullptr, &status), std::free);
+  return status == 0 && demangled != nullptr ? std::string(demangled.get()) : std::string(mangled);
 }
 
 void Actor::watch(ActorName actor) { worker_->watch(name_, actor); }

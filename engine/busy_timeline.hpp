@@ -40,6 +40,7 @@ class BusyTimeline {
     }
   }
 
+  MonotonicClock::time_point origin() const noexcept { return origin_; }
   std::uint64_t total_nanoseconds() const noexcept { return total_; }
   // Nanoseconds inside receive() per bucket; the last bucket is the last one with any.
   const std::vector<std::uint64_t>& bucket_nanoseconds() const noexcept { return buckets_; }

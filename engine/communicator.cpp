@@ -70,7 +70,7 @@ bool Communicator::progress(bool take_arrivals) {
   return busy;
 }
 
-void Communicator::run() { run_until_shutdown(node_, parker_, *this, parks_); }
+void Communicator::run() { run_until_shutdown(node_, parker_, *this, parks_, parked_nanoseconds_); }
 
 bool Communicator::wait_without_parking() {
   // A transport that cannot wake us, or messages a worker has no room for yet: poll.

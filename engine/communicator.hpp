@@ -15,6 +15,7 @@
 #include "engine/wire_frame.hpp"
 #include "xenon/core/cache_line.hpp"
 #include "xenon/core/clock.hpp"
+#include "xenon/engine/run_observation.hpp"
 
 namespace xenon {
 
@@ -93,6 +94,12 @@ class Communicator final : public DrivenCommunicator {
   // Bytes of frames and attached payloads handed to the transport.
   std::uint64_t bytes_sent() const noexcept { return bytes_sent_; }
   std::uint64_t frames_received() const noexcept { return frames_received_; }
+  // What this node sent each node (by node index; its own entry stays zero).
+  std::vector<NodePairTraffic> traffic_to_nodes() const {
+    std::vector<NodePairTraffic> traffic;
+    for (const PeerState& peer : peers_) traffic.push_back(peer.sent);
+    return traffic;
+  }
 
  private:
   struct PeerState {
@@ -102,6 +109,7 @@ class Communicator final : public DrivenCommunicator {
     std::uint64_t next_receive_sequence = 0;
     std::map<std::uint64_t, std::vector<std::byte>> early_frames;  // arrived out of order
     bool heard = false;  // a frame came since the last heartbeat check
+    NodePairTraffic sent;  // to this node
     MonotonicClock::time_point last_heard;  // by the heartbeat check's clock
     explicit PeerState(std::uint32_t node) : writer(node) {}
   };
@@ -186,6 +194,7 @@ class Communicator final : public DrivenCommunicator {
   std::uint64_t bytes_sent_ = 0;
   std::uint64_t frames_received_ = 0;
   std::uint64_t parks_ = 0;
+  std::uint64_t parked_nanoseconds_ = 0;
 
   alignas(kCacheLineSize) Parker parker_;
 };

@@ -31,9 +31,11 @@ void Communicator::send_attached(std::uint32_t node, const Message& message, boo
   PeerState& peer = peers_[node];
   peer.writer.append_attached(message.source(), message.destination(), message.action(),
                               message.payload_size(), urgent);
+  ++peer.sent.messages;
   send_frame(node);
   const PayloadSlot slot = message.payload_slot();
   bytes_sent_ += message.payload_size();
+  peer.sent.bytes += message.payload_size();
   transport_.send_attachment(static_cast<int>(node),
                              {message.payload(), [slot] { slot.release(); }});
 }
@@ -46,6 +48,7 @@ void Communicator::append(std::uint32_t node, ActorName from, ActorName to, Acti
     pending_frames_.push_back(node);
   }
   peer.writer.append(from, to, action, payload, urgent);
+  ++peer.sent.messages;
   if (peer.writer.size() >= flush_bytes_) send_frame(node);
 }
 
@@ -72,6 +75,8 @@ void Communicator::send_frame(std::uint32_t node) {
   PeerState& peer = peers_[node];
   if (peer.writer.empty()) return;
   bytes_sent_ += peer.writer.size();
+  peer.sent.bytes += peer.writer.size();
+  ++peer.sent.frames;
   transport_.send(static_cast<int>(node),
                   peer.writer.take(peer.next_send_sequence++, transport_.spare_frame_buffer()));
   ++frames_sent_;

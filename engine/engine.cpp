@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -12,6 +13,9 @@
 #include "engine/communicator.hpp"
 #include "engine/job_failure.hpp"
 #include "engine/node_context.hpp"
+#include "engine/observation_json.hpp"
+#include "engine/run_report.hpp"
+#include "engine/trace_file.hpp"
 #include "engine/options_agreement.hpp"
 #include "engine/thread_budget.hpp"
 #include "engine/worker.hpp"
@@ -24,6 +28,28 @@ struct Engine::Rings {
 };
 
 Engine::Engine(EngineOptions options) : Engine(options, make_process_transport()) {}
+
+namespace {
+
+// An output file node 0 will write at the end of the run: refused at once if its folder
+// does not exist, rather than after hours of work.
+void check_output_path(const char* option, const std::string& path) {
+  if (path.empty()) return;
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  std::error_code error;
+  if (!folder.empty() && !std::filesystem::is_directory(folder, error)) {
+    throw std::invalid_argument(std::string(option) + " " + path + ": the folder " +
+                                folder.string() + " does not exist");
+  }
+}
+
+std::int64_t unix_nanoseconds_now() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
 
 Engine::Engine(EngineOptions options, std::unique_ptr<Transport> transport)
     : options_(options), transport_(std::move(transport)) {
@@ -38,6 +64,10 @@ Engine::Engine(EngineOptions options, std::unique_ptr<Transport> transport)
   refuse_mismatched_options(*transport_, options_);
   check_thread_budget(options_.threads_per_node, options_.worker_count());
   if (options_.pin || options_.verbose) topology_ = std::make_unique<CpuTopology>();
+  if (node_index_ == 0) {
+    check_output_path("--trace", options_.trace_path);
+    check_output_path("--report", options_.report_path);
+  }
 
   const int workers = options_.worker_count();
   context_ = std::make_unique<NodeContext>(static_cast<std::uint32_t>(node_index_),
@@ -45,6 +75,7 @@ Engine::Engine(EngineOptions options, std::unique_ptr<Transport> transport)
                                            registry_);
   for (int w = 0; w < workers; ++w) {
     workers_.push_back(std::make_unique<Worker>(*context_, w));
+    if (!options_.trace_path.empty()) workers_.back()->keep_spans();
     context_->add_worker(w, worker(w), worker(w).parker());
   }
   communicator_ = std::make_unique<Communicator>(
@@ -110,7 +141,10 @@ void Engine::run() {
   }
   // The threads have not started: the count is this thread's own.
   if (context_->live_actors() == 0) {
-    if (node_count_ == 1) return;  // nothing can ever happen
+    if (node_count_ == 1) {  // nothing can ever happen
+      gather_observations();  // an empty run's report is still asked for
+      return;
+    }
     context_->request_termination_check();  // tell node 0 we are idle from the start
   }
 
@@ -151,6 +185,7 @@ void Engine::run() {
   if (failure_ && node_count_ > 1) end_job_after_failure(*transport_, failure_);
   for (auto& w : workers_) w->discard_in_flight();
   if (failure_) std::rethrow_exception(failure_);
+  gather_observations();
   const EngineStatistics totals = statistics();
   if (totals.dead_letters > 0) {
     std::fprintf(stderr,
@@ -173,6 +208,38 @@ void Engine::start_busy_timelines() {
   busy_timeline_start_unix_nanoseconds_ = now_unix - into_bucket;
   const auto origin = now - duration_cast<MonotonicClock::duration>(nanoseconds(into_bucket));
   for (auto& w : workers_) w->start_busy_timeline(origin);
+}
+
+// Collective, after the transport closed: node 0 gathers what every node sent every node
+// (EngineStatistics::node_matrix) and, with --trace or --report, every node's events and
+// statistics, and writes the files. Every node takes part whatever its own options: they
+// need not agree on these.
+void Engine::gather_observations() {
+  const std::int64_t ended = unix_nanoseconds_now();
+  const EngineStatistics mine = statistics();
+  const std::vector<std::string> traffic = transport_->gather_at_end(encode_traffic(mine.to_nodes));
+  for (const std::string& row : traffic) node_matrix_.push_back(decode_traffic(row));
+
+  std::vector<std::vector<std::uint64_t>> worker_buckets;
+  std::vector<const SpanRing*> worker_spans;
+  for (const auto& w : workers_) {
+    worker_buckets.push_back(w->busy_timeline().bucket_nanoseconds());
+    worker_spans.push_back(w->spans());
+  }
+  const std::vector<PhaseLog::Phase> phases = context_->phases().phases();
+  NodeObservationInput observation{node_index_, &mine, worker_buckets, phases, ended};
+  const std::vector<std::string> observations =
+      transport_->gather_at_end(node_observation_json(observation));
+  std::string events;
+  if (!options_.trace_path.empty()) {
+    events = node_trace_events({node_index_, mine.busy_timeline_start_unix_nanoseconds,
+                                mine.busy_timeline_bucket_nanoseconds, worker_spans,
+                                worker_buckets, phases, ended});
+  }
+  const std::vector<std::string> node_events = transport_->gather_at_end(events);
+  if (node_index_ != 0) return;
+  if (!options_.trace_path.empty()) write_trace_file(options_.trace_path, node_events);
+  if (!options_.report_path.empty()) write_run_report(options_.report_path, observations);
 }
 
 void Engine::pin_thread(const char* role, int slot) {
@@ -255,6 +322,23 @@ EngineStatistics Engine::statistics() const {
   totals.dead_letters += communicator_->dead_letters();
   totals.frames_sent = communicator_->frames_sent();
   totals.frames_received = communicator_->frames_received();
+  for (const auto& w : workers_) {
+    totals.workers.push_back(w->observation());
+    totals.receive_time.merge(totals.workers.back().receive_time);
+    for (ActorTypeObservation& type : w->actor_types()) {
+      auto known = std::find_if(totals.actor_types.begin(), totals.actor_types.end(),
+                                [&](const ActorTypeObservation& t) { return t.type == type.type; });
+      if (known == totals.actor_types.end()) {
+        totals.actor_types.push_back(std::move(type));
+        continue;
+      }
+      known->actors += type.actors;
+      known->messages_handled += type.messages_handled;
+      known->mailbox_high_water = std::max(known->mailbox_high_water, type.mailbox_high_water);
+    }
+  }
+  totals.to_nodes = communicator_->traffic_to_nodes();
+  totals.node_matrix = node_matrix_;
   return totals;
 }
 

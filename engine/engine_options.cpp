@@ -19,6 +19,12 @@ void add_engine_options(CommandLine& command_line, EngineOptions& options) {
   command_line.add_integer("heartbeat-timeout", &options.heartbeat_timeout_seconds, 0, 86400,
                            "under mpiexec: end the job when a rank has sent nothing for this "
                            "many seconds (stopped, hung, unreachable); 0: never");
+  command_line.add_string("trace", &options.trace_path,
+                          "write a Chrome trace event file (open it in Perfetto or "
+                          "chrome://tracing): workers' busy spans, phases, counters");
+  command_line.add_string("report", &options.report_path,
+                          "write a self-contained HTML report of the run: timelines, message "
+                          "matrix, histograms, mailboxes, phases");
 }
 
 }  // namespace xenon

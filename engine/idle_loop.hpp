@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <thread>
 
 #include "core/parker.hpp"
+#include "xenon/core/clock.hpp"
 #include "engine/node_context.hpp"
 
 namespace xenon {
@@ -19,9 +21,11 @@ namespace xenon {
 //   bool run_round();          one round of work; true if anything happened
 //   bool wait_without_parking(); waits briefly and returns true if parking is not allowed now
 //   bool has_visible_work();   checked after prepare_to_park(): work that arrived meanwhile
+// `parks` counts the parks and `parked_nanoseconds` their time (the clock is read around a
+// park only: it is rare, and sleeps far longer than a read costs).
 template <class Thread>
 void run_until_shutdown(const NodeContext& node, Parker& parker, Thread& thread,
-                        std::uint64_t& parks) {
+                        std::uint64_t& parks, std::uint64_t& parked_nanoseconds) {
   IdleBackoff backoff;
   while (!node.shutting_down()) {
     if (thread.run_round()) {
@@ -42,7 +46,11 @@ void run_until_shutdown(const NodeContext& node, Parker& parker, Thread& thread,
           parker.cancel_park();
         } else {
           ++parks;
+          const MonotonicClock::time_point parked = MonotonicClock::now();
           parker.park();
+          parked_nanoseconds += static_cast<std::uint64_t>(
+              std::chrono::duration_cast<std::chrono::nanoseconds>(MonotonicClock::now() - parked)
+                  .count());
         }
         backoff.reset();
         break;

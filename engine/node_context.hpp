@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/parker.hpp"
+#include "engine/phase_log.hpp"
 #include "xenon/core/cache_line.hpp"
 #include "xenon/engine/actor.hpp"
 #include "xenon/engine/actor_registry.hpp"
@@ -97,6 +98,9 @@ class NodeContext {
   // Any thread: ends the run on this node; every thread's loop returns.
   void request_shutdown() noexcept;
 
+  // The phases the program marks (Actor::begin_phase()), from any worker.
+  PhaseLog& phases() noexcept { return phases_; }
+
  private:
   // One atomic per cache line: each is written by several threads.
   template <class T>
@@ -117,6 +121,7 @@ class NodeContext {
   Padded<bool> shutting_down_;
   Padded<std::uint64_t> spawn_requests_sent_;
   Padded<bool> termination_check_requested_;
+  PhaseLog phases_;
 };
 
 }  // namespace xenon

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
+#include <cstdint>
 #include <deque>
 
 #include "core/parker.hpp"
@@ -29,6 +30,8 @@ class OutboundChannel {
   }
   bool connected() const noexcept { return ring_ != nullptr; }
   std::size_t overflow_size() const noexcept { return overflow_.size() + urgent_overflow_.size(); }
+  // Messages that found the ring full (or others already waiting) and went to the overflow.
+  std::uint64_t ring_full_waits() const noexcept { return ring_full_waits_; }
 
   // Stages a message; publishes at once when a batch is full.
   void stage(ActorName from, ActorName to, Action action, const PayloadSlot& payload) {
@@ -42,6 +45,7 @@ class OutboundChannel {
     if (!overflow_.empty() || !urgent_overflow_.empty() ||
         !ring_->try_stage_in_place([&](Message& slot) { slot.assign(from, to, action, payload); })) {
       overflow_.emplace_back(from, to, action, payload);
+      ++ring_full_waits_;
       return;
     }
     publish_full_batch();
@@ -76,6 +80,7 @@ class OutboundChannel {
   void stage_urgent(const Message& envelope) {
     if (!urgent_overflow_.empty() || !ring_->try_stage(envelope)) {
       urgent_overflow_.push_back(envelope);
+      ++ring_full_waits_;
       return;
     }
     publish_full_batch();
@@ -91,6 +96,7 @@ class OutboundChannel {
   Parker* consumer_ = nullptr;
   std::deque<Message> overflow_;
   std::deque<Message> urgent_overflow_;  // envelopes, drained into the ring before overflow_
+  std::uint64_t ring_full_waits_ = 0;
 };
 
 }  // namespace xenon

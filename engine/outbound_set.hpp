@@ -21,6 +21,12 @@ class OutboundSet {
     channels_[channel].connect(ring, consumer);
   }
   std::size_t size() const noexcept { return channels_.size(); }
+  // Messages that waited for room in a full ring, over every channel.
+  std::uint64_t ring_full_waits() const noexcept {
+    std::uint64_t waits = 0;
+    for (const OutboundChannel& channel : channels_) waits += channel.ring_full_waits();
+    return waits;
+  }
 
   // Stages a message for `channel` (published at once when a batch is full) and returns
   // that channel, whose overflow the caller may bound.

@@ -17,10 +17,12 @@
 #include "engine/node_context.hpp"
 #include "engine/outbound_set.hpp"
 #include "engine/pending_asks.hpp"
+#include "engine/span_ring.hpp"
 #include "engine/timer_queue.hpp"
 #include "xenon/core/cache_line.hpp"
 #include "xenon/engine/actor.hpp"
 #include "xenon/engine/message.hpp"
+#include "xenon/engine/run_observation.hpp"
 
 namespace xenon {
 
@@ -42,6 +44,9 @@ struct WorkerCounters {
   std::uint64_t timers_cancelled = 0;      // by their owner's stop or the end of the run
   std::uint64_t late_responses = 0;        // to asks already answered, timed out or stopped
   std::uint64_t mailbox_reliefs = 0;  // times send() ran this worker's actors first (full mailboxes)
+  std::uint64_t sent_to_same_worker = 0;  // to a live actor of this worker (send()'s fast case)
+  std::uint64_t parked_nanoseconds = 0;   // asleep in Parker::park()
+  std::uint64_t run_nanoseconds = 0;      // from the start of run() to its end
 };
 
 // A worker thread and the actors that live on it.
@@ -123,6 +128,14 @@ class Worker final : public DrivingWorker {
   // Time spent in actors' receive(); read after the thread joined.
   const BusyTimeline& busy_timeline() const noexcept { return busy_; }
 
+  // With -trace, before the threads start: keep this worker's busy spans.
+  void keep_spans() { spans_ = std::make_unique<SpanRing>(); }
+  const SpanRing* spans() const noexcept { return spans_.get(); }
+  // After the thread joined: what run_observation.hpp describes, for this worker.
+  WorkerObservation observation() const;
+  // After the thread joined: the actor types that lived here (stopped and still alive).
+  std::vector<ActorTypeObservation> actor_types() const;
+
   const WorkerCounters& counters() const noexcept {
     counters_.pooled_message_nodes = pool_.allocated_nodes();
     return counters_;
@@ -151,7 +164,10 @@ class Worker final : public DrivingWorker {
   bool drain_inbound();
   bool run_ready_actors();
   unsigned run_turn(Actor* actor);
-  unsigned run_turn_for_relief(Actor* actor);  // run_turn(), not inlined, for relieve_mailboxes()
+  unsigned run_turn_for_relief(Actor* actor);
+  // One message of kReceiveSampleEvery: receive() between two clock reads.
+  [[gnu::noinline]] void receive_sampled(Actor* actor, const Message& message);
+  void record_actor_type(const Actor& actor, std::vector<ActorTypeObservation>& into) const;  // run_turn(), not inlined, for relieve_mailboxes()
   // Backpressure on this worker's own mailboxes (engine/mailbox_backpressure.cpp).
   [[gnu::noinline]] void relieve_mailboxes();
   void finish_stopped(Actor* actor);
@@ -219,6 +235,11 @@ class Worker final : public DrivingWorker {
 
   mutable WorkerCounters counters_;
   BusyTimeline busy_;
+  unsigned receive_sample_countdown_ = kReceiveSampleEvery;
+  DurationHistogram receive_time_;
+  std::vector<ActorTypeObservation> stopped_actor_types_;  // few types: a linear search
+  std::unique_ptr<SpanRing> spans_;  // with -trace only
+  std::vector<std::uint64_t> sent_to_worker_;  // by worker, other than this one
 
   // Written by other threads: kept off the lines the worker writes on every message.
   alignas(kCacheLineSize) Parker parker_;
@@ -238,6 +259,7 @@ inline void Worker::send(ActorName from, ActorName to, Action action,
     MessageNode* node = pool_.allocate();
     node->message.assign(from, to, action, payload);
     append_to_mailbox(actor, node);
+    ++counters_.sent_to_same_worker;
     if (pool_.nodes_in_use() > relief_threshold_) [[unlikely]] relieve_mailboxes();
     return;
   }
@@ -246,6 +268,7 @@ inline void Worker::send(ActorName from, ActorName to, Action action,
 
 inline void Worker::append_to_mailbox(Actor* actor, MessageNode* node) noexcept {
   actor->mailbox_.append(node);
+  ++actor->messages_enqueued_;
   if (!actor->scheduled_) {
     actor->scheduled_ = true;
     push_ready(actor);
@@ -254,6 +277,7 @@ inline void Worker::append_to_mailbox(Actor* actor, MessageNode* node) noexcept 
 
 inline void Worker::append_urgent_to_mailbox(Actor* actor, MessageNode* node) noexcept {
   actor->mailbox_.append_urgent(node);
+  ++actor->messages_enqueued_;
   if (!actor->scheduled_) {
     actor->scheduled_ = true;
     push_ready(actor);

@@ -25,6 +25,7 @@ class LoopbackTransport final : public Transport {
   std::size_t sends_in_flight() const override { return 0; }  // done on return
   void close(const FrameHandler& handle) override { poll(handle); }
   std::vector<std::string> exchange_at_start(const std::string& mine) override { return {mine}; }
+  std::vector<std::string> gather_at_end(const std::string& mine) override { return {mine}; }
   [[noreturn]] void abort(int code) override;
 
  private:

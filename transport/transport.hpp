@@ -79,6 +79,10 @@ class Transport {
   static constexpr std::size_t kStartupTextBytes = 256;
   virtual std::vector<std::string> exchange_at_start(const std::string& mine) = 0;
 
+  // End of the run, collective, after close(): every node passes bytes of any length (its
+  // statistics, its trace); node 0 gets every node's, indexed by node, the others nothing.
+  virtual std::vector<std::string> gather_at_end(const std::string& mine) = 0;
+
   // Ends every process of the job now with exit status `code` (MPI_Abort), instead of the
   // collective close: for a failure after which the other nodes would wait for this one
   // forever. The caller has printed and flushed its reason.

@@ -38,7 +38,8 @@ INSTANTIATE_TEST_SUITE_P(
                       std::make_tuple("spawn", 4, 2), std::make_tuple("idle", 2, 1),
                       std::make_tuple("idle", 4, 2), std::make_tuple("monitors", 2, 1),
                       std::make_tuple("monitors", 3, 3), std::make_tuple("urgent", 2, 1),
-                      std::make_tuple("urgent", 2, 3)),
+                      std::make_tuple("urgent", 2, 3), std::make_tuple("traffic", 2, 1),
+                      std::make_tuple("traffic", 3, 2)),
     [](const auto& info) {
       return std::string(std::get<0>(info.param)) + "_" + std::to_string(std::get<1>(info.param)) +
              "_processes_" + std::to_string(std::get<2>(info.param)) + "_threads";

@@ -2,6 +2,7 @@
 #include "transport/mpi/mpi_transport.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -81,6 +82,35 @@ std::vector<std::string> MpiTransport::exchange_at_start(const std::string& mine
   std::vector<std::string> texts;
   for (int node = 0; node < size_; ++node) {
     texts.emplace_back(gathered.data() + static_cast<std::size_t>(node) * kStartupTextBytes);
+  }
+  return texts;
+}
+
+std::vector<std::string> MpiTransport::gather_at_end(const std::string& mine) {
+  // The lengths first (MPI counts in an int), then the bytes with MPI_Gatherv.
+  if (mine.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    throw std::runtime_error("gather_at_end: " + std::to_string(mine.size()) +
+                             " bytes exceed what MPI can gather from one rank");
+  }
+  const int length = static_cast<int>(mine.size());
+  std::vector<int> lengths(rank_ == 0 ? static_cast<std::size_t>(size_) : 0);
+  check(MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, comm_), "MPI_Gather");
+  std::vector<int> offsets(lengths.size());
+  long long total = 0;
+  for (std::size_t node = 0; node < lengths.size(); ++node) {
+    if (total + lengths[node] > std::numeric_limits<int>::max()) {
+      throw std::runtime_error("gather_at_end: the ranks' bytes together exceed what MPI can gather");
+    }
+    offsets[node] = static_cast<int>(total);
+    total += lengths[node];
+  }
+  std::vector<char> gathered(static_cast<std::size_t>(total));
+  check(MPI_Gatherv(mine.data(), length, MPI_CHAR, gathered.data(), lengths.data(), offsets.data(),
+                    MPI_CHAR, 0, comm_),
+        "MPI_Gatherv");
+  std::vector<std::string> texts;
+  for (std::size_t node = 0; node < lengths.size(); ++node) {
+    texts.emplace_back(gathered.data() + offsets[node], static_cast<std::size_t>(lengths[node]));
   }
   return texts;
 }

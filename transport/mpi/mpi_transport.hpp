@@ -51,6 +51,7 @@ class MpiTransport final : public Transport {
   std::size_t sends_in_flight() const override { return pending_sends_.size(); }
   void close(const FrameHandler& handle) override;
   std::vector<std::string> exchange_at_start(const std::string& mine) override;
+  std::vector<std::string> gather_at_end(const std::string& mine) override;
   [[noreturn]] void abort(int code) override;
 
  private:

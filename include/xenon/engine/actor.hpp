@@ -2,7 +2,9 @@
 #pragma once
 
 #include <memory>
+#include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -52,6 +54,11 @@ class Actor {
   /// The actor that spawned this one; none() for actors spawned by the program.
   /// \threads From receive() on.
   ActorName supervisor() const noexcept { return supervisor_; }
+
+  /// The name of this actor's type in EngineStatistics::actor_types, the trace and the
+  /// report: by default its demangled C++ type; override it to group or rename.
+  /// \threads Called by the engine on this actor's worker (when it stops, or after run()).
+  virtual std::string type_name() const;
 
  protected:
   /// \name Sending
@@ -191,6 +198,11 @@ class Actor {
   /// their ACTION_DOWN carries it instead of kDownNormal. \threads Inside receive().
   void stop(std::string_view reason);
 
+  /// Marks the start of a phase of the program (such as "counting"): it lasts until the
+  /// next phase begins on this node, or the run ends, and shows in the trace (-trace) and
+  /// the report (-report) with its time. \threads Inside receive().
+  void begin_phase(std::string_view name);
+
   /// \name Watching other actors (monitors)
   //!@{
 
@@ -232,6 +244,11 @@ class Actor {
   Actor* next_ready_ = nullptr;  // link in the worker's ready queue
   bool scheduled_ = false;       // in the ready queue or running
   bool stop_requested_ = false;
+  // Observation (run_observation.hpp): messages appended to the mailbox and handed to
+  // receive(); their difference at the start of a turn is the mailbox's depth.
+  std::uint64_t messages_enqueued_ = 0;
+  std::uint64_t messages_handled_ = 0;
+  std::uint64_t mailbox_high_water_ = 0;
 };
 
 }  // namespace xenon

@@ -14,6 +14,7 @@
 #include "xenon/engine/actor.hpp"
 #include "xenon/engine/actor_registry.hpp"
 #include "xenon/engine/engine_options.hpp"
+#include "xenon/engine/run_observation.hpp"
 
 namespace xenon {
 
@@ -60,6 +61,16 @@ struct EngineStatistics {
   /// Busy time of all workers per bucket, from bucket 0 to the last busy one; sums to
   /// busy_nanoseconds.
   std::vector<std::uint64_t> busy_timeline_nanoseconds;
+  //!@}
+
+  /// \name Where the time and the messages went (run_observation.hpp)
+  //!@{
+  std::vector<WorkerObservation> workers;         ///< by worker index
+  std::vector<ActorTypeObservation> actor_types;  ///< this node's, in order of first stop
+  DurationHistogram receive_time;                 ///< sampled, all workers
+  std::vector<NodePairTraffic> to_nodes;          ///< what this node sent, by node
+  /// Node 0, after run(): every node's to_nodes, [from][to]; empty on the other nodes.
+  std::vector<std::vector<NodePairTraffic>> node_matrix;
   //!@}
 };
 
@@ -183,6 +194,7 @@ class Engine {
   void run_communication();
   void pin_thread(const char* role, int slot);
   void start_busy_timelines();
+  void gather_observations();
 
   EngineOptions options_;
   std::unique_ptr<Transport> transport_;
@@ -200,6 +212,7 @@ class Engine {
   std::unique_ptr<Communicator> communicator_;
   bool ran_ = false;
   std::int64_t busy_timeline_start_unix_nanoseconds_ = 0;
+  std::vector<std::vector<NodePairTraffic>> node_matrix_;  // node 0, after run()
 
   std::mutex failure_mutex_;
   std::exception_ptr failure_;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace xenon {
 
@@ -25,6 +26,13 @@ struct EngineOptions {
   /// The default suits a batch job: an actor may compute for minutes in one receive() on a
   /// node of one thread (which then sends no heartbeat).
   std::int64_t heartbeat_timeout_seconds = 600;
+  /// Node 0 writes a Chrome trace event file (Perfetto, chrome://tracing) here at the end
+  /// of run(): every worker's busy spans, the program's phases, counters over time. Empty:
+  /// no trace, and nothing recorded for it.
+  std::string trace_path;
+  /// Node 0 writes one self-contained HTML page here at the end of run(): timelines,
+  /// message matrix, histograms, mailboxes, phases. Empty: no report.
+  std::string report_path;
 
   /// How many workers (threads that run actors) threads_per_node gives.
   int worker_count() const { return threads_per_node == 1 ? 1 : static_cast<int>(threads_per_node - 1); }
@@ -32,7 +40,8 @@ struct EngineOptions {
   bool has_communication_thread() const { return threads_per_node > 1; }
 };
 
-/// Registers -threads-per-node, -pin, -verbose and -aggregation-bytes, which write into
+/// Registers -threads-per-node, -pin, -verbose, -aggregation-bytes, -heartbeat-timeout,
+/// --trace and --report, which write into
 /// `options`; both must outlive command_line.parse(). \threads As CommandLine.
 void add_engine_options(CommandLine& command_line, EngineOptions& options);
 

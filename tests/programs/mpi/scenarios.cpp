@@ -297,6 +297,63 @@ class PayloadRoot final : public xenon::Actor {
   std::uint64_t burst_returned_ = 0;
 };
 
+// ---- traffic between nodes (EngineStatistics::node_matrix) ----
+
+// Sends kTrafficMessages echoes to the last node in one receive() (aggregated into few
+// frames), waits for every reply, and stops the echo; main() then checks node 0's matrix.
+inline constexpr std::uint64_t kTrafficMessages = 1000;
+
+class TrafficRoot final : public xenon::Actor {
+ public:
+  void receive(const Message& message) override {
+    if (message.action() == ACTION_START) {
+      begin_phase("spawning");
+      request_spawn(node_count() - 1, 0, "scenario.echo");
+    } else if (message.action() == xenon::ACTION_SPAWNED) {
+      begin_phase("echoes");
+      echo_ = xenon::SpawnedActor::from(message).name;
+      for (std::uint64_t i = 0; i < kTrafficMessages; ++i) send_value(echo_, ACTION_ECHO, i);
+    } else if (message.action() == ACTION_ECHO && ++replies_ == kTrafficMessages) {
+      send(echo_, ACTION_STOP);
+      stop();
+    }
+  }
+
+ private:
+  ActorName echo_;
+  std::uint64_t replies_ = 0;
+};
+
+// Node 0, after run(): every node's row arrived, and the rows agree with what node 0 saw.
+void check_node_matrix(const xenon::Engine& engine, const xenon::EngineStatistics& statistics) {
+  const auto nodes = static_cast<std::size_t>(engine.node_count());
+  const auto& matrix = statistics.node_matrix;
+  if (matrix.size() != nodes) {
+    fail("node matrix has " + std::to_string(matrix.size()) + " rows for " + std::to_string(nodes) + " nodes");
+    return;
+  }
+  std::uint64_t frames_to_node_0 = 0;
+  for (std::size_t from = 0; from < nodes; ++from) {
+    if (matrix[from].size() != nodes) fail("node matrix row " + std::to_string(from) + " is incomplete");
+    if (matrix[from][from].frames != 0) fail("a node sent frames to itself");
+    frames_to_node_0 += matrix[from][0].frames;
+  }
+  if (frames_to_node_0 != statistics.frames_received) {
+    fail("the rows say " + std::to_string(frames_to_node_0) + " frames went to node 0, which received " +
+         std::to_string(statistics.frames_received));
+  }
+  const xenon::NodePairTraffic& out = matrix[0][nodes - 1];
+  const xenon::NodePairTraffic& back = matrix[nodes - 1][0];
+  if (out.messages < kTrafficMessages || back.messages < kTrafficMessages) {
+    fail("node matrix: " + std::to_string(out.messages) + " messages out and " +
+         std::to_string(back.messages) + " back, fewer than the " + std::to_string(kTrafficMessages) + " echoes");
+  }
+  if (out.aggregation() <= 1.0 || out.bytes == 0) fail("node matrix: the echoes were not aggregated");
+  std::printf("traffic: node matrix of %zu nodes; to the last node %" PRIu64 " messages in %" PRIu64
+              " frames (%.1f per frame)\n",
+              nodes, out.messages, out.frames, out.aggregation());
+}
+
 // ---- spawn and names ----
 
 class Resident final : public xenon::Actor {
@@ -688,7 +745,7 @@ int main(int argc, char** argv) {
   xenon::add_engine_options(command_line, options);
   command_line.add_string(
       "scenario", &scenario,
-      "ordering, payloads, typed, spawn, idle, monitors, urgent, crash, stopped, unknown-type or early-error");
+      "ordering, payloads, traffic, typed, spawn, idle, monitors, urgent, crash, stopped, unknown-type or early-error");
   try {
     if (!command_line.parse(argc, argv)) return 0;
     xenon::Engine engine(options);
@@ -707,6 +764,8 @@ int main(int argc, char** argv) {
         root = engine.spawn<OrderingRoot>();
       } else if (scenario == "payloads") {
         root = engine.spawn<PayloadRoot>();
+      } else if (scenario == "traffic") {
+        root = engine.spawn<TrafficRoot>();
       } else if (scenario == "typed") {
         root = engine.spawn<TypedRoot>();
       } else if (scenario == "spawn") {
@@ -739,6 +798,7 @@ int main(int argc, char** argv) {
       fail("node " + std::to_string(engine.node_index()) + ": " +
            std::to_string(statistics.dead_letters) + " dead letters");
     }
+    if (scenario == "traffic" && engine.node_index() == 0) check_node_matrix(engine, statistics);
     if (engine.node_index() == 0) {
       std::printf("node 0: %d nodes, frames sent %" PRIu64 ", received %" PRIu64 "\n",
                   engine.node_count(), statistics.frames_sent, statistics.frames_received);

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The engine's counters of where time and messages went (run_observation.hpp): exact
+// counts on known workloads, on one worker and on three.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <xenon/xenon.hpp>
+#include "tests/engine/engine_test_support.hpp"
+
+namespace xenon {
+namespace {
+
+using namespace testing;  // the shared actions and with_threads()
+
+// Counts what it receives and stops after `expected` messages.
+class Counter final : public Actor {
+ public:
+  explicit Counter(std::uint64_t expected) : expected_(expected) {}
+  void receive(const Message& message) override {
+    if (message.action() == ACTION_SEQUENCE && ++seen_ == expected_) stop();
+  }
+  std::string type_name() const override { return "counter"; }
+
+ private:
+  std::uint64_t expected_;
+  std::uint64_t seen_ = 0;
+};
+
+// On ACTION_START, sends `count` messages to `target` in one receive(), then stops.
+class Sender final : public Actor {
+ public:
+  Sender(ActorName target, std::uint64_t count) : target_(target), count_(count) {}
+  void receive(const Message& message) override {
+    if (message.action() != ACTION_START) return;
+    for (std::uint64_t i = 0; i < count_; ++i) send_value(target_, ACTION_SEQUENCE, i);
+    stop();
+  }
+
+ private:
+  ActorName target_;
+  std::uint64_t count_;
+};
+
+const ActorTypeObservation* find_type(const EngineStatistics& statistics, const std::string& type) {
+  for (const ActorTypeObservation& observed : statistics.actor_types) {
+    if (observed.type == type) return &observed;
+  }
+  return nullptr;
+}
+
+TEST(RunObservation, OneWorkerCountsSendsToItselfMailboxesAndSampledReceives) {
+  constexpr std::uint64_t kMessages = 1000;
+  Engine engine(with_threads(1));
+  const ActorName counter = engine.spawn<Counter>(kMessages);
+  const ActorName sender = engine.spawn<Sender>(counter, kMessages);
+  engine.send(sender, ACTION_START);
+  engine.run();
+  const EngineStatistics statistics = engine.statistics();
+  ASSERT_EQ(statistics.workers.size(), 1u);
+  const WorkerObservation& worker = statistics.workers[0];
+  EXPECT_EQ(worker.sent_to_same_worker, kMessages + 1);  // and the program's start message
+  EXPECT_EQ(worker.sent_to_other_workers, 0u);
+  EXPECT_EQ(worker.sent_to_other_nodes, 0u);
+  EXPECT_EQ(worker.messages_received, kMessages + 1);
+  ASSERT_EQ(worker.sent_to_worker.size(), 1u);
+  EXPECT_EQ(worker.sent_to_worker[0], kMessages + 1);
+  // Every message went through receive(): one in kReceiveSampleEvery was timed.
+  EXPECT_EQ(worker.receive_time.count, (kMessages + 1) / kReceiveSampleEvery);
+  EXPECT_EQ(statistics.receive_time.count, worker.receive_time.count);
+  EXPECT_GE(worker.receive_time.quantile_nanoseconds(0.99), worker.receive_time.quantile_nanoseconds(0.5));
+  EXPECT_LE(worker.receive_time.quantile_nanoseconds(0.99), worker.receive_time.max_nanoseconds);
+
+  // The sender filled the counter's mailbox before the counter's first turn.
+  const ActorTypeObservation* counters = find_type(statistics, "counter");
+  ASSERT_NE(counters, nullptr);
+  EXPECT_EQ(counters->actors, 1u);
+  EXPECT_EQ(counters->messages_handled, kMessages);
+  EXPECT_EQ(counters->mailbox_high_water, kMessages);
+  // Without type_name(), the demangled C++ type.
+  const ActorTypeObservation* senders =
+      find_type(statistics, "xenon::(anonymous namespace)::Sender");
+  ASSERT_NE(senders, nullptr);
+  EXPECT_EQ(senders->messages_handled, 1u);
+  EXPECT_EQ(senders->mailbox_high_water, 1u);
+
+  // One node: no traffic, and node 0's matrix is its own row.
+  ASSERT_EQ(statistics.to_nodes.size(), 1u);
+  EXPECT_EQ(statistics.to_nodes[0].frames, 0u);
+  ASSERT_EQ(statistics.node_matrix.size(), 1u);
+  // Busy time is the same figure as the busy timeline.
+  EXPECT_GT(worker.busy_nanoseconds, 0u);
+  EXPECT_EQ(worker.busy_nanoseconds, statistics.worker_busy_nanoseconds[0]);
+}
+
+TEST(RunObservation, ThreeWorkersCountMessagesPerPairOfWorkers) {
+  constexpr std::uint64_t kMessages = 20'000;  // far more than a ring holds: some wait
+  Engine engine(with_threads(4));              // three workers and the communication thread
+  ASSERT_EQ(engine.worker_count(), 3);
+  const ActorName counter = engine.spawn_on<Counter>(1, kMessages);
+  const ActorName sender = engine.spawn_on<Sender>(0, counter, kMessages);
+  engine.send(sender, ACTION_START);
+  engine.run();
+  const EngineStatistics statistics = engine.statistics();
+  ASSERT_EQ(statistics.workers.size(), 3u);
+  const WorkerObservation& from = statistics.workers[0];
+  EXPECT_EQ(from.sent_to_other_workers, kMessages);
+  EXPECT_EQ(from.sent_to_same_worker, 1u);  // the program's start message
+  EXPECT_EQ(from.sent_to_worker, (std::vector<std::uint64_t>{1, kMessages, 0}));
+  // Staged in one receive(), 20,000 messages cannot all fit a ring of 1,024 slots.
+  EXPECT_GT(from.ring_full_waits, 0u);
+  EXPECT_LE(from.ring_full_waits, kMessages);
+  EXPECT_EQ(statistics.workers[1].messages_received, kMessages);
+  EXPECT_EQ(statistics.workers[1].sent_to_other_workers, 0u);
+  EXPECT_EQ(statistics.workers[2].messages_received, 0u);
+  EXPECT_EQ(statistics.workers[2].busy_nanoseconds, 0u);
+  const ActorTypeObservation* counters = find_type(statistics, "counter");
+  ASSERT_NE(counters, nullptr);
+  EXPECT_EQ(counters->messages_handled, kMessages);
+  EXPECT_GE(counters->mailbox_high_water, 1u);
+  EXPECT_LE(counters->mailbox_high_water, kMessages);
+}
+
+TEST(DurationHistogram, QuantilesAreTheBoundsOfTheirLog2Buckets) {
+  DurationHistogram histogram;
+  for (int i = 0; i < 98; ++i) histogram.add(100);  // bucket 6: 64..127 ns
+  histogram.add(5'000);                             // bucket 12: 4096..8191 ns
+  histogram.add(9'000);                             // bucket 13
+  EXPECT_EQ(histogram.count, 100u);
+  EXPECT_EQ(histogram.buckets[6], 98u);
+  EXPECT_EQ(histogram.quantile_nanoseconds(0.5), 127u);
+  EXPECT_EQ(histogram.quantile_nanoseconds(0.99), 8191u);
+  EXPECT_EQ(histogram.quantile_nanoseconds(1.0), 9'000u);  // capped by the maximum
+  EXPECT_EQ(histogram.max_nanoseconds, 9'000u);
+  EXPECT_EQ(DurationHistogram{}.quantile_nanoseconds(0.5), 0u);
+}
+
+}  // namespace
+}  // namespace xenon
