@@ -21,6 +21,7 @@ TEST_SOURCES := \
   tests/engine/priorities_test.cpp \
   tests/engine/run_observation_test.cpp \
   tests/engine/thread_limits_test.cpp \
+  tests/engine/trace_and_report_test.cpp \
   tests/engine/timer_queue_test.cpp \
   tests/engine/timers_test.cpp \
   tests/engine/typed_messages_test.cpp \
