@@ -30,6 +30,7 @@ void Actor::stop(std::string_view reason) {
 }
 
 void Actor::begin_phase(std::string_view name) { worker_->node().phases().begin(name); }
+void Actor::end_phase() { worker_->node().phases().end(); }
 
 std::string Actor::type_name() const {
   const char* mangled = typeid(*this).name();

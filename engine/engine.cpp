@@ -14,6 +14,7 @@
 #include "engine/job_failure.hpp"
 #include "engine/node_context.hpp"
 #include "engine/observation_json.hpp"
+#include "engine/run_phases_target.hpp"
 #include "engine/run_report.hpp"
 #include "engine/trace_file.hpp"
 #include "engine/options_agreement.hpp"
@@ -149,6 +150,7 @@ void Engine::run() {
   }
 
   start_busy_timelines();
+  const RunningPhases running_phases(context_->phases());  // begin_run_phase() marks here
   std::vector<std::thread> threads;
   const int thread_count = worker_count() + (options_.has_communication_thread() ? 1 : 0);
   // Reserved first: a thread that fails to start must not leave a growing vector to move
@@ -226,7 +228,7 @@ void Engine::gather_observations() {
     worker_buckets.push_back(w->busy_timeline().bucket_nanoseconds());
     worker_spans.push_back(w->spans());
   }
-  const std::vector<PhaseLog::Phase> phases = context_->phases().phases();
+  const std::vector<PhaseLog::Phase> phases = context_->phases().phases(ended);
   NodeObservationInput observation{node_index_, &mine, worker_buckets, phases, ended};
   const std::vector<std::string> observations =
       transport_->gather_at_end(node_observation_json(observation));
@@ -234,7 +236,7 @@ void Engine::gather_observations() {
   if (!options_.trace_path.empty()) {
     events = node_trace_events({node_index_, mine.busy_timeline_start_unix_nanoseconds,
                                 mine.busy_timeline_bucket_nanoseconds, worker_spans,
-                                worker_buckets, phases, ended});
+                                worker_buckets, phases});
   }
   const std::vector<std::string> node_events = transport_->gather_at_end(events);
   if (node_index_ != 0) return;

@@ -80,7 +80,8 @@ std::string node_observation_json(const NodeObservationInput& input) {
   for (std::size_t p = 0; p < input.phases.size(); ++p) {
     if (p > 0) json += ',';
     json += "{\"name\":" + json_quoted(input.phases[p].name) +
-            ",\"start_unix_ns\":" + std::to_string(input.phases[p].start_unix_nanoseconds) + '}';
+            ",\"start_unix_ns\":" + std::to_string(input.phases[p].start_unix_nanoseconds) +
+            ",\"end_unix_ns\":" + std::to_string(input.phases[p].end_unix_nanoseconds) + '}';
   }
   return json + "]}";
 }

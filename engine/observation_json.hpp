@@ -17,7 +17,7 @@ struct NodeObservationInput {
   const EngineStatistics* statistics = nullptr;
   std::vector<std::vector<std::uint64_t>> worker_busy_buckets;  // by worker, 50 ms buckets
   std::vector<PhaseLog::Phase> phases;
-  std::int64_t end_unix_nanoseconds = 0;  // when run() ended here: the last phase's end
+  std::int64_t end_unix_nanoseconds = 0;  // when run() ended here
 };
 std::string node_observation_json(const NodeObservationInput& input);
 

@@ -92,7 +92,7 @@ function draw(nodes) {
   let row = 1;
   nodes.forEach(n => {
     n.phases.forEach((p, i) => {
-      const phaseEnd = i + 1 < n.phases.length ? n.phases[i + 1].start_unix_ns : n.end_unix_ns;
+      const phaseEnd = p.end_unix_ns;
       el("rect", {x: x(p.start_unix_ns), y: 4, width: Math.max(1, x(phaseEnd) - x(p.start_unix_ns)),
                   height: rowHeight - 2, fill: i % 2 ? "#f4c27a" : "#f9dcae", stroke: "#b80"}, timelines);
       label(timelines, x(p.start_unix_ns) + 2, 15, p.name);
@@ -193,7 +193,7 @@ function draw(nodes) {
   // Phases with their times.
   const phases = [];
   nodes.forEach(n => n.phases.forEach((p, i) => {
-    const phaseEnd = i + 1 < n.phases.length ? n.phases[i + 1].start_unix_ns : n.end_unix_ns;
+    const phaseEnd = p.end_unix_ns;
     phases.push({node: n.node, name: p.name, ns: Math.max(0, phaseEnd - p.start_unix_ns)});
   }));
   if (phases.length === 0) {

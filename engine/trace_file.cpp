@@ -53,8 +53,7 @@ std::string node_trace_events(const NodeTraceInput& input) {
                   std::to_string(kPhaseThread) + ",\"args\":{\"name\":\"phases\"}}");
   for (std::size_t p = 0; p < input.phases.size(); ++p) {
     const std::int64_t begin = input.phases[p].start_unix_nanoseconds;
-    const std::int64_t end = p + 1 < input.phases.size() ? input.phases[p + 1].start_unix_nanoseconds
-                                                         : input.end_unix_nanoseconds;
+    const std::int64_t end = input.phases[p].end_unix_nanoseconds;
     add(events, "{\"ph\":\"X\",\"name\":" + json_quoted(input.phases[p].name) +
                     ",\"cat\":\"phase\",\"pid\":" + pid + ",\"tid\":" + std::to_string(kPhaseThread) +
                     ",\"ts\":" + microseconds(begin) + ",\"dur\":" +

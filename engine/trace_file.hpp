@@ -20,8 +20,7 @@ struct NodeTraceInput {
   std::uint64_t bucket_nanoseconds = 0;
   std::vector<const SpanRing*> worker_spans;                    // by worker
   std::vector<std::vector<std::uint64_t>> worker_busy_buckets;  // by worker
-  std::vector<PhaseLog::Phase> phases;
-  std::int64_t end_unix_nanoseconds = 0;  // the last phase's end
+  std::vector<PhaseLog::Phase> phases;  // every one ended
 };
 std::string node_trace_events(const NodeTraceInput& input);
 

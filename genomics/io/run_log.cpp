@@ -93,6 +93,7 @@ void RunLog::begin_phase(std::string name) {
     phase_started_ = MonotonicClock::now();
     phase_started_unix_ = unix_nanoseconds();
     asked = write_locked("phase " + phase_ + ": started") || asked;
+    xenon::begin_run_phase(phase_);  // the engine's trace and report show it too
   }
   signal_if(asked);
 }
@@ -112,6 +113,7 @@ void RunLog::failed(std::string_view why) {
     char duration[48];
     std::snprintf(duration, sizeof duration, "%.3f s", seconds_between(phase_started_, MonotonicClock::now()));
     write_locked("phase " + phase_ + ": stopped by an error after " + duration);
+    xenon::end_run_phase();
     phase_.clear();
   }
   write_locked("error: " + std::string(why));
@@ -124,6 +126,7 @@ bool RunLog::end_phase_locked(std::string_view details) {
   std::string text = "phase " + (phase_.empty() ? std::string("(unnamed)") : phase_) + ": " + duration;
   if (!details.empty()) text += ": " + std::string(details);
   const bool asked = write_locked(text);
+  if (!phase_.empty()) xenon::end_run_phase();
   if (file_ != nullptr) {
     const std::int64_t now_unix = unix_nanoseconds();
     phases_.push_back({phase_.empty() ? std::string("(unnamed)") : phase_, phase_started_unix_, now_unix});

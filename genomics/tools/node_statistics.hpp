@@ -63,6 +63,36 @@ class NodeStatistics {
           std::to_string(statistics.busy_timeline_start_unix_nanoseconds));
     field(json, "busy_timeline_bucket_nanoseconds", std::to_string(statistics.busy_timeline_bucket_nanoseconds));
     field(json, "busy_timeline_nanoseconds", list(statistics.busy_timeline_nanoseconds));
+    // Where each worker's time and messages went, and what went to each node
+    // (EngineStatistics::workers and to_nodes: the counters of --report).
+    std::vector<std::uint64_t> idle, parked, same, other_workers, other_nodes, ring_full, to_nodes_messages,
+        to_nodes_frames, to_nodes_bytes;
+    for (const WorkerObservation& worker : statistics.workers) {
+      idle.push_back(worker.idle_nanoseconds);
+      parked.push_back(worker.parked_nanoseconds);
+      same.push_back(worker.sent_to_same_worker);
+      other_workers.push_back(worker.sent_to_other_workers);
+      other_nodes.push_back(worker.sent_to_other_nodes);
+      ring_full.push_back(worker.ring_full_waits);
+    }
+    for (const NodePairTraffic& traffic : statistics.to_nodes) {
+      to_nodes_messages.push_back(traffic.messages);
+      to_nodes_frames.push_back(traffic.frames);
+      to_nodes_bytes.push_back(traffic.bytes);
+    }
+    field(json, "worker_idle_nanoseconds", list(idle));
+    field(json, "worker_parked_nanoseconds", list(parked));
+    field(json, "worker_sent_to_same_worker", list(same));
+    field(json, "worker_sent_to_other_workers", list(other_workers));
+    field(json, "worker_sent_to_other_nodes", list(other_nodes));
+    field(json, "worker_ring_full_waits", list(ring_full));
+    field(json, "receive_sampled", std::to_string(statistics.receive_time.count));
+    field(json, "receive_p50_nanoseconds", std::to_string(statistics.receive_time.quantile_nanoseconds(0.5)));
+    field(json, "receive_p99_nanoseconds", std::to_string(statistics.receive_time.quantile_nanoseconds(0.99)));
+    field(json, "receive_max_nanoseconds", std::to_string(statistics.receive_time.max_nanoseconds));
+    field(json, "to_nodes_messages", list(to_nodes_messages));
+    field(json, "to_nodes_frames", list(to_nodes_frames));
+    field(json, "to_nodes_bytes", list(to_nodes_bytes));
     std::string phases = "[";
     for (const RunLog::Phase& phase : log.phases()) {
       phases += (phases.size() > 1 ? ",\n    " : "\n    ");

@@ -35,6 +35,8 @@
 #include "xenon/engine/message.hpp"
 #include "xenon/engine/monitor.hpp"
 #include "xenon/engine/payload.hpp"
+#include "xenon/engine/run_observation.hpp"
+#include "xenon/engine/run_phases.hpp"
 #include "xenon/engine/spawn_request.hpp"
 #include "xenon/engine/timer.hpp"
 #include "xenon/engine/typed_payload.hpp"

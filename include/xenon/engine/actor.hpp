@@ -199,9 +199,11 @@ class Actor {
   void stop(std::string_view reason);
 
   /// Marks the start of a phase of the program (such as "counting"): it lasts until the
-  /// next phase begins on this node, or the run ends, and shows in the trace (-trace) and
-  /// the report (-report) with its time. \threads Inside receive().
+  /// next phase begins on this node, end_phase(), or the end of the run, and shows in the
+  /// trace (--trace) and the report (--report) with its time. \threads Inside receive().
   void begin_phase(std::string_view name);
+  /// Ends the open phase, if any. \threads Inside receive().
+  void end_phase();
 
   /// \name Watching other actors (monitors)
   //!@{
