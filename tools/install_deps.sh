@@ -27,6 +27,10 @@ packages+=(bowtie2-examples gasic-examples unicycler-data art-nextgen-simulation
 # with pkg-config and with CMake; pkg-config --static follows hwloc.pc to -ludev (libudev-dev);
 # help2man writes the man pages, which man (man-db) checks.
 packages+=(cmake libudev-dev help2man man-db)
+# The run report (--report) is checked in a real browser by make test: headless Chromium
+# renders it, and the test reads the page's DOM and a screenshot (tests/engine/
+# trace_and_report_test.cpp); python3 (above) checks the trace and the screenshot.
+packages+=(chromium)
 
 # ---- make deps-dev: the checks and benchmarks beyond make test ----
 dev_packages=()

@@ -467,6 +467,27 @@ int run_probe(int argc, char** argv) {
   report.add_integer("messages-received-by-actors", statistics.messages_received);
   report.add_integer("messages-to-other-workers", statistics.messages_to_other_workers);
   report.add_integer("dead-letter-count", statistics.dead_letters);
+  // Where the workers' time and messages went: the engine's counters (run_observation.hpp),
+  // the same figures as --report's, summed over this node's workers.
+  xenon::WorkerObservation sum;
+  for (const xenon::WorkerObservation& worker : statistics.workers) {
+    sum.sent_to_same_worker += worker.sent_to_same_worker;
+    sum.sent_to_other_nodes += worker.sent_to_other_nodes;
+    sum.ring_full_waits += worker.ring_full_waits;
+    sum.busy_nanoseconds += worker.busy_nanoseconds;
+    sum.idle_nanoseconds += worker.idle_nanoseconds;
+    sum.parked_nanoseconds += worker.parked_nanoseconds;
+  }
+  report.add_integer("messages-to-same-worker", sum.sent_to_same_worker);
+  report.add_integer("messages-to-other-nodes", sum.sent_to_other_nodes);
+  report.add_integer("ring-full-waits", sum.ring_full_waits);
+  report.add_integer("worker-busy-time", sum.busy_nanoseconds, "ns");
+  report.add_integer("worker-idle-time", sum.idle_nanoseconds, "ns");
+  report.add_integer("worker-parked-time", sum.parked_nanoseconds, "ns");
+  report.add_integer("receive-time-sample-count", statistics.receive_time.count);
+  report.add_integer("receive-time-p50-ns", statistics.receive_time.quantile_nanoseconds(0.5));
+  report.add_integer("receive-time-p99-ns", statistics.receive_time.quantile_nanoseconds(0.99));
+  report.add_integer("receive-time-max-ns", statistics.receive_time.max_nanoseconds);
   report.add_real("cpu-time", result.cpu_seconds, "s");
   report.add_real("cpu-per-message", result.cpu_seconds * 1e9 / static_cast<double>(messages),
                   "ns");
