@@ -26,7 +26,7 @@ receive() per 50 ms; any busy time shows). Phases marked by the program run alon
 <h2>Where each worker's time went</h2><div id="time-split"></div>
 <h2>Messages between workers</h2><p class="note">Row: sender; column: receiver (per node).</p><div id="worker-matrix"></div>
 <h2>Traffic between nodes</h2><div id="node-matrix"></div>
-<h2>Time inside receive()</h2><p class="note">One message in 64, sampled; log2 buckets.</p><div id="receive-histogram"></div>
+<h2>Time inside receive()</h2><p class="note">The first message of each worker round (up to 256 messages), sampled; log2 buckets.</p><div id="receive-histogram"></div>
 <h2>Mailbox high-water mark by actor type</h2><div id="mailboxes"></div>
 <h2>Phases</h2><div id="phases"></div>
 <script id="observations" type="application/json">

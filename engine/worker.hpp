@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <typeinfo>
 #include <unordered_map>
 #include <vector>
 
@@ -44,7 +45,6 @@ struct WorkerCounters {
   std::uint64_t timers_cancelled = 0;      // by their owner's stop or the end of the run
   std::uint64_t late_responses = 0;        // to asks already answered, timed out or stopped
   std::uint64_t mailbox_reliefs = 0;  // times send() ran this worker's actors first (full mailboxes)
-  std::uint64_t sent_to_same_worker = 0;  // to a live actor of this worker (send()'s fast case)
   std::uint64_t parked_nanoseconds = 0;   // asleep in Parker::park()
   std::uint64_t run_nanoseconds = 0;      // from the start of run() to its end
 };
@@ -163,11 +163,17 @@ class Worker final : public DrivingWorker {
              const PayloadSlot& payload);
   bool drain_inbound();
   bool run_ready_actors();
-  unsigned run_turn(Actor* actor);
-  unsigned run_turn_for_relief(Actor* actor);
-  // One message of kReceiveSampleEvery: receive() between two clock reads.
-  [[gnu::noinline]] void receive_sampled(Actor* actor, const Message& message);
-  void record_actor_type(const Actor& actor, std::vector<ActorTypeObservation>& into) const;  // run_turn(), not inlined, for relieve_mailboxes()
+  // An actor's turn; with kTimeFirst (the first turn of a round, run_timed_turn()), the
+  // time from `round_began` to the end of its first receive() goes to receive_time_.
+  template <bool kTimeFirst = false>
+  [[gnu::always_inline]] unsigned run_turn(Actor* actor, MonotonicClock::time_point round_began = {});
+  unsigned run_turn_for_relief(Actor* actor);  // run_turn(), not inlined, for relieve_mailboxes()
+  [[gnu::noinline]] unsigned run_timed_turn(Actor* actor, MonotonicClock::time_point round_began);
+  struct ActorTypeRecord {
+    const std::type_info* type;
+    ActorTypeObservation seen;
+  };
+  void record_actor_type(const Actor& actor, std::vector<ActorTypeRecord>& into) const;
   // Backpressure on this worker's own mailboxes (engine/mailbox_backpressure.cpp).
   [[gnu::noinline]] void relieve_mailboxes();
   void finish_stopped(Actor* actor);
@@ -235,11 +241,15 @@ class Worker final : public DrivingWorker {
 
   mutable WorkerCounters counters_;
   BusyTimeline busy_;
-  unsigned receive_sample_countdown_ = kReceiveSampleEvery;
   DurationHistogram receive_time_;
-  std::vector<ActorTypeObservation> stopped_actor_types_;  // few types: a linear search
+  std::vector<ActorTypeRecord> stopped_actor_types_;  // few types: a linear search
   std::unique_ptr<SpanRing> spans_;  // with -trace only
   std::vector<std::uint64_t> sent_to_worker_;  // by worker, other than this one
+  // Messages from other threads put into this worker's mailboxes, and the enqueued counts
+  // of actors that stopped: what this worker enqueued itself is the difference (the
+  // same-worker send needs no counter of its own).
+  std::uint64_t arrived_in_mailboxes_ = 0;
+  std::uint64_t enqueued_by_stopped_actors_ = 0;
 
   // Written by other threads: kept off the lines the worker writes on every message.
   alignas(kCacheLineSize) Parker parker_;
@@ -259,7 +269,6 @@ inline void Worker::send(ActorName from, ActorName to, Action action,
     MessageNode* node = pool_.allocate();
     node->message.assign(from, to, action, payload);
     append_to_mailbox(actor, node);
-    ++counters_.sent_to_same_worker;
     if (pool_.nodes_in_use() > relief_threshold_) [[unlikely]] relieve_mailboxes();
     return;
   }

@@ -60,12 +60,11 @@ TEST(LatencyProbe, PrintsTheNineteenCountersInOrderWithConsistentValues) {
   std::map<std::string, std::string> extras(lines.begin() + fixed.size(), lines.end());
   EXPECT_EQ(extras["dead-letter-count"], "0");
   EXPECT_GT(std::stoll(extras["messages-to-other-workers"]), 0);
-  // The engine's counters: every message went through receive(), one in 64 of each of
-  // the two workers' timed (the sum of their floors: up to one less than the floor of all).
+  // The engine's counters: the first receive() of each worker round is timed, and a
+  // round of a busy worker runs up to 256 messages.
   const long long samples = std::stoll(extras["receive-time-sample-count"]);
-  const long long received = std::stoll(extras["messages-received-by-actors"]);
-  EXPECT_LE(samples, received / 64);
-  EXPECT_GE(samples, received / 64 - 1);
+  EXPECT_GT(samples, 0);
+  EXPECT_LT(samples, std::stoll(extras["messages-received-by-actors"]));
   EXPECT_EQ(extras["messages-to-other-nodes"], "0");
   EXPECT_GT(std::stoll(extras["worker-busy-time"]), 0);
   EXPECT_LE(std::stoll(extras["receive-time-p50-ns"]), std::stoll(extras["receive-time-p99-ns"]));

@@ -55,9 +55,11 @@ class Actor {
   /// \threads From receive() on.
   ActorName supervisor() const noexcept { return supervisor_; }
 
-  /// The name of this actor's type in EngineStatistics::actor_types, the trace and the
-  /// report: by default its demangled C++ type; override it to group or rename.
-  /// \threads Called by the engine on this actor's worker (when it stops, or after run()).
+  /// The name of this actor's type in EngineStatistics::actor_types and the report: by
+  /// default its demangled C++ type; override it to rename or to group types under one
+  /// name. Asked once per C++ type and worker (the first actor of the type to stop, or
+  /// after run()), so it should depend on the type alone.
+  /// \threads Called by the engine on this actor's worker, or after run().
   virtual std::string type_name() const;
 
  protected:

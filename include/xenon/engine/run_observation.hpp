@@ -54,7 +54,9 @@ struct WorkerObservation {
   /// Neither busy nor parked: moving messages, spinning and yielding.
   std::uint64_t idle_nanoseconds = 0;
   std::uint64_t messages_received = 0;    ///< handed to receive()
-  std::uint64_t sent_to_same_worker = 0;  ///< to a live actor of this very worker
+  /// Put by this worker into its own actors' mailboxes: sends to an actor of this very
+  /// worker (and the engine's own local notices: monitors, ask answers and timeouts).
+  std::uint64_t sent_to_same_worker = 0;
   std::uint64_t sent_to_other_workers = 0;
   std::uint64_t sent_to_other_nodes = 0;
   /// Messages to each worker of this node, by worker (this worker's own entry: sent to
@@ -62,12 +64,11 @@ struct WorkerObservation {
   std::vector<std::uint64_t> sent_to_worker;
   /// Messages that found the ring to their consumer full and waited in the overflow queue.
   std::uint64_t ring_full_waits = 0;
-  /// Time inside receive() of one message in kReceiveSampleEvery (two clock reads each).
+  /// Time inside receive() of the first message of each round of the worker (a round
+  /// runs up to 256 messages: busy, one sample in 256; lightly loaded, nearly every one),
+  /// from the clock read that begins the round, so one more read per round.
   DurationHistogram receive_time;
 };
-
-/// Messages of one sampled in this many have their time inside receive() measured.
-inline constexpr unsigned kReceiveSampleEvery = 64;
 
 /// Actors of one type on one node (EngineStatistics::actor_types): the type is the name the
 /// actor gives (Actor::type_name()), by default its demangled C++ type.
@@ -76,7 +77,10 @@ struct ActorTypeObservation {
   std::string type;
   std::uint64_t actors = 0;             ///< actors of this type that lived here
   std::uint64_t messages_handled = 0;   ///< handed to their receive()
-  /// Most messages one of them had waiting, seen at the start of its turns.
+  /// Most messages one of them had waiting when a turn began, among the turns that left
+  /// some behind (a turn handles up to 64); 0 if every turn emptied the mailbox. Seen from
+  /// the turn's end: what it handled, and what was left (then including what it sent
+  /// itself meanwhile).
   std::uint64_t mailbox_high_water = 0;
 };
 
