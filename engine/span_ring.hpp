@@ -12,7 +12,7 @@ namespace xenon {
 // all of it. Touched only by the worker's own thread; read after it joined.
 class SpanRing {
  public:
-  static constexpr std::size_t kCapacity = 1 << 15;
+  static constexpr std::size_t kCapacity = 1 << 13;  // about 1.3 MB of JSON per worker
 
   struct Span {
     std::int64_t begin_nanoseconds;  // since the run's origin
