@@ -9,6 +9,7 @@
 
 #include "tests/support/mpi_run.hpp"
 #include "tests/support/run_binary.hpp"
+#include "tests/support/temporary_directory.hpp"
 
 namespace {
 
@@ -169,6 +170,26 @@ TEST(Mpi, LatencyProbeAcrossProcessesCountsEveryNodeAndEveryReply) {
   EXPECT_NE(run.output.find("PERFORMANCE_COUNTER dead-letter-count = 0\n"), std::string::npos);
   // Printed once, by node 0.
   EXPECT_EQ(run.output.find("type = ping-pong"), run.output.rfind("type = ping-pong"));
+}
+
+// --trace and --report under mpiexec: node 0 writes one file of each, with every node in it
+// (the trace's processes are the nodes).
+TEST(Mpi, NodeZeroWritesOneTraceAndOneReportForEveryNode) {
+  SKIP_WITHOUT_MPI();
+  const xenon::testing::TemporaryDirectory directory;
+  const std::string trace = directory.path() + "/run.json";
+  const std::string report = directory.path() + "/run.html";
+  const auto run = mpi_run(3, "mpi_scenarios",
+                           "-scenario traffic -threads-per-node 2 --trace " + trace + " --report " + report);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  // Node 1 has no actor: busy spans on nodes 0 and 2; the phases are node 0's root's.
+  const auto checked = xenon::testing::run_command("python3 tests/support/check_trace.py " + trace +
+                                                   " 3 0,2 spawning echoes");
+  EXPECT_EQ(checked.exit_code, 0) << checked.output;
+  const std::string page = directory.read("run.html");
+  for (const char* node : {"{\"node\":0,", "{\"node\":1,", "{\"node\":2,"}) {
+    EXPECT_NE(page.find(node), std::string::npos) << node;
+  }
 }
 
 TEST(Mpi, ABuildWithoutMpiRefusesToRunUnderMpiexec) {

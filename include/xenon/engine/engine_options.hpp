@@ -27,11 +27,12 @@ struct EngineOptions {
   /// node of one thread (which then sends no heartbeat).
   std::int64_t heartbeat_timeout_seconds = 600;
   /// Node 0 writes a Chrome trace event file (Perfetto, chrome://tracing) here at the end
-  /// of run(): every worker's busy spans, the program's phases, counters over time. Empty:
-  /// no trace, and nothing recorded for it.
+  /// of a run() that did not fail: every node's workers' busy spans, the program's phases,
+  /// counters over time. Empty: no trace, and no span recorded for it.
   std::string trace_path;
-  /// Node 0 writes one self-contained HTML page here at the end of run(): timelines,
-  /// message matrix, histograms, mailboxes, phases. Empty: no report.
+  /// Node 0 writes one self-contained HTML page here at the end of a run() that did not
+  /// fail: timelines, message matrices, histogram, mailboxes, phases of every node. Empty:
+  /// no report.
   std::string report_path;
 
   /// How many workers (threads that run actors) threads_per_node gives.
