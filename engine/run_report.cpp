@@ -3,8 +3,9 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <stdexcept>
+
+#include "xenon/core/error_text.hpp"
 
 namespace xenon {
 namespace {
@@ -240,11 +241,11 @@ void write_run_report(const std::string& path, const std::vector<std::string>& n
   const std::string page = std::string(kHead) + data + kTail;
   std::FILE* file = std::fopen(path.c_str(), "w");
   if (file == nullptr) {
-    throw std::runtime_error("cannot write the report " + path + ": " + std::strerror(errno));
+    throw std::runtime_error("cannot write the report " + path + ": " + error_text(errno));
   }
   const bool written = std::fwrite(page.data(), 1, page.size(), file) == page.size();
   if (std::fclose(file) != 0 || !written) {
-    throw std::runtime_error("cannot write the report " + path + ": " + std::strerror(errno));
+    throw std::runtime_error("cannot write the report " + path + ": " + error_text(errno));
   }
 }
 

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <stdexcept>
 
+#include "xenon/core/error_text.hpp"
 #include "xenon/core/json_text.hpp"
 
 namespace xenon {
@@ -82,7 +82,7 @@ std::string node_trace_events(const NodeTraceInput& input) {
 void write_trace_file(const std::string& path, const std::vector<std::string>& node_events) {
   std::FILE* file = std::fopen(path.c_str(), "w");
   if (file == nullptr) {
-    throw std::runtime_error("cannot write the trace file " + path + ": " + std::strerror(errno));
+    throw std::runtime_error("cannot write the trace file " + path + ": " + error_text(errno));
   }
   std::string text = "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n";
   bool first = true;
@@ -95,7 +95,7 @@ void write_trace_file(const std::string& path, const std::vector<std::string>& n
   text += "\n]}\n";
   const bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size();
   if (std::fclose(file) != 0 || !written) {
-    throw std::runtime_error("cannot write the trace file " + path + ": " + std::strerror(errno));
+    throw std::runtime_error("cannot write the trace file " + path + ": " + error_text(errno));
   }
 }
 
