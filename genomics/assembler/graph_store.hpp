@@ -15,6 +15,8 @@
 #include <xenon/xenon.hpp>
 #include "genomics/assembler/graph_protocol.hpp"
 #include "genomics/assembler/lookup_batcher.hpp"
+#include "genomics/assembler/read_share.hpp"
+#include "genomics/assembler/thread_protocol.hpp"
 #include "genomics/assembler/vertex_table.hpp"
 #include "genomics/counter/kmer_store.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
@@ -28,7 +30,8 @@ namespace xenon::genomics {
 // start at its vertices, asking other stores for the next vertex a batch of walks at a time,
 // and sends each unitig to the coordinator once: of its two walks, one from each end, only the
 // one that starts with the smaller k-mer is kept. Vertices on no walk lie on cycles of
-// unbranched vertices; the coordinator asks for those last.
+// unbranched vertices; the coordinator asks for those last. Later it threads its share of
+// the reads through the cleaned graph's unitigs (ReadShare), as often as the coordinator asks.
 template <int Words>
 class GraphStore : public KmerStore<Words> {
  public:
@@ -59,6 +62,9 @@ class GraphStore : public KmerStore<Words> {
     } else if (action == ACTION_UNVISITED_REQUEST) {
       send_unvisited(message);
       return;
+    } else if (action == ACTION_THREAD_READS) {
+      thread_reads(message);
+      return;
     } else {
       throw std::runtime_error("graph store: unexpected action " + std::to_string(action.code()));
     }
@@ -66,6 +72,17 @@ class GraphStore : public KmerStore<Words> {
   }
 
  private:
+  // The whole share in one turn: nothing else is asked of a store while reads are threaded.
+  void thread_reads(const Message& request) {
+    const ThreadingRequest arguments = ThreadingRequest::decode(request.payload());
+    ReadShare share(arguments);
+    const ActorName coordinator = request.source();
+    const ThreadingDone done = share.run([this, coordinator](std::vector<std::byte>&& reads) {
+      this->send(coordinator, ACTION_THREADED_READS, Payload::copy_of(reads));
+    });
+    this->reply(request, ACTION_THREADING_DONE, done.encode());
+  }
+
   enum class Phase { kIdle, kEdges, kWalks, kDone };
   // Lookup flags: the asker reads the k-mer reversed; claim it for the asker's walk if it has
   // one vertex before it in that reading and no walk claimed it yet; set its edge bit (bits
