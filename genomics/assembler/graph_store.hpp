@@ -63,7 +63,12 @@ class GraphStore : public KmerStore<Words> {
       send_unvisited(message);
       return;
     } else if (action == ACTION_THREAD_READS) {
-      thread_reads(message);
+      threading_coordinator_ = message.source();
+      share_ = std::make_unique<ReadShare>(ThreadingRequest::decode(message.payload()));
+      this->send(this->self(), ACTION_THREAD_NEXT);
+      return;
+    } else if (action == ACTION_THREAD_NEXT) {
+      thread_next_block();
       return;
     } else {
       throw std::runtime_error("graph store: unexpected action " + std::to_string(action.code()));
@@ -72,15 +77,20 @@ class GraphStore : public KmerStore<Words> {
   }
 
  private:
-  // The whole share in one turn: nothing else is asked of a store while reads are threaded.
-  void thread_reads(const Message& request) {
-    const ThreadingRequest arguments = ThreadingRequest::decode(request.payload());
-    ReadShare share(arguments);
-    const ActorName coordinator = request.source();
-    const ThreadingDone done = share.run([this, coordinator](std::vector<std::byte>&& reads) {
+  // A block of its share of the reads per turn, the next asked of itself, so that messages
+  // to other actors of its worker (the coordinator's, on node 0) are taken in between.
+  void thread_next_block() {
+    if (share_ == nullptr) throw std::logic_error("graph store: no reads to thread");
+    const ActorName coordinator = threading_coordinator_;
+    const bool more = share_->step([this, coordinator](std::vector<std::byte>&& reads) {
       this->send(coordinator, ACTION_THREADED_READS, Payload::copy_of(reads));
     });
-    this->reply(request, ACTION_THREADING_DONE, done.encode());
+    if (more) {
+      this->send(this->self(), ACTION_THREAD_NEXT);
+      return;
+    }
+    this->send(coordinator, ACTION_THREADING_DONE, share_->done().encode());
+    share_.reset();
   }
 
   enum class Phase { kIdle, kEdges, kWalks, kDone };
@@ -405,6 +415,14 @@ class GraphStore : public KmerStore<Words> {
       store_le32(records.data() + at + 8 * Words + 4, vertices_.edges(slot));
     }
     this->reply(request, ACTION_UNVISITED, Payload::copy_of(records));
+    // The graph is the coordinator's now: what held this store's part of it goes.
+    vertices_ = VertexTable<Words>();
+    batcher_.reset();
+    local_ = {};
+    starts_ = {};
+    walks_ = {};
+    free_walks_ = {};
+    unitigs_ = {};
   }
 
   ActorName coordinator_;
@@ -428,6 +446,8 @@ class GraphStore : public KmerStore<Words> {
   std::vector<std::byte> unitigs_;
   std::uint64_t unitigs_sent_ = 0;
   std::uint64_t kmers_sent_ = 0;
+  std::unique_ptr<ReadShare> share_;  // while threading reads
+  ActorName threading_coordinator_;
 };
 
 }  // namespace xenon::genomics

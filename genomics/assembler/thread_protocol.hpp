@@ -16,6 +16,7 @@
 //   coordinator -> store  ACTION_THREAD_READS    ThreadingRequest
 //   store -> coordinator  ACTION_THREADED_READS  ThreadedReads (any number, each ~1 MiB)
 //   store -> coordinator  ACTION_THREADING_DONE  ThreadingDone (how many ThreadedReads it sent)
+//   store -> itself       ACTION_THREAD_NEXT     the next block (one block a turn)
 // The coordinator counts what the reads crossed, and pairs mates by their record numbers in
 // their files once every store's piece record counts are in: the same evidence, and so the
 // same contigs, however the input was shared.
@@ -24,6 +25,7 @@ namespace xenon::genomics {
 inline constexpr Action ACTION_THREAD_READS{"genomics.threads.thread-reads"};
 inline constexpr Action ACTION_THREADED_READS{"genomics.threads.threaded-reads"};
 inline constexpr Action ACTION_THREADING_DONE{"genomics.threads.done"};
+inline constexpr Action ACTION_THREAD_NEXT{"genomics.threads.next-block"};
 
 struct ThreadingRequest {
   std::uint32_t k = 0;
