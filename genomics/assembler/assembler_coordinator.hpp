@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <xenon/xenon.hpp>
@@ -14,10 +16,12 @@
 #include "genomics/assembler/graph_protocol.hpp"
 #include "genomics/assembler/graph_store.hpp"
 #include "genomics/assembler/read_threads.hpp"
+#include "genomics/assembler/thread_protocol.hpp"
 #include "genomics/assembler/unitig_graph.hpp"
 #include "genomics/assembler/vertex_table.hpp"
 #include "genomics/counter/counter_coordinator.hpp"
 #include "genomics/io/atomic_output_file.hpp"
+#include "genomics/io/input_plan.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
 
 namespace xenon::genomics {
@@ -26,7 +30,8 @@ namespace xenon::genomics {
 // stores do); then, one step at a time on every store: keep the solid k-mers, find their
 // edges, walk the unitigs. The coordinator gathers the unitigs (and the vertices no walk
 // reached, which lie on cycles), checks that every solid k-mer is in exactly one of them,
-// cleans the compacted graph, and writes the contigs.
+// cleans the compacted graph, settles repeats with the reads (which every store threads for
+// its share of the input: ReadShare) and writes the contigs.
 template <int Words>
 class AssemblerCoordinator : public CounterCoordinator<Words> {
   using Base = CounterCoordinator<Words>;
@@ -61,7 +66,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
 
   // --continue: from the contigs checkpoint every phase up to the contigs is skipped, and only
   // the files are written; else from the graph checkpoint the phases counting, histogram,
-  // solid k-mers, edges and walks are skipped, and the rest (on node 0 alone) is done again.
+  // solid k-mers, edges and walks are skipped, and the rest (on node 0 alone, no stores being
+  // spawned: the reads too) is done again.
   bool resume() override {
     if (resume_from_contigs()) return true;
     const std::optional<std::vector<std::byte>> saved = this->load_checkpoint(kGraphCheckpoint, graph_options());
@@ -156,6 +162,10 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     } else if (action == ACTION_UNVISITED) {
       add_unvisited(message.payload());
       if (--awaited_ == 0) assemble();
+    } else if (action == ACTION_THREADED_READS) {
+      threaded_reads(message.payload());
+    } else if (action == ACTION_THREADING_DONE) {
+      threading_done(message.payload());
     } else {
       Base::receive_other(message);
     }
@@ -301,7 +311,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   }
 
   void assemble_from(std::vector<GraphPiece> pieces) {
-    UnitigGraph graph(settings_.counting.k);
+    graph_.emplace(settings_.counting.k);
+    UnitigGraph& graph = *graph_;
     for (GraphPiece& piece : pieces) graph.add(std::move(piece.bases), piece.coverage, piece.closed);
     pieces.clear();
     graph.compact();  // the walks' pieces into unitigs
@@ -312,51 +323,183 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     phase_done("cleaning: %llu tips removed, %llu bubbles popped, %llu unitigs left",
            outcome_.cleaning.tips_removed, outcome_.cleaning.bubbles_popped,
            static_cast<unsigned long long>(graph.unitigs().size()));
-    // Repeats shorter than a read: reads that cross them tell which way in goes with which
-    // way out. Each round threads the reads again through the graph the last one left (after
-    // the first, only those that crossed three unitigs: no other can matter); the reads of
-    // the last graph then guide the contigs through the repeats that are left.
-    std::optional<ReadThreads> threads;
-    std::vector<std::string> crossing_reads;
-    bool graph_changed = true;
-    for (int round = 0; round < settings_.repeat_rounds && graph_changed; ++round) {
-      this->log().begin_phase("repeats, round " + std::to_string(round + 1));
-      threads.emplace(graph, settings_.counting.k);
-      if (round == 0) {
-        threads->thread_files(settings_.counting.files);
-      } else {
-        threads->thread_reads(crossing_reads);
+    repeat_round_ = 0;
+    graph_changed_ = true;
+    next_repeat_round();
+  }
+
+  // Repeats shorter than a read: reads that cross them tell which way in goes with which way
+  // out. Each round threads the reads again through the graph the last one left: the first
+  // round all of them, each store its share of the input (thread_everywhere()), the later
+  // ones only those that crossed two unitigs (no other can matter), on this node. The reads
+  // of the last graph, mates paired, then guide the contigs through the repeats that are left.
+  void next_repeat_round() {
+    if (repeat_round_ < settings_.repeat_rounds && graph_changed_) {
+      this->log().begin_phase("repeats, round " + std::to_string(repeat_round_ + 1));
+      threads_.emplace(*graph_, settings_.counting.k);
+      if (repeat_round_ == 0) {
+        thread_everywhere(false);  // goes on in repeat_round_threaded()
+        return;
       }
-      crossing_reads = threads->kept_reads();
-      const ReadThreads& crossings = *threads;
-      const std::uint64_t settled = graph.resolve_repeats(
-          [&crossings](std::size_t x, std::size_t y, std::size_t z) { return crossings.passages(x, y, z); },
-          settings_.minimum_passages);
-      outcome_.repeats_resolved += settled;
-      graph_changed = settled != 0;
-      phase_done("repeats: %llu reads threaded, %llu repeats settled, %llu unitigs left", threads->reads_threaded(),
-             settled, static_cast<unsigned long long>(graph.unitigs().size()));
+      threads_->thread_reads(crossing_reads_);
+      repeat_round_threaded();
+      return;
     }
-    // Every read again through the final graph, mates paired (files 1 and 2, 3 and 4, ...).
+    if (threads_) {  // every read again through the final graph, mates paired
+      this->log().begin_phase("reads and pairs");
+      threads_.emplace(*graph_, settings_.counting.k);
+      thread_everywhere(true);  // goes on in reads_and_pairs_threaded()
+      return;
+    }
+    make_contigs();
+  }
+
+  void repeat_round_threaded() {
+    crossing_reads_ = threads_->kept_reads();
+    const ReadThreads& crossings = *threads_;
+    const std::uint64_t settled = graph_->resolve_repeats(
+        [&crossings](std::size_t x, std::size_t y, std::size_t z) { return crossings.passages(x, y, z); },
+        settings_.minimum_passages);
+    outcome_.repeats_resolved += settled;
+    graph_changed_ = settled != 0;
+    phase_done("repeats: %llu reads threaded, %llu repeats settled, %llu unitigs left", threads_->reads_threaded(),
+               settled, static_cast<unsigned long long>(graph_->unitigs().size()));
+    ++repeat_round_;
+    next_repeat_round();
+  }
+
+  void reads_and_pairs_threaded() {
+    if (threads_->unpaired_files() != 0) {
+      this->log().line(report("%llu pair(s) of files hold different numbers of records: their reads are not paired",
+                              threads_->unpaired_files()));
+    }
+    phase_done("reads and pairs threaded through the final graph");
+    make_contigs();
+  }
+
+  // Every read of the input through the current graph: each store threads the pieces
+  // plan_input gives it (one reader per store), and this node adds up what they send. With
+  // no stores (resumed from the graph checkpoint), this node reads the input alone.
+  void thread_everywhere(bool pairs) {
+    threading_pairs_ = pairs;
+    if (this->stores().empty()) {
+      this->log().line("reads threaded by node 0 alone: no stores (resumed from checkpoints/" +
+                       std::string(kGraphCheckpoint) + ")");
+      threads_->thread_files(settings_.counting.files, pairs);
+      pairs ? reads_and_pairs_threaded() : repeat_round_threaded();
+      return;
+    }
+    std::vector<InputLayout> layouts;
+    for (const std::string& file : settings_.counting.files) layouts.push_back(inspect_input(file));
+    const std::vector<std::vector<InputPiece>> plan = plan_input(layouts, static_cast<int>(this->stores().size()));
+    ThreadingRequest request;
+    request.k = static_cast<std::uint32_t>(settings_.counting.k);
+    request.keep_crossing_reads = !pairs && settings_.repeat_rounds > 1;
+    request.paths = pairs;
+    request.ends = ReadThreads::ends_of(*graph_, settings_.counting.k);
+    request.files = settings_.counting.files;
+    threading_ = {};
+    for (std::size_t store = 0; store < plan.size(); ++store) {
+      if (plan[store].empty()) continue;
+      request.pieces = plan[store];
+      this->send(this->stores()[store], ACTION_THREAD_READS, request.encode());
+      ++threading_.stores_awaited;
+    }
+    this->log().line("reads threaded by " + std::to_string(threading_.stores_awaited) +
+                     " stores, each its share of the input");
+    if (threading_.stores_awaited == 0) threading_maybe_done();
+  }
+
+  void threaded_reads(std::span<const std::byte> bytes) {
+    ++threading_.messages_received;
+    for (ThreadedRead& read : ThreadedReads::decode(bytes)) {
+      threads_->add_traced(read.runs, read.bases);
+      if (threading_pairs_ && read.file_index < settings_.counting.files.size()) {
+        std::vector<std::size_t> path;
+        for (const std::vector<std::size_t>& run : read.runs) path.insert(path.end(), run.begin(), run.end());
+        threading_.paths[{read.file_index, read.piece}].emplace_back(read.record, std::move(path));
+      }
+    }
+    threading_maybe_done();
+  }
+
+  void threading_done(std::span<const std::byte> bytes) {
+    ThreadingDone done = ThreadingDone::decode(bytes);
+    if (threading_.stores_awaited == 0) throw std::logic_error("threading: a report from no store asked");
+    --threading_.stores_awaited;
+    threading_.messages_promised += done.messages;
+    threads_->add_reads_threaded(done.reads);
+    for (const ThreadedPiece& piece : done.pieces) threading_.piece_records[{piece.file_index, piece.piece}] = piece.records;
+    if (!done.failure.empty() && threading_.failure.empty()) threading_.failure = done.failure;
+    threading_maybe_done();
+  }
+
+  // Once every store has reported and every message it sent has arrived: mates paired (files
+  // 1 and 2, 3 and 4, ...: the records at the same place in both), then the step goes on.
+  void threading_maybe_done() {
+    if (threading_.stores_awaited != 0 || threading_.messages_received != threading_.messages_promised) return;
+    if (!threading_.failure.empty()) throw std::runtime_error(threading_.failure);
+    if (!threading_pairs_) {
+      threading_ = {};
+      repeat_round_threaded();
+      return;
+    }
+    pair_mates();
+    threading_ = {};
+    reads_and_pairs_threaded();
+  }
+
+  // Each mate's unitigs by its record number in its file (the records of the file's pieces
+  // before its own, then its place in its piece), then the pairs, as thread_files() pairs them.
+  void pair_mates() {
+    const std::size_t files = settings_.counting.files.size();
+    if (files % 2 != 0) return;
+    std::vector<std::uint64_t> records(files, 0);
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> first_of_piece;
+    for (const auto& [piece, count] : threading_.piece_records) {  // in file, then piece order
+      first_of_piece[piece] = records[piece.first];
+      records[piece.first] += count;
+    }
+    using Numbered = std::vector<std::pair<std::uint64_t, std::vector<std::size_t>>>;
+    const auto numbered = [&](std::uint32_t file) {
+      Numbered all;
+      for (auto& [piece, paths] : threading_.paths) {
+        if (piece.first != file) continue;
+        const std::uint64_t first = first_of_piece[piece];
+        for (auto& [record, path] : paths) all.emplace_back(first + record, std::move(path));
+      }
+      std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      return all;
+    };
+    for (std::uint32_t file = 0; file < files; file += 2) {
+      if (records[file] != records[file + 1]) {
+        threads_->add_unpaired_files(1);  // mates are records at the same place in both files: not these
+        continue;
+      }
+      const Numbered first = numbered(file);
+      const Numbered second = numbered(file + 1);
+      std::size_t at = 0;
+      for (const auto& [record, path] : first) {
+        while (at < second.size() && second[at].first < record) ++at;
+        if (at < second.size() && second[at].first == record) threads_->add_pair(path, second[at].second);
+      }
+    }
+  }
+
+  void make_contigs() {
     UnitigGraph::NextAfter reads;
     UnitigGraph::MatesAfter mates;
-    if (threads) {
-      this->log().begin_phase("reads and pairs");
-      threads.emplace(graph, settings_.counting.k);
-      threads->thread_files(settings_.counting.files, true);
-      if (threads->unpaired_files() != 0) {
-        this->log().line(report("%llu pair(s) of files hold different numbers of records: their reads are not paired",
-                                threads->unpaired_files()));
-      }
-      const ReadThreads& final_threads = *threads;
+    if (threads_) {
+      const ReadThreads& final_threads = *threads_;
       reads = [&final_threads](const std::vector<std::size_t>& context) { return final_threads.next_after(context); };
       mates = [&final_threads](std::size_t anchor, const std::vector<std::size_t>& ways) {
         return final_threads.mates_after(anchor, ways);
       };
-      phase_done("reads and pairs threaded through the final graph");
     }
     this->log().begin_phase("contigs");
-    const std::vector<Unitig> contigs = graph.contigs(settings_.minimum_contig, true, reads, mates);
+    const std::vector<Unitig> contigs = graph_->contigs(settings_.minimum_contig, true, reads, mates);
+    threads_.reset();
+    graph_.reset();
     summarize(contigs);
     this->log().end_phase(std::to_string(outcome_.contigs) + " contigs, " + std::to_string(outcome_.total_length) +
                           " bases, the largest " + std::to_string(outcome_.largest_contig) + ", N50 " +
@@ -426,6 +569,23 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   std::uint64_t kmers_promised_ = 0;
   std::map<Kmer, UnvisitedVertex, KmerLess> unvisited_;
   std::uint64_t cycle_kmers_ = 0;
+  // After the walks: the graph, and what reads told of it.
+  std::optional<UnitigGraph> graph_;
+  std::optional<ReadThreads> threads_;
+  std::vector<std::string> crossing_reads_;  // of the last round, for the next
+  int repeat_round_ = 0;
+  bool graph_changed_ = true;
+  bool threading_pairs_ = false;
+  // One threading of every read across the stores, as their answers come.
+  struct Threading {
+    std::size_t stores_awaited = 0;
+    std::uint64_t messages_promised = 0;
+    std::uint64_t messages_received = 0;
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> piece_records;  // (file, piece)
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::pair<std::uint64_t, std::vector<std::size_t>>>> paths;
+    std::string failure;
+  };
+  Threading threading_;
 };
 
 }  // namespace xenon::genomics

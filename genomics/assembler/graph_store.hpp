@@ -15,6 +15,8 @@
 #include <xenon/xenon.hpp>
 #include "genomics/assembler/graph_protocol.hpp"
 #include "genomics/assembler/lookup_batcher.hpp"
+#include "genomics/assembler/read_share.hpp"
+#include "genomics/assembler/thread_protocol.hpp"
 #include "genomics/assembler/vertex_table.hpp"
 #include "genomics/counter/kmer_store.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
@@ -28,7 +30,8 @@ namespace xenon::genomics {
 // start at its vertices, asking other stores for the next vertex a batch of walks at a time,
 // and sends each unitig to the coordinator once: of its two walks, one from each end, only the
 // one that starts with the smaller k-mer is kept. Vertices on no walk lie on cycles of
-// unbranched vertices; the coordinator asks for those last.
+// unbranched vertices; the coordinator asks for those last. Later it threads its share of
+// the reads through the cleaned graph's unitigs (ReadShare), as often as the coordinator asks.
 template <int Words>
 class GraphStore : public KmerStore<Words> {
  public:
@@ -59,6 +62,14 @@ class GraphStore : public KmerStore<Words> {
     } else if (action == ACTION_UNVISITED_REQUEST) {
       send_unvisited(message);
       return;
+    } else if (action == ACTION_THREAD_READS) {
+      threading_coordinator_ = message.source();
+      share_ = std::make_unique<ReadShare>(ThreadingRequest::decode(message.payload()));
+      this->send(this->self(), ACTION_THREAD_NEXT);
+      return;
+    } else if (action == ACTION_THREAD_NEXT) {
+      thread_next_block();
+      return;
     } else {
       throw std::runtime_error("graph store: unexpected action " + std::to_string(action.code()));
     }
@@ -66,6 +77,22 @@ class GraphStore : public KmerStore<Words> {
   }
 
  private:
+  // A block of its share of the reads per turn, the next asked of itself, so that messages
+  // to other actors of its worker (the coordinator's, on node 0) are taken in between.
+  void thread_next_block() {
+    if (share_ == nullptr) throw std::logic_error("graph store: no reads to thread");
+    const ActorName coordinator = threading_coordinator_;
+    const bool more = share_->step([this, coordinator](std::vector<std::byte>&& reads) {
+      this->send(coordinator, ACTION_THREADED_READS, Payload::copy_of(reads));
+    });
+    if (more) {
+      this->send(this->self(), ACTION_THREAD_NEXT);
+      return;
+    }
+    this->send(coordinator, ACTION_THREADING_DONE, share_->done().encode());
+    share_.reset();
+  }
+
   enum class Phase { kIdle, kEdges, kWalks, kDone };
   // Lookup flags: the asker reads the k-mer reversed; claim it for the asker's walk if it has
   // one vertex before it in that reading and no walk claimed it yet; set its edge bit (bits
@@ -388,6 +415,14 @@ class GraphStore : public KmerStore<Words> {
       store_le32(records.data() + at + 8 * Words + 4, vertices_.edges(slot));
     }
     this->reply(request, ACTION_UNVISITED, Payload::copy_of(records));
+    // The graph is the coordinator's now: what held this store's part of it goes.
+    vertices_ = VertexTable<Words>();
+    batcher_.reset();
+    local_ = {};
+    starts_ = {};
+    walks_ = {};
+    free_walks_ = {};
+    unitigs_ = {};
   }
 
   ActorName coordinator_;
@@ -411,6 +446,8 @@ class GraphStore : public KmerStore<Words> {
   std::vector<std::byte> unitigs_;
   std::uint64_t unitigs_sent_ = 0;
   std::uint64_t kmers_sent_ = 0;
+  std::unique_ptr<ReadShare> share_;  // while threading reads
+  ActorName threading_coordinator_;
 };
 
 }  // namespace xenon::genomics

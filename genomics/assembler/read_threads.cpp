@@ -11,7 +11,24 @@
 
 namespace xenon::genomics {
 
-ReadThreads::ReadThreads(const UnitigGraph& graph, int k) : k_(k), shape_(k) { index(graph); }
+ReadThreads::ReadThreads(const UnitigGraph& graph, int k) : ReadThreads(ends_of(graph, k), k) {}
+
+ReadThreads::ReadThreads(const std::vector<UnitigEnds>& ends, int k) : k_(k), shape_(k) { index(ends); }
+
+std::vector<UnitigEnds> ReadThreads::ends_of(const UnitigGraph& graph, int k) {
+  const auto span_bases = kEndSpan + static_cast<std::size_t>(k) - 1;
+  std::vector<UnitigEnds> ends;
+  ends.reserve(graph.unitigs().size());
+  for (const Unitig& unitig : graph.unitigs()) {
+    const std::size_t kmers = unitig.bases.size() - static_cast<std::size_t>(k) + 1;
+    if (kmers <= 2 * kEndSpan) {
+      ends.push_back({kmers, unitig.bases, {}});
+    } else {
+      ends.push_back({kmers, unitig.bases.substr(0, span_bases), unitig.bases.substr(kmers - kEndSpan)});
+    }
+  }
+  return ends;
+}
 
 void ReadThreads::thread_files(const std::vector<std::string>& files, bool pair_files) {
   // Each record whole: FASTQ records come in one piece, FASTA ones line by line.
@@ -99,11 +116,11 @@ void ReadThreads::thread_reads(const std::vector<std::string>& reads) {
   for (const std::string& read : reads) thread(read);
 }
 
-void ReadThreads::index(const UnitigGraph& graph) {
+void ReadThreads::index(const std::vector<UnitigEnds>& ends) {
   std::size_t total = 0;
-  for (const Unitig& unitig : graph.unitigs()) {
-    kmers_.push_back(unitig.bases.size() - static_cast<std::size_t>(k_) + 1);
-    total += std::min(kmers_.back(), 2 * kEndSpan);
+  for (const UnitigEnds& unitig : ends) {
+    kmers_.push_back(unitig.kmers);
+    total += std::min<std::size_t>(unitig.kmers, 2 * kEndSpan);
   }
   std::size_t slots = 16;
   while (slots < 2 * total) slots *= 2;
@@ -111,29 +128,41 @@ void ReadThreads::index(const UnitigGraph& graph) {
   keys_.resize(slots);
   locations_.resize(slots);
   occupied_.assign(slots, false);
-  for (std::size_t index = 0; index < graph.unitigs().size(); ++index) {
-    const std::string& bases = graph.unitigs()[index].bases;
-    PackedKmer<2> kmer = shape_.pack(bases);
-    for (std::size_t offset = 0; offset < kmers_[index]; ++offset) {
-      if (offset != 0) kmer = shape_.successor(kmer, kBaseCodes[static_cast<unsigned char>(bases[offset + static_cast<std::size_t>(k_) - 1])]);
-      if (offset >= kEndSpan && offset + kEndSpan < kmers_[index]) continue;
-      const PackedKmer<2> canonical = shape_.canonical(kmer);
-      std::size_t slot = key_of<2>(canonical)[1] & mask_;
-      while (occupied_[slot]) {
-        if (same_words<2>(keys_[slot], canonical)) break;
-        slot = (slot + 1) & mask_;
-      }
-      if (occupied_[slot]) {
-        // A k-mer in two places (copies of a settled repeat, a cycle's seam): it says nothing
-        // about where a read is.
-        locations_[slot].unitig = kAmbiguous;
-        continue;
-      }
-      occupied_[slot] = true;
-      keys_[slot] = canonical;
-      locations_[slot] = {static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(offset),
-                          same_words<2>(kmer, canonical)};
+  for (std::size_t index = 0; index < ends.size(); ++index) {
+    // As ends_of() cuts them: a short unitig whole, a long one's first and last kEndSpan k-mers.
+    const bool whole = ends[index].tail.empty();
+    const std::size_t span = kEndSpan + static_cast<std::size_t>(k_) - 1;
+    if (whole ? ends[index].head.size() != kmers_[index] + static_cast<std::size_t>(k_) - 1 || kmers_[index] == 0
+              : kmers_[index] <= 2 * kEndSpan || ends[index].head.size() != span || ends[index].tail.size() != span) {
+      throw std::invalid_argument("unitig ends: unitig " + std::to_string(index) + " has the wrong number of bases");
     }
+    index_kmers(ends[index].head, index, 0);
+    if (!ends[index].tail.empty()) index_kmers(ends[index].tail, index, kmers_[index] - kEndSpan);
+  }
+}
+
+// The k-mers of `bases`, the first of them at `first_offset` in the unitig.
+void ReadThreads::index_kmers(const std::string& bases, std::size_t unitig, std::size_t first_offset) {
+  const std::size_t count = bases.size() - static_cast<std::size_t>(k_) + 1;
+  PackedKmer<2> kmer = shape_.pack(bases);
+  for (std::size_t at = 0; at < count; ++at) {
+    if (at != 0) kmer = shape_.successor(kmer, kBaseCodes[static_cast<unsigned char>(bases[at + static_cast<std::size_t>(k_) - 1])]);
+    const PackedKmer<2> canonical = shape_.canonical(kmer);
+    std::size_t slot = key_of<2>(canonical)[1] & mask_;
+    while (occupied_[slot]) {
+      if (same_words<2>(keys_[slot], canonical)) break;
+      slot = (slot + 1) & mask_;
+    }
+    if (occupied_[slot]) {
+      // A k-mer in two places (copies of a settled repeat, a cycle's seam): it says nothing
+      // about where a read is.
+      locations_[slot].unitig = kAmbiguous;
+      continue;
+    }
+    occupied_[slot] = true;
+    keys_[slot] = canonical;
+    locations_[slot] = {static_cast<std::uint32_t>(unitig), static_cast<std::uint32_t>(first_offset + at),
+                        same_words<2>(kmer, canonical)};
   }
 }
 
@@ -145,26 +174,41 @@ const ReadThreads::Location* ReadThreads::find(const PackedKmer<2>& canonical) c
 }
 
 std::vector<ReadThreads::Oriented> ReadThreads::thread(std::string_view read) {
+  const std::vector<std::vector<Oriented>> runs = trace(read);
   ++reads_threaded_;
-  // Runs of ACGT, each threaded on its own.
+  add_traced(runs, read);
   std::vector<Oriented> path;
-  bool crossed = false;
+  for (const std::vector<Oriented>& run : runs) path.insert(path.end(), run.begin(), run.end());
+  return path;
+}
+
+std::vector<std::vector<ReadThreads::Oriented>> ReadThreads::trace(std::string_view read) const {
+  // Runs of ACGT, each threaded on its own.
+  std::vector<std::vector<Oriented>> runs;
   std::size_t begin = 0;
   while (begin < read.size()) {
     std::size_t end = begin;
     while (end < read.size() && kBaseCodes[static_cast<unsigned char>(read[end])] >= 0) ++end;
     if (end - begin >= static_cast<std::size_t>(k_)) {
-      const std::vector<Oriented> run = thread_run(read.substr(begin, end - begin));
-      crossed |= run.size() >= 2;
-      path.insert(path.end(), run.begin(), run.end());
+      std::vector<Oriented> run = thread_run(read.substr(begin, end - begin));
+      if (!run.empty()) runs.push_back(std::move(run));
     }
     begin = end + 1;
   }
-  if (crossed) kept_reads_.emplace_back(read);
-  return path;
+  return runs;
 }
 
-std::vector<ReadThreads::Oriented> ReadThreads::thread_run(std::string_view bases) {
+void ReadThreads::add_traced(const std::vector<std::vector<Oriented>>& runs, std::string_view read) {
+  bool crossed = false;
+  for (const std::vector<Oriented>& run : runs) {
+    if (run.size() < 2) continue;
+    count(run);
+    crossed = true;
+  }
+  if (crossed) kept_reads_.emplace_back(read);
+}
+
+std::vector<ReadThreads::Oriented> ReadThreads::thread_run(std::string_view bases) const {
   const std::size_t k = static_cast<std::size_t>(k_);
   const std::size_t last_start = bases.size() - k;
   // Where k-mer `start` of the read is: unitig read forward or reversed, and the offset
@@ -196,7 +240,6 @@ std::vector<ReadThreads::Oriented> ReadThreads::thread_run(std::string_view base
     path.push_back(at->first);
     start = next;
   }
-  if (path.size() >= 2) count(path);
   return path;
 }
 

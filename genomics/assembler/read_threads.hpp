@@ -15,6 +15,14 @@
 
 namespace xenon::genomics {
 
+// The bases of a unitig that reads are threaded by: the k-mers near its ends (all of them in
+// a short unitig), which is what a node needs of the graph to thread its share of the reads.
+struct UnitigEnds {
+  std::uint64_t kmers = 0;  // in the whole unitig
+  std::string head;         // the bases of its first k-mers (all its bases when short)
+  std::string tail;         // of its last k-mers; empty when `head` holds them
+};
+
 // How often reads pass through three unitigs in a row (X, then Y whole, then Z), each read
 // one way: the evidence that settles, at a repeat Y that several unitigs enter and leave,
 // which way in goes with which way out. Unitigs are read as UnitigGraph numbers them
@@ -23,8 +31,24 @@ class ReadThreads {
  public:
   using Oriented = std::size_t;
 
-  // Ready to thread reads through the unitigs of `graph`.
+  // Ready to thread reads through the unitigs of `graph`, or through the unitigs whose ends
+  // are `ends` (ends_of(graph): the same threads).
   ReadThreads(const UnitigGraph& graph, int k);
+  ReadThreads(const std::vector<UnitigEnds>& ends, int k);
+  static std::vector<UnitigEnds> ends_of(const UnitigGraph& graph, int k);
+
+  // One read threaded, nothing counted: the unitigs of each of its runs of ACGT that met the
+  // graph, in read order. Where reads are threaded on other nodes than the one that counts.
+  std::vector<std::vector<Oriented>> trace(std::string_view read) const;
+  // What a traced read adds: its runs that crossed two unitigs or more, and the read itself
+  // when one did (kept for the next round).
+  void add_traced(const std::vector<std::vector<Oriented>>& runs, std::string_view read);
+  // Reads traced elsewhere, for reads_threaded().
+  void add_reads_threaded(std::uint64_t reads) { reads_threaded_ += reads; }
+  // A read pair (mates traced elsewhere: each one's runs, joined), and a pair of files whose
+  // records could not be paired.
+  void add_pair(const std::vector<Oriented>& first, const std::vector<Oriented>& second);
+  void add_unpaired_files(std::uint64_t files) { unpaired_files_ += files; }
 
   // Threads every read of `files` (FASTA/FASTQ, plain or gzip). With `pair_files`, files 1
   // and 2, 3 and 4, ... hold mates: records at the same place in both (when both files hold
@@ -62,11 +86,11 @@ class ReadThreads {
   static constexpr std::size_t kEndSpan = 1024;
   static constexpr std::uint32_t kAmbiguous = ~std::uint32_t{0};
 
-  void index(const UnitigGraph& graph);
+  void index(const std::vector<UnitigEnds>& ends);
+  void index_kmers(const std::string& bases, std::size_t unitig, std::size_t first_offset);
   const Location* find(const PackedKmer<2>& canonical) const;
   std::vector<Oriented> thread(std::string_view read);      // the unitigs it went through
-  std::vector<Oriented> thread_run(std::string_view bases);  // those of one run of ACGT
-  void add_pair(const std::vector<Oriented>& first, const std::vector<Oriented>& second);
+  std::vector<Oriented> thread_run(std::string_view bases) const;  // those of one run of ACGT
   void count(const std::vector<Oriented>& path);
 
   int k_;

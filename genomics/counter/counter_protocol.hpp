@@ -127,7 +127,7 @@ struct ReaderArguments {
   std::vector<ActorName> parsers;  // those of its node
   std::vector<std::string> files;  // every input, as given
   std::vector<InputPiece> pieces;  // its own, in input order
-  std::uint64_t block_bytes = 1 << 20;
+  std::uint64_t block_bytes = 256 << 10;
   std::uint64_t overlap_bases = 30;
   std::uint32_t blocks_per_parser = 2;
   bool show_progress = true;

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "genomics/io/input_error.hpp"
-#include "genomics/io/record_range.hpp"
+#include "genomics/io/piece_splitter.hpp"
 
 namespace xenon::genomics {
 
@@ -62,14 +62,7 @@ void InputReader::dispatch(ActorName parser) {
 }
 
 std::unique_ptr<BlockSplitter> InputReader::open_piece(const InputPiece& piece) const {
-  const std::string& file = arguments_.files[piece.file_index];
-  if (piece.whole) {
-    return std::make_unique<BlockSplitter>(file, piece.file_index, arguments_.block_bytes, arguments_.overlap_bases);
-  }
-  const SplittableEncoding encoding =
-      piece.encoding == InputEncoding::kBgzf ? SplittableEncoding::kBgzf : SplittableEncoding::kPlain;
-  return std::make_unique<BlockSplitter>(std::make_unique<RecordRange>(file, encoding, *piece.format, piece.begin, piece.end),
-                                         piece.file_index, arguments_.block_bytes, arguments_.overlap_bases);
+  return genomics::open_piece(arguments_.files[piece.file_index], piece, arguments_.block_bytes, arguments_.overlap_bases);
 }
 
 void InputReader::close_piece() {

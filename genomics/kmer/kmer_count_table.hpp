@@ -7,10 +7,10 @@
 #include <cstdint>
 #include <limits>
 #include <map>
-#include <memory>
 #include <span>
 
 #include "genomics/kmer/kmer_hash.hpp"
+#include "genomics/kmer/page_array.hpp"
 
 namespace xenon::genomics {
 
@@ -18,7 +18,9 @@ namespace xenon::genomics {
 // keys and their counts for k <= 32, 3 for longer k), probed bucket after bucket, so a k-mer
 // costs one memory access whether it is new or seen before. The table is split into 64 parts
 // that grow one at a time (by half), so growing never needs twice the memory of the whole
-// table. A part grows past 80% load; the hash is a good mixer, so probes stay short.
+// table. A part grows past 80% load; the hash is a good mixer, so probes stay short. Parts
+// live in pages of their own (PageArray): the array a part grows out of goes back to the
+// system at once instead of staying resident as a hole in the heap.
 template <int Words>
 class KmerCountTable {
  public:
@@ -138,7 +140,7 @@ class KmerCountTable {
   static_assert(sizeof(Bucket) == 64);
 
   struct Part {
-    std::unique_ptr<Bucket[]> table;  // aligned to its cache lines (aligned new)
+    PageArray<Bucket> table;  // page-aligned, so each bucket is one cache line
     std::size_t buckets = 0;
     std::size_t size = 0;
     std::size_t grow_at = 0;  // 0 until allocated, so the first add allocates
@@ -197,7 +199,7 @@ class KmerCountTable {
     bigger.buckets = part.buckets == 0 ? kInitialBuckets : part.buckets + part.buckets / 2;
     bigger.grow_at = bigger.buckets * kSlots / 5 * 4;
     bigger.size = part.size;
-    bigger.table = std::make_unique_for_overwrite<Bucket[]>(bigger.buckets);
+    bigger.table = PageArray<Bucket>(bigger.buckets);
     for (std::size_t b = 0; b < bigger.buckets; ++b) {
       std::fill(std::begin(bigger.table[b].words), std::end(bigger.table[b].words), kEmpty);
     }

@@ -11,6 +11,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "tests/support/mpi_run.hpp"
@@ -204,6 +205,34 @@ TEST(Assembler, WritesTheSameBytesForEveryThreadAndProcessCountAndAccountsForEve
       EXPECT_EQ(out.read("contigs.fasta"), contigs) << processes << " processes";
       EXPECT_EQ(out.read("assembly.json"), summary) << processes << " processes";
     }
+  }
+}
+
+// Every store threads its share of the reads (the pieces plan_input gives it): plain files
+// in byte ranges and gzip files whole, so a pair's mates are read by different stores of
+// different processes, and are paired on node 0 by their record numbers in their files.
+TEST(Assembler, ReadsThreadedByEveryStoreGiveTheSameContigs) {
+  ASSERT_TRUE(test_data_present());
+  if (!xenon::testing::built_with_mpi()) GTEST_SKIP() << "built without MPI";
+  OutputDirectory reference;
+  assemble(reference, "-k 31 -threads-per-node 1", kShigella);
+  OutputDirectory plain;
+  const std::string first = plain.path() + "/reads_1.fq";
+  const std::string second = plain.path() + "/reads_2.fq";
+  ASSERT_EQ(run_command("zcat " + data_directory() + "/unicycler-sample/short_reads_1.fastq.gz > " + first).exit_code, 0);
+  ASSERT_EQ(run_command("zcat " + data_directory() + "/unicycler-sample/short_reads_2.fastq.gz > " + second).exit_code, 0);
+  const std::string gzip_second = data_directory() + "/unicycler-sample/short_reads_2.fastq.gz";
+  for (const auto& [processes, threads, inputs] :
+       {std::tuple{3, 3, first + " " + second}, std::tuple{2, 2, first + " " + gzip_second}}) {
+    OutputDirectory out;
+    const auto run = mpi_run(processes, "assembler", "--quiet -k 31 -threads-per-node " + std::to_string(threads) +
+                                                         " -o " + out.path() + " " + inputs);
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    EXPECT_EQ(out.read("contigs.fasta"), reference.read("contigs.fasta")) << processes << " processes, " << inputs;
+    EXPECT_EQ(out.read("assembly.json"), reference.read("assembly.json")) << processes << " processes, " << inputs;
+    const std::string log = out.read("assembler.log");
+    EXPECT_NE(log.find("reads threaded by " + std::to_string(processes * (threads - 1)) + " stores"), std::string::npos)
+        << log;
   }
 }
 

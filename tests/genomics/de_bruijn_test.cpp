@@ -11,6 +11,7 @@
 
 #include "genomics/assembler/assembler_settings.hpp"
 #include "genomics/assembler/read_threads.hpp"
+#include "genomics/assembler/thread_protocol.hpp"
 #include "genomics/assembler/unitig_graph.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
 #include "genomics/kmer/minimizer.hpp"
@@ -296,6 +297,49 @@ TEST(UnitigGraph, ExtendsContigsIntoARepeatSoEachCopyIsWrittenBesideItsFlanks) {
     EXPECT_TRUE(contig.bases.find(repeat) != std::string::npos ||
                 contig.bases.find(reverse_complement(repeat)) != std::string::npos);
   }
+}
+
+// A node that threads reads is sent only the unitigs' ends (a long unitig's first and last
+// k-mers): it traces every read as the whole graph does, and the runs it traced, counted on
+// another node, give the same passages and the same reads to keep.
+TEST(ReadThreads, TheUnitigEndsSentToANodeTraceReadsAsTheWholeGraphDoes) {
+  std::mt19937_64 random(9);
+  SharedRepeat shared(random, 80, 3000, 2500);
+  const UnitigGraph& graph = shared.graph;
+  ThreadingRequest request;
+  request.k = kK;
+  request.ends = ReadThreads::ends_of(graph, kK);
+  ASSERT_TRUE(std::any_of(request.ends.begin(), request.ends.end(), [](const UnitigEnds& ends) { return !ends.tail.empty(); }))
+      << "a unitig long enough to be sent as two ends";
+  const xenon::Payload message = request.encode();
+  const ThreadingRequest received = ThreadingRequest::decode(message.bytes());
+  ReadThreads whole(graph, kK);
+  const ReadThreads ends(received.ends, kK);
+  ReadThreads counted(graph, kK);
+  int reads = 0;
+  for (const std::string& genome : {shared.first, shared.second}) {
+    for (std::size_t at = 0; at + 150 <= genome.size(); at += 5, ++reads) {
+      std::string read = genome.substr(at, 150);
+      if (reads % 2 == 1) read = reverse_complement(read);
+      if (reads % 7 == 0) read[75] = 'N';  // two runs of ACGT
+      ASSERT_EQ(ends.trace(read), whole.trace(read)) << "read " << reads;
+      whole.thread_reads({read});
+      counted.add_traced(ends.trace(read), read);
+    }
+  }
+  EXPECT_EQ(counted.kept_reads(), whole.kept_reads());
+  EXPECT_FALSE(whole.kept_reads().empty());
+  const std::size_t oriented = 2 * graph.unitigs().size();
+  for (std::size_t x = 0; x < oriented; ++x) {
+    for (std::size_t y = 0; y < oriented; ++y) {
+      for (std::size_t z = 0; z < oriented; ++z) ASSERT_EQ(counted.passages(x, y, z), whole.passages(x, y, z));
+    }
+  }
+  // A message cut short, and ends cut otherwise than ends_of() cuts them, are refused.
+  EXPECT_ANY_THROW(ThreadingRequest::decode(message.bytes().first(message.size() - 3)));
+  std::vector<UnitigEnds> wrong = request.ends;
+  wrong.back().head.pop_back();
+  EXPECT_THROW(ReadThreads(wrong, kK), std::invalid_argument);
 }
 
 // Two sequences that share a repeat shorter than a read: reads that cross it tell which way in

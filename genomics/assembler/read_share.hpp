@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "genomics/assembler/read_threads.hpp"
+#include "genomics/assembler/thread_protocol.hpp"
+#include "genomics/io/block_splitter.hpp"
+
+namespace xenon::genomics {
+
+// One store's share of read threading: reads its pieces of the input (ThreadingRequest),
+// traces every read through the unitig ends it was given, and hands on what the coordinator
+// needs, about a MiB at a time: the reads that met the graph with the unitigs of their runs
+// (only those that crossed two unitigs or more, unless every read's unitigs are wanted for
+// pairing) and, when asked, the bases of the reads that crossed. One block at a time, so the
+// store's worker can take other actors' messages in between (on node 0, the coordinator's,
+// which would otherwise pile up unread while the worker threads).
+class ReadShare {
+ public:
+  using Send = std::function<void(std::vector<std::byte>&&)>;
+  static constexpr std::size_t kMessageBytes = 1 << 20;
+
+  explicit ReadShare(ThreadingRequest request);
+
+  // Threads the next block; false once every piece is read or one could not be (then done()
+  // has sent what was left).
+  bool step(const Send& send);
+  // The report that ends the share (its failure names the first piece that could not be read).
+  const ThreadingDone& done() const { return done_; }
+
+ private:
+  void end_record(const Send& send);
+  void add(ThreadedRead read, const Send& send);
+
+  ThreadingRequest request_;
+  ReadThreads threads_;
+  std::size_t piece_ = 0;  // the piece being read
+  std::unique_ptr<BlockSplitter> splitter_;
+  std::string block_;
+  // The record being read (a FASTA record may span blocks), and the piece's records so far.
+  std::string record_;
+  bool record_open_ = false;
+  std::uint64_t records_ = 0;
+  std::vector<std::byte> message_;
+  ThreadingDone done_;
+};
+
+}  // namespace xenon::genomics

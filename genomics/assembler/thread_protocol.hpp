@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <xenon/xenon.hpp>
+#include "genomics/assembler/read_threads.hpp"
+#include "genomics/io/input_plan.hpp"
+
+// The messages of read threading, which every node does for its share of the input (the
+// pieces plan_input gives it, one list per store) against the ends of the current graph's
+// unitigs:
+//   coordinator -> store  ACTION_THREAD_READS    ThreadingRequest
+//   store -> coordinator  ACTION_THREADED_READS  ThreadedReads (any number, each ~1 MiB)
+//   store -> coordinator  ACTION_THREADING_DONE  ThreadingDone (how many ThreadedReads it sent)
+//   store -> itself       ACTION_THREAD_NEXT     the next block (one block a turn)
+// The coordinator counts what the reads crossed, and pairs mates by their record numbers in
+// their files once every store's piece record counts are in: the same evidence, and so the
+// same contigs, however the input was shared.
+namespace xenon::genomics {
+
+inline constexpr Action ACTION_THREAD_READS{"genomics.threads.thread-reads"};
+inline constexpr Action ACTION_THREADED_READS{"genomics.threads.threaded-reads"};
+inline constexpr Action ACTION_THREADING_DONE{"genomics.threads.done"};
+inline constexpr Action ACTION_THREAD_NEXT{"genomics.threads.next-block"};
+
+struct ThreadingRequest {
+  std::uint32_t k = 0;
+  bool keep_crossing_reads = false;  // send the bases of reads that crossed two unitigs
+  bool paths = false;                // send every read's unitigs (for pairing mates)
+  std::vector<UnitigEnds> ends;
+  std::vector<std::string> files;  // every input, as given
+  std::vector<InputPiece> pieces;  // this store's, in input order
+
+  Payload encode() const;
+  static ThreadingRequest decode(std::span<const std::byte> bytes);
+};
+
+// One read that met the graph: where it is, the unitigs of its runs, and its bases when kept.
+struct ThreadedRead {
+  std::uint32_t file_index = 0;
+  std::uint32_t piece = 0;
+  std::uint64_t record = 0;  // in its piece, from 1
+  std::vector<std::vector<std::size_t>> runs;
+  std::string bases;  // empty unless kept
+};
+
+struct ThreadedReads {
+  static void append(std::vector<std::byte>& message, const ThreadedRead& read);
+  static std::vector<ThreadedRead> decode(std::span<const std::byte> bytes);
+};
+
+// The records of one piece, as the store that threaded it counted them.
+struct ThreadedPiece {
+  std::uint32_t file_index = 0;
+  std::uint32_t piece = 0;
+  std::uint64_t records = 0;
+};
+
+struct ThreadingDone {
+  std::uint64_t messages = 0;  // ThreadedReads sent before this
+  std::uint64_t reads = 0;     // threaded
+  std::vector<ThreadedPiece> pieces;
+  std::string failure;  // empty unless a piece could not be read
+
+  Payload encode() const;
+  static ThreadingDone decode(std::span<const std::byte> bytes);
+};
+
+}  // namespace xenon::genomics
