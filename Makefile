@@ -30,7 +30,8 @@ ifeq ($(SANITIZE),thread)
   override CXXFLAGS += -fsanitize=thread -O1
   override LDFLAGS += -fsanitize=thread
 else ifeq ($(SANITIZE),address)
-  override CXXFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+  # -O1, as for ThreadSanitizer: the build is a third faster and the stacks read as well.
+  override CXXFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -O1
   override LDFLAGS += -fsanitize=address,undefined
 else ifneq ($(SANITIZE),)
   $(error SANITIZE must be thread or address, not '$(SANITIZE)')
