@@ -19,6 +19,8 @@ void add_engine_options(CommandLine& command_line, EngineOptions& options) {
   command_line.add_integer("heartbeat-timeout", &options.heartbeat_timeout_seconds, 0, 86400,
                            "under mpiexec: end the job when a rank has sent nothing for this "
                            "many seconds (stopped, hung, unreachable); 0: never");
+  command_line.add_flag("balance", &options.balance,
+                        "on|off: idle workers take ready actors from busy ones (load balancing)");
 }
 
 }  // namespace xenon

@@ -10,6 +10,7 @@ TEST_SOURCES := \
   tests/core/spsc_ring_test.cpp \
   tests/core/typed_encoding_test.cpp \
   tests/engine/ask_test.cpp \
+  tests/engine/balancing_test.cpp \
   tests/engine/busy_time_test.cpp \
   tests/engine/communicator_test.cpp \
   tests/engine/engine_test.cpp \

@@ -25,6 +25,11 @@ struct EngineOptions {
   /// The default suits a batch job: an actor may compute for minutes in one receive() on a
   /// node of one thread (which then sends no heartbeat).
   std::int64_t heartbeat_timeout_seconds = 600;
+  /// Load balancing within a node (two workers or more): a worker that has been idle takes
+  /// ready actors from a busy one (children of Actor::spawn(), and actors that called
+  /// Actor::allow_moving()). Off: every actor stays where it was placed (to compare, or
+  /// for programs that place their actors themselves).
+  bool balance = true;
 
   /// How many workers (threads that run actors) threads_per_node gives.
   int worker_count() const { return threads_per_node == 1 ? 1 : static_cast<int>(threads_per_node - 1); }
@@ -32,7 +37,8 @@ struct EngineOptions {
   bool has_communication_thread() const { return threads_per_node > 1; }
 };
 
-/// Registers -threads-per-node, -pin, -verbose and -aggregation-bytes, which write into
+/// Registers -threads-per-node, -pin, -verbose, -aggregation-bytes, -heartbeat-timeout and
+/// -balance (on|off), which write into
 /// `options`; both must outlive command_line.parse(). \threads As CommandLine.
 void add_engine_options(CommandLine& command_line, EngineOptions& options);
 
