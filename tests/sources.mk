@@ -65,7 +65,8 @@ GENOMICS_TEST_SOURCES := \
 # Relacy model checks, a binary of their own (mk/correctness.mk).
 MODEL_TEST_SOURCES := \
   tests/model/core/parker_model_test.cpp \
-  tests/model/core/spsc_ring_model_test.cpp
+  tests/model/core/spsc_ring_model_test.cpp \
+  tests/model/engine/actor_hand_off_model_test.cpp
 
 UNLISTED_TESTS := $(filter-out $(TEST_SOURCES) $(GENOMICS_TEST_SOURCES) $(MODEL_TEST_SOURCES), \
   $(shell find tests -name '*_test.cpp'))
