@@ -233,6 +233,7 @@ void Worker::adopt(Actor* actor) {
   }
   actors_[index] = actor;
   ++counters_.actors_spawned;
+  if (actor->may_move_) ++movable_actors_;
   if (auto waiting = waiting_for_adoption_.find(index); waiting != waiting_for_adoption_.end()) {
     for (const Message& message : waiting->second) enqueue(actor, message);
     waiting_for_adoption_.erase(waiting);
@@ -282,8 +283,9 @@ bool Worker::run_ready_actors() {
   // the few instructions between turns are too few to matter.
   MonotonicClock::time_point round_began{};
   while (handled < kMessagesPerRound) {
-    // Balancing's cost to a busy worker: one look at a shared count per turn.
-    if (balancing_ && node_.work_requests().any()) [[unlikely]] {
+    // Balancing's cost to a busy worker: one test per turn, and while it has actors that
+    // may move, one look at a shared count.
+    if (balancing_ && movable_actors_ != 0 && node_.work_requests().any()) [[unlikely]] {
       if (turns_before_offer_ == 0) {
         offer_actors();
       } else {
@@ -373,7 +375,9 @@ void Worker::finish_stopped(Actor* actor) {
   stop_reason_.reset();
   actors_[actor->slot_] = nullptr;
   stopped_[actor->slot_] = true;
-  if (name.worker() != static_cast<std::uint32_t>(index_)) [[unlikely]] {
+  if (name.worker() == static_cast<std::uint32_t>(index_)) {
+    if (actor->may_move_) --movable_actors_;
+  } else [[unlikely]] {
     // It moved here: its home worker stops forwarding (what it forwarded meanwhile is
     // counted here as dead letters, as it would have been there).
     moved_in_.erase(name.value());

@@ -235,7 +235,9 @@ class Worker final : public DrivingWorker {
   bool balancing_ = false;            // NodeContext::balancing(), read in run()
   unsigned idle_rounds_ = 0;          // empty rounds in a row
   bool asked_for_work_ = false;       // raised a request since the last busy round
+  std::size_t movable_actors_ = 0;    // ours, alive here, that may move (Actor::may_move_)
   unsigned turns_before_offer_ = 0;   // after an offer that gave nothing: turns to wait
+  unsigned offer_backoff_ = 0;        // the next such wait: doubles while offers fail
   std::unordered_map<std::uint32_t, int> moved_out_;         // our index -> its worker now
   std::unordered_map<std::uint64_t, Actor*> moved_in_;       // by name: actors living here
   std::vector<int> takers_;                                  // scratch of offer_actors()

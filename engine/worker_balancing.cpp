@@ -27,8 +27,12 @@
 //  - Moved actors do not move again, and only children of Actor::spawn() (or actors that
 //    called allow_moving()) move: spawn_on() keeps its meaning.
 //
-// What it costs a worker that never balances: one test of a bool per round, and per turn
-// one relaxed load of the node's request count (WorkRequests::any()).
+// What it costs: per round, one test of a bool (and a few local counts while idle); per
+// turn, one test of a local count, and only while this worker has actors that may move,
+// one relaxed load of the node's request count (WorkRequests::any()). An idle worker
+// raises its request once per idle spell of 256 rounds or more, and withdraws it when busy.
+#include <algorithm>
+
 #include "engine/internal_actions.hpp"
 #include "engine/urgent_envelope.hpp"
 #include "engine/worker.hpp"
@@ -36,13 +40,15 @@
 namespace xenon {
 namespace {
 
-// Empty rounds in a row before an idle worker asks for actors. A worker between two
-// messages of a ping-pong is idle for a few rounds only; this keeps it from asking (and a
-// busy peer from looking) on every message.
-constexpr unsigned kIdleRoundsBeforeAsking = 64;
-// After an offer that handed nothing over (rings not yet taken, nothing movable): turns
-// before the next try, so that a long ready queue of pinned actors is not walked per turn.
+// Empty rounds in a row before an idle worker asks for actors: as many as it spins before
+// it yields (IdleBackoff). A worker between two messages of a ping-pong is idle for a few
+// rounds only; this keeps it from asking (and a busy peer from looking) on every message.
+constexpr unsigned kIdleRoundsBeforeAsking = 256;
+// After an offer that handed nothing over (rings not yet taken, no movable actor ready):
+// turns before the next try, doubling up to the longest while offers keep failing, so that
+// a long ready queue of pinned actors is not walked per turn.
 constexpr unsigned kTurnsBetweenOffers = 16;
+constexpr unsigned kLongestTurnsBetweenOffers = 4096;
 // Ready actors one offer looks at, at most.
 constexpr std::size_t kMostActorsLookedAt = 4096;
 
@@ -71,7 +77,8 @@ bool Worker::may_hand_over(const Actor& actor) const noexcept {
 // Between two turns: shares the ready actors that may move among this worker and the
 // workers that asked, round robin, this worker keeping every (takers + 1)-th.
 void Worker::offer_actors() {
-  turns_before_offer_ = kTurnsBetweenOffers;
+  offer_backoff_ = std::clamp(offer_backoff_ * 2, kTurnsBetweenOffers, kLongestTurnsBetweenOffers);
+  turns_before_offer_ = offer_backoff_;
   if (ready_head_ == nullptr || ready_head_ == ready_tail_) return;  // keep the one we have
   if (!timers_.empty() || !asks_.empty() || !monitors_.empty()) return;
   if (!outbound_.all_taken_by_consumers()) return;
@@ -86,12 +93,14 @@ void Worker::offer_actors() {
   ready_head_ = nullptr;
   ready_tail_ = nullptr;
   std::size_t movable = 0;
+  bool handed_over = false;
   for (std::size_t looked = 0; actor != nullptr; ++looked) {
     Actor* next = actor->next_ready_;
     const std::size_t share = movable % (takers_.size() + 1);
     if (looked < kMostActorsLookedAt && may_hand_over(*actor) && ++movable && share != 0) {
       hand_over(actor, takers_[share - 1]);
       served[share - 1] = true;
+      handed_over = true;
     } else {
       push_ready(actor);
     }
@@ -101,13 +110,16 @@ void Worker::offer_actors() {
   for (std::size_t t = 0; t < takers_.size(); ++t) {
     if (!served[t]) node_.work_requests().raise(takers_[t]);
   }
+  if (!handed_over) return;
   outbound_.flush();  // the takers are idle, perhaps parked: wake them now
   turns_before_offer_ = 0;
+  offer_backoff_ = 0;
 }
 
 void Worker::hand_over(Actor* actor, int taker) {
   const std::uint32_t index = actor->slot_;
   actors_[index] = nullptr;
+  --movable_actors_;
   moved_out_.emplace(index, taker);
   ++counters_.actors_moved_out;
   const auto channel = static_cast<std::size_t>(taker);
