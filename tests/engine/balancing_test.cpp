@@ -28,6 +28,8 @@ struct ChildLog {
   bool out_of_order = false;
   bool overlapping_receive = false;
   bool timer_fired = false;
+  bool watched_feeder = false;  // it watched the feeder from a worker it moved to
+  int downs = 0;                // ACTION_DOWN notices of the feeder
   std::array<bool, 8> ran_on{};  // workers it received on
 };
 
@@ -45,13 +47,19 @@ void compute_for(std::chrono::microseconds duration) {
 
 // Receives numbered messages from two senders, checks each sender's order, computes a
 // little per message, then sets a timer (on whatever worker it lives on by then) and stops
-// when it fires.
+// when it fires. Once it runs on another worker than worker 0 (it moved), it watches the
+// feeder, and then also waits for that notice: timers and monitors of a moved actor.
 class Child final : public Actor {
  public:
   explicit Child(ChildLog& log) : log_(log) {}
   void receive(const Message& message) override {
     if (in_receive_.exchange(true, std::memory_order_relaxed)) log_.overlapping_receive = true;
     log_.ran_on[static_cast<std::size_t>(worker_index())] = true;
+    if (worker_index() != 0 && !log_.watched_feeder && message.action() == ACTION_SEQUENCE &&
+        message.source() != supervisor()) {
+      log_.watched_feeder = true;
+      watch(message.source());
+    }
     if (message.action() == ACTION_SEQUENCE) {
       const auto number = message.payload_as<std::uint64_t>();
       std::uint64_t& seen = message.source() == supervisor() ? log_.from_root : log_.from_feeder;
@@ -63,8 +71,10 @@ class Child final : public Actor {
       }
     } else if (message.action() == ACTION_CHECK) {
       log_.timer_fired = true;
-      stop();
+    } else if (message.action() == ACTION_DOWN) {
+      ++log_.downs;
     }
+    if (log_.timer_fired && (!log_.watched_feeder || log_.downs > 0)) stop();
     in_receive_.store(false, std::memory_order_relaxed);
   }
 
@@ -142,6 +152,7 @@ void expect_every_guarantee(const Outcome& outcome) {
     EXPECT_FALSE(log.out_of_order);
     EXPECT_FALSE(log.overlapping_receive);
     EXPECT_TRUE(log.timer_fired);
+    EXPECT_EQ(log.downs, log.watched_feeder ? 1 : 0);
   }
   // Exactly one dead letter per child: the root's message after its stop.
   EXPECT_EQ(outcome.statistics.dead_letters, static_cast<std::uint64_t>(kChildren));
@@ -166,6 +177,9 @@ TEST_P(BalancingWorkers, IdleWorkersTakeActorsAndEveryGuaranteeHolds) {
   expect_every_guarantee(outcome);
   EXPECT_GT(outcome.statistics.actors_moved, 0u);
   EXPECT_EQ(children_that_left_worker_0(outcome), static_cast<int>(outcome.statistics.actors_moved));
+  int watchers = 0;
+  for (const ChildLog& log : outcome.logs.children) watchers += log.watched_feeder ? 1 : 0;
+  EXPECT_EQ(watchers, static_cast<int>(outcome.statistics.actors_moved));
 }
 
 TEST_P(BalancingWorkers, PinnedActorsNeverMove) {
