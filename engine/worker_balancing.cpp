@@ -89,22 +89,32 @@ void Worker::offer_actors() {
   if (takers_.empty()) return;
 
   std::vector<bool> served(takers_.size(), false);
-  Actor* actor = ready_head_;
+  bool handed_over = false;
+  Actor* rest = ready_head_;
+  Actor* const last = ready_tail_;
   ready_head_ = nullptr;
   ready_tail_ = nullptr;
   std::size_t movable = 0;
-  bool handed_over = false;
-  for (std::size_t looked = 0; actor != nullptr; ++looked) {
-    Actor* next = actor->next_ready_;
-    const std::size_t share = movable % (takers_.size() + 1);
-    if (looked < kMostActorsLookedAt && may_hand_over(*actor) && ++movable && share != 0) {
-      hand_over(actor, takers_[share - 1]);
-      served[share - 1] = true;
-      handed_over = true;
-    } else {
+  for (std::size_t looked = 0; rest != nullptr && looked < kMostActorsLookedAt; ++looked) {
+    Actor* actor = rest;
+    rest = actor->next_ready_;
+    // Movable actors in turn: this worker keeps the first, each taker gets one, and so on.
+    const std::size_t share = may_hand_over(*actor) ? movable++ % (takers_.size() + 1) : 0;
+    if (share == 0) {
       push_ready(actor);
+      continue;
     }
-    actor = next;
+    hand_over(actor, takers_[share - 1]);
+    served[share - 1] = true;
+    handed_over = true;
+  }
+  if (rest != nullptr) {  // those not looked at stay, in their order, behind the kept ones
+    if (ready_tail_ == nullptr) {
+      ready_head_ = rest;
+    } else {
+      ready_tail_->next_ready_ = rest;
+    }
+    ready_tail_ = last;
   }
   // A worker we had nothing for may get actors from another busy worker.
   for (std::size_t t = 0; t < takers_.size(); ++t) {
