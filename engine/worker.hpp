@@ -241,6 +241,7 @@ class Worker final : public DrivingWorker {
   std::unordered_map<std::uint32_t, int> moved_out_;         // our index -> its worker now
   std::unordered_map<std::uint64_t, Actor*> moved_in_;       // by name: actors living here
   std::vector<int> takers_;                                  // scratch of offer_actors()
+  std::vector<Message> handed_messages_;                     // scratch of hand_over()
 
   mutable WorkerCounters counters_;
   BusyTimeline busy_;

@@ -128,23 +128,28 @@ void Worker::offer_actors() {
 
 void Worker::hand_over(Actor* actor, int taker) {
   const std::uint32_t index = actor->slot_;
+  const ActorName name = actor->name_;
   actors_[index] = nullptr;
   --movable_actors_;
   moved_out_.emplace(index, taker);
   ++counters_.actors_moved_out;
-  const auto channel = static_cast<std::size_t>(taker);
-  outbound_.stage(channel, actor->name_, actor->name_, ACTION_URGENT,
-                  urgent_envelope_payload(
-                      Message(actor->name_, actor->name_, ACTION_MOVE_IN, adopt_payload(actor))));
-  // Its waiting messages follow it, oldest first (none is urgent: may_hand_over()). Staged
-  // without the backpressure wait, which takes in messages (and could forward one of its
-  // own ahead of these).
-  actor->mailbox_.drain([this, channel](MessageNode* node) {
-    const Message& message = node->message;
-    outbound_.stage(channel, message.source(), message.destination(), message.action(),
-                    message.payload_slot());
+  // Its waiting messages follow it, oldest first (none is urgent: may_hand_over()). They
+  // are taken out of its mailbox first: once the actor is staged, a full batch may publish
+  // it, and from then on its new worker owns it, mailbox and all.
+  handed_messages_.clear();
+  actor->mailbox_.drain([this](MessageNode* node) {
+    handed_messages_.push_back(node->message);
     pool_.free(node);
   });
+  const auto channel = static_cast<std::size_t>(taker);
+  outbound_.stage(channel, name, name, ACTION_URGENT,
+                  urgent_envelope_payload(Message(name, name, ACTION_MOVE_IN, adopt_payload(actor))));
+  // Staged without the backpressure wait, which takes in messages (and could forward one
+  // for this actor ahead of these).
+  for (const Message& message : handed_messages_) {
+    outbound_.stage(channel, message.source(), message.destination(), message.action(),
+                    message.payload_slot());
+  }
 }
 
 // A message for an actor of ours that no longer lives here: on to where it lives, behind
