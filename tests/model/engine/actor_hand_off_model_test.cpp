@@ -26,9 +26,17 @@ struct Item {
 
 struct WaitForConsumer {
   static constexpr bool kWait = true;
+  static constexpr bool kTouchAfter = false;
 };
 struct HandOverAtOnce {
   static constexpr bool kWait = false;
+  static constexpr bool kTouchAfter = false;
+};
+// The bug ThreadSanitizer once found: the home still emptied the actor's mailbox after
+// staging it, and a full batch had already published it to the taker.
+struct TouchAfterHandOff {
+  static constexpr bool kWait = true;
+  static constexpr bool kTouchAfter = true;
 };
 
 template <class Weaken, class Policy>
@@ -58,6 +66,7 @@ struct HandOffKeepsOrder : rl::test_suite<HandOffKeepsOrder<Weaken, Policy>, 3> 
       while (!home_to_k.consumer_took_everything()) rl::yield(1, RL_INFO);
     }
     while (!home_to_w.try_push({kHandOff})) rl::yield(1, RL_INFO);
+    if constexpr (Policy::kTouchAfter) Atomics::plain_write(actor_state) = 42;
   }
 
   // W: takes X, runs it: it reads its state and sends message 2 to K.
@@ -100,6 +109,12 @@ TEST(ActorHandOffModel, MessagesBeforeAndAfterTheMoveArriveInOrder) {
 TEST(ActorHandOffModel, CatchesAHandOffThatDoesNotWaitForTheConsumer) {
   expect_caught(check_model<HandOffKeepsOrder<Faithful, HandOverAtOnce>>(kSampled),
                 rl::test_result_user_assert_failed);
+}
+
+// Once handed over, the actor is the taker's: a write to it by the home is a data race.
+TEST(ActorHandOffModel, CatchesTheHomeTouchingTheActorAfterTheHandOff) {
+  expect_caught(check_model<HandOffKeepsOrder<Faithful, TouchAfterHandOff>>(kSampled),
+                rl::test_result_data_race);
 }
 
 // The wait's acquire load of the consumer's head, weakened (with the ring's other acquires),
