@@ -368,9 +368,10 @@ void Worker::finish_stopped(Actor* actor) {
   const ActorName name = actor->name_;
   const ActorName supervisor = actor->supervisor_;
   if (!monitors_.empty()) {
-    tell_monitors_of_stop(name, actor->slot_, !failure_reason_.empty() ? std::string_view(failure_reason_)
-                                : stop_reason_           ? std::string_view(*stop_reason_)
-                                                         : kDownNormal);
+    tell_monitors_of_stop(name, actor->slot_,
+                          !failure_reason_.empty() ? std::string_view(failure_reason_)
+                          : stop_reason_           ? std::string_view(*stop_reason_)
+                                                   : kDownNormal);
   }
   stop_reason_.reset();
   actors_[actor->slot_] = nullptr;

@@ -142,8 +142,9 @@ void Worker::hand_over(Actor* actor, int taker) {
     pool_.free(node);
   });
   const auto channel = static_cast<std::size_t>(taker);
-  outbound_.stage(channel, name, name, ACTION_URGENT,
-                  urgent_envelope_payload(Message(name, name, ACTION_MOVE_IN, adopt_payload(actor))));
+  outbound_.stage(
+      channel, name, name, ACTION_URGENT,
+      urgent_envelope_payload(Message(name, name, ACTION_MOVE_IN, adopt_payload(actor))));
   // Staged without the backpressure wait, which takes in messages (and could forward one
   // for this actor ahead of these).
   for (const Message& message : handed_messages_) {

@@ -6,13 +6,12 @@
 // the result to the root. With -balance off, worker 0 does all of it; with -balance on,
 // idle workers take ready tasks from it. The probe checks the sum of the results against
 // the same computation done on the program's thread before the run.
-#include <cinttypes>
 #include <chrono>
+#include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
-
 #include <xenon/xenon.hpp>
 
 namespace {
@@ -110,7 +109,8 @@ int run_probe(int argc, char** argv) {
       "balancing (-balance on|off);\nprints PERFORMANCE_COUNTER lines (see "
       "performance/balance_probe/README.md).");
   xenon::add_engine_options(command_line, engine_options);
-  command_line.add_integer("task-count", &options.task_count, 1, 10000000, "tasks spawned on worker 0");
+  command_line.add_integer("task-count", &options.task_count, 1, 10000000,
+                           "tasks spawned on worker 0");
   command_line.add_integer("mean-task-steps", &options.mean_task_steps, 1, 1000000000,
                            "mean xorshift steps per task (exponentially distributed)");
   command_line.add_unsigned("seed", &options.seed, "seed of the task sizes");

@@ -9,8 +9,8 @@
 #include <chrono>
 #include <cstdint>
 #include <vector>
-
 #include <xenon/xenon.hpp>
+
 #include "tests/engine/engine_test_support.hpp"
 
 namespace xenon {
@@ -28,8 +28,8 @@ struct ChildLog {
   bool out_of_order = false;
   bool overlapping_receive = false;
   bool timer_fired = false;
-  bool watched_feeder = false;  // it watched the feeder from a worker it moved to
-  int downs = 0;                // ACTION_DOWN notices of the feeder
+  bool watched_feeder = false;   // it watched the feeder from a worker it moved to
+  int downs = 0;                 // ACTION_DOWN notices of the feeder
   std::array<bool, 8> ran_on{};  // workers it received on
 };
 
@@ -176,7 +176,8 @@ TEST_P(BalancingWorkers, IdleWorkersTakeActorsAndEveryGuaranteeHolds) {
   run_uneven(GetParam(), true, false, outcome);
   expect_every_guarantee(outcome);
   EXPECT_GT(outcome.statistics.actors_moved, 0u);
-  EXPECT_EQ(children_that_left_worker_0(outcome), static_cast<int>(outcome.statistics.actors_moved));
+  EXPECT_EQ(children_that_left_worker_0(outcome),
+            static_cast<int>(outcome.statistics.actors_moved));
   int watchers = 0;
   for (const ChildLog& log : outcome.logs.children) watchers += log.watched_feeder ? 1 : 0;
   EXPECT_EQ(watchers, static_cast<int>(outcome.statistics.actors_moved));
