@@ -61,7 +61,7 @@ else ifneq ($(CONFIG_MPI),n)
   $(error CONFIG_MPI must be y or n, not '$(CONFIG_MPI)')
 endif
 include tests/sources.mk
-PROBES := latency_probe ring_probe idle_probe node_probe
+PROBES := latency_probe ring_probe idle_probe node_probe balance_probe
 EXAMPLES := ping_pair hello ring two_nodes monitor timers ask priorities typed_messages
 # Every program a user runs, by name: the one list (mk/bench.mk adds BENCH_PROBES,
 # mk/genomics.mk GENOMICS_TOOLS). COMMANDS are installed in bin/ with a man page, EXAMPLES in

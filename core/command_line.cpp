@@ -157,7 +157,14 @@ bool CommandLine::parse(int argc, const char* const* argv) {
     if (has_inline_value) {
       assign(*option, inline_value);
     } else if (option->kind == Kind::kFlag) {
-      *static_cast<bool*>(option->target) = true;
+      // `-balance off` as well as `-balance=off`: only on/off are taken as the next word.
+      const std::string_view next = i + 1 < argc ? std::string_view(argv[i + 1]) : "";
+      if (next == "on" || next == "off") {
+        assign(*option, next);
+        ++i;
+      } else {
+        *static_cast<bool*>(option->target) = true;
+      }
     } else {
       if (i + 1 >= argc) throw CommandLineError("option -" + option->name + " needs a value");
       const std::string_view value = argv[++i];

@@ -93,6 +93,16 @@ class SpscRing {
     return static_cast<std::size_t>(staged_tail_ - published_tail_);
   }
 
+  // True when the consumer has taken every item staged so far (so nothing is staged
+  // unpublished either). Everything the consumer did with those items happens before the
+  // caller's next step: its head store (release) pairs with the acquire load here. Rereads
+  // the shared head, so call it rarely (engine/worker_balancing.cpp: before a hand-off).
+  bool consumer_took_everything() noexcept {
+    // Acquire: pairs with the release store of head in release_consumed().
+    cached_head_ = consumer_.head.load(std::memory_order_acquire);
+    return staged_tail_ == published_tail_ && cached_head_ == staged_tail_;
+  }
+
   // ---- Consumer side ----
 
   // Calls visit(const T&) for up to max_items visible items, oldest first, then frees their

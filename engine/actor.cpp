@@ -15,9 +15,12 @@ void Actor::send_slot(ActorName to, Action action, const PayloadSlot& payload) {
   worker_->send(name_, to, action, payload);
 }
 
-ActorName Actor::spawn_child(std::unique_ptr<Actor> child, int worker) {
+ActorName Actor::spawn_child(std::unique_ptr<Actor> child, int worker, bool may_move) {
+  if (may_move) child->may_move_ = true;
   return worker_->spawn(std::move(child), name_, worker);
 }
+
+int Actor::worker_index() const noexcept { return worker_->index(); }
 
 std::uint64_t Actor::request_spawn(int node, int worker, std::string_view type,
                                    Payload arguments) {
@@ -40,8 +43,8 @@ std::string Actor::type_name() const {
   return status == 0 && demangled != nullptr ? std::string(demangled.get()) : std::string(mangled);
 }
 
-void Actor::watch(ActorName actor) { worker_->watch(name_, actor); }
-void Actor::unwatch(ActorName actor) { worker_->unwatch(name_, actor); }
+void Actor::watch(ActorName actor) { worker_->watch(*this, actor); }
+void Actor::unwatch(ActorName actor) { worker_->unwatch(*this, actor); }
 
 int Actor::worker_count() const noexcept { return worker_->node().worker_count(); }
 int Actor::node_count() const noexcept { return static_cast<int>(worker_->node().node_count()); }

@@ -8,7 +8,7 @@
 namespace xenon {
 
 TimerId Actor::send_after(TimerDuration delay, ActorName to, Action action, Payload payload) {
-  return worker_->set_timer(name_.index(), name_, to, action, payload.release_slot(), delay,
+  return worker_->set_timer(slot_, name_, to, action, payload.release_slot(), delay,
                             TimerDuration::zero());
 }
 
@@ -16,12 +16,12 @@ TimerId Actor::send_every(TimerDuration period, ActorName to, Action action, Pay
   if (period <= TimerDuration::zero()) {
     throw std::invalid_argument("send_every: the period must be positive");
   }
-  return worker_->set_timer(name_.index(), name_, to, action, payload.release_slot(), period,
+  return worker_->set_timer(slot_, name_, to, action, payload.release_slot(), period,
                             period);
 }
 
 bool Actor::cancel_timer(TimerId timer) noexcept {
-  return worker_->cancel_timer(name_.index(), timer);
+  return worker_->cancel_timer(slot_, timer);
 }
 
 std::uint64_t Actor::ask(ActorName to, Action action, Payload payload, TimerDuration timeout,

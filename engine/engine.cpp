@@ -74,6 +74,7 @@ Engine::Engine(EngineOptions options, std::unique_ptr<Transport> transport)
   context_ = std::make_unique<NodeContext>(static_cast<std::uint32_t>(node_index_),
                                            static_cast<std::uint32_t>(node_count_), workers,
                                            registry_);
+  context_->set_balancing(options_.balance);
   for (int w = 0; w < workers; ++w) {
     workers_.push_back(std::make_unique<Worker>(*context_, w));
     if (!options_.trace_path.empty()) workers_.back()->keep_spans();
@@ -308,6 +309,7 @@ EngineStatistics Engine::statistics() const {
     totals.timers_cancelled += c.timers_cancelled;
     totals.late_responses += c.late_responses;
     totals.mailbox_reliefs += c.mailbox_reliefs;
+    totals.actors_moved += c.actors_moved_out;
     const BusyTimeline& busy = w->busy_timeline();
     totals.busy_nanoseconds += busy.total_nanoseconds();
     totals.worker_busy_nanoseconds.push_back(busy.total_nanoseconds());

@@ -25,6 +25,8 @@ void add_engine_options(CommandLine& command_line, EngineOptions& options) {
   command_line.add_string("report", &options.report_path,
                           "write a self-contained HTML report of the run: timelines, message "
                           "matrix, histograms, mailboxes, phases");
+  command_line.add_flag("balance", &options.balance,
+                        "on|off: idle workers take ready actors from busy ones (load balancing)");
 }
 
 }  // namespace xenon

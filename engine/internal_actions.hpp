@@ -30,6 +30,13 @@ inline Actor* adopted_actor(const Message& adopt) noexcept {
 }
 
 // To a node's communicator: spawn a registered actor type there (see SpawnRequest).
+// Load balancing (engine/worker_balancing.cpp): an actor handed to another worker of its
+// node, addressed to its own name and carried (as adopt_payload) inside an urgent
+// envelope, so that nothing later in the ring's lanes overtakes it; and the notice its new
+// worker sends to its name when it stops there, so that its home stops forwarding.
+inline constexpr Action ACTION_MOVE_IN{"xenon.move-in"};
+inline constexpr Action ACTION_MOVED_ACTOR_STOPPED{"xenon.moved-actor-stopped"};
+
 inline constexpr Action ACTION_SPAWN_REQUEST{"xenon.spawn-request"};
 // Between communicators, for termination detection (see engine/communicator.hpp).
 inline constexpr Action ACTION_NODE_IDLE{"xenon.node-idle"};

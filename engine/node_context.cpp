@@ -16,6 +16,7 @@ NodeContext::NodeContext(std::uint32_t node_index, std::uint32_t node_count, int
       registry_(registry),
       workers_(static_cast<std::size_t>(worker_count), nullptr),
       worker_parkers_(static_cast<std::size_t>(worker_count), nullptr),
+      work_requests_(worker_count),
       next_index_(
           std::make_unique<Padded<std::uint32_t>[]>(static_cast<std::size_t>(worker_count))) {}
 
@@ -29,15 +30,10 @@ ActorName NodeContext::place(Actor& actor, int worker, ActorName supervisor, std
     throw std::out_of_range(std::string(who) + ": worker " + std::to_string(worker) +
                             " does not exist (worker count " + std::to_string(worker_count_) + ")");
   }
-  // Relaxed: an index only has to be unique; see indices_reserved() for its readers.
-  const std::uint32_t index =
-      next_index_[static_cast<std::size_t>(worker)].value.fetch_add(1, std::memory_order_relaxed);
-  if (index >= kReplyAddressBit) {  // the indices above are asks' reply addresses
-    throw std::length_error(std::string(who) + ": worker " + std::to_string(worker) +
-                            " has had 2^31 actors, the most a worker can name");
-  }
+  const std::uint32_t index = reserve_index(worker, who);
   actor.worker_ = workers_[static_cast<std::size_t>(worker)];
   actor.name_ = ActorName::make(node_index_, static_cast<std::uint32_t>(worker), index);
+  actor.slot_ = index;
   actor.supervisor_ = supervisor;
   // Relaxed: the placing thread runs the supervisor (or is the thread that will call run()),
   // which is alive, so the count cannot reach zero concurrently; the decrement's acq_rel in
@@ -46,6 +42,17 @@ ActorName NodeContext::place(Actor& actor, int worker, ActorName supervisor, std
   // account for the request itself (communicator_termination.cpp).
   live_actors_.value.fetch_add(1, std::memory_order_relaxed);
   return actor.name_;
+}
+
+std::uint32_t NodeContext::reserve_index(int worker, std::string_view who) {
+  // Relaxed: an index only has to be unique; see indices_reserved() for its readers.
+  const std::uint32_t index =
+      next_index_[static_cast<std::size_t>(worker)].value.fetch_add(1, std::memory_order_relaxed);
+  if (index >= kReplyAddressBit) {  // the indices above are asks' reply addresses
+    throw std::length_error(std::string(who) + ": worker " + std::to_string(worker) +
+                            " has had 2^31 actors, the most a worker can name");
+  }
+  return index;
 }
 
 void NodeContext::count_stopped_actor() noexcept {

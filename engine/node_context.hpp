@@ -10,6 +10,7 @@
 
 #include "core/parker.hpp"
 #include "engine/phase_log.hpp"
+#include "engine/work_requests.hpp"
 #include "xenon/core/cache_line.hpp"
 #include "xenon/engine/actor.hpp"
 #include "xenon/engine/actor_registry.hpp"
@@ -41,6 +42,15 @@ class NodeContext {
   // The thread that runs the communicator (its own, or worker 0 with one thread per node):
   // woken when termination should be checked, and at shutdown.
   void set_communicator_parker(Parker& parker) noexcept { communicator_parker_ = &parker; }
+
+  // ---- Load balancing (engine/worker_balancing.cpp) ----
+  // Before any thread runs (EngineOptions::balance); only with two workers or more.
+  void set_balancing(bool on) noexcept { balancing_ = on && worker_count_ > 1; }
+  bool balancing() const noexcept { return balancing_; }
+  WorkRequests& work_requests() noexcept { return work_requests_; }
+  // A fresh index on `worker` that names no actor: the slot of an actor that moved there
+  // (Actor::slot_). Any thread; as place(), std::length_error past 2^31 indices.
+  std::uint32_t reserve_index(int worker, std::string_view who);
 
   // ---- Where an actor lives: the one place that decides ----
   // Checks that `worker` exists (std::out_of_range naming `who` otherwise), names the actor
@@ -115,6 +125,8 @@ class NodeContext {
   std::vector<Worker*> workers_;  // by index
   std::vector<Parker*> worker_parkers_;
   Parker* communicator_parker_ = nullptr;
+  bool balancing_ = false;
+  WorkRequests work_requests_;
 
   std::unique_ptr<Padded<std::uint32_t>[]> next_index_;  // by worker
   Padded<std::int64_t> live_actors_;

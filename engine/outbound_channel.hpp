@@ -64,6 +64,12 @@ class OutboundChannel {
     return !overflow_.empty() || !urgent_overflow_.empty();
   }
 
+  // Whether the consumer has taken every message sent through this channel (none
+  // overflows, none is staged, the ring is empty). Rereads the consumer's head: rare calls.
+  bool taken_by_consumer() noexcept {
+    return overflow_.empty() && urgent_overflow_.empty() && ring_->consumer_took_everything();
+  }
+
   // After the consumer has stopped: hands every overflowing message to discard.
   template <class Discard>
   void discard_overflow(Discard&& discard) {

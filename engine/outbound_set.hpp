@@ -57,6 +57,17 @@ class OutboundSet {
   // Whether messages wait for room in a consumer's ring (or were staged since flush()).
   bool has_unpublished() const noexcept { return !unpublished_channels_.empty(); }
 
+  // Publishes what it can, then whether every consumer has taken every message this
+  // thread sent it (engine/worker_balancing.cpp: before an actor leaves this thread).
+  bool all_taken_by_consumers() {
+    flush();
+    if (has_unpublished()) return false;
+    for (OutboundChannel& channel : channels_) {
+      if (channel.connected() && !channel.taken_by_consumer()) return false;
+    }
+    return true;
+  }
+
   // After every consumer has stopped: publishes what was staged and hands each overflowing
   // message to `discard`.
   template <class Discard>

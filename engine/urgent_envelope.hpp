@@ -42,6 +42,14 @@ inline Message open_urgent_envelope(const Message& envelope) noexcept {
   return message;
 }
 
+// The action of the message an envelope carries; the envelope still owns it.
+inline Action enveloped_action(const Message& envelope) noexcept {
+  Message message;
+  // cppcheck-suppress memsetClass ; Message is trivially copyable (asserted in message.hpp)
+  std::memcpy(&message, envelope.payload().data(), sizeof(Message));
+  return message.action();
+}
+
 // Frees what an undelivered message owns: its payload, or an envelope's block and the
 // payload of the message inside.
 inline void release_undelivered(const Message& message) noexcept {

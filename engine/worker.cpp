@@ -41,6 +41,7 @@ Worker::~Worker() {
 
 void Worker::run() {
   relief_depth_ = 0;
+  balancing_ = node_.balancing();
   const MonotonicClock::time_point began = MonotonicClock::now();
   run_until_shutdown(node_, parker_, *this, counters_.parks, counters_.parked_nanoseconds);
   counters_.run_nanoseconds = static_cast<std::uint64_t>(
@@ -53,6 +54,7 @@ bool Worker::run_round() {
   busy |= run_ready_actors();
   outbound_.flush();
   if (driven_ != nullptr) busy |= driven_->progress(has_room_for_arrivals());
+  if (balancing_) note_round_for_balancing(busy);
   return busy;
 }
 
@@ -173,6 +175,11 @@ void Worker::wait_for_room(OutboundChannel& outbound) {
 }
 
 void Worker::deliver_local(const Message& message) {
+  // Only an actor that moved here from another worker has a name that names another.
+  if (message.destination().worker() != static_cast<std::uint32_t>(index_)) [[unlikely]] {
+    deliver_to_moved_in(message);
+    return;
+  }
   const std::uint32_t index = message.destination().index();
   if (index < actors_.size()) {
     if (Actor* actor = actors_[index]; actor != nullptr) {
@@ -210,6 +217,9 @@ void Worker::deliver_to_absent(const Message& message) {
     answer_arrived(is_urgent_envelope(message) ? open_urgent_envelope(message) : message);
     return;
   }
+  if (!moved_out_.empty()) [[unlikely]] {  // the actor may live on another worker now
+    if (forward_to_moved(message)) return;
+  }
   if (index < stopped_.size() && stopped_[index]) {
     dead_letter(message);
     return;
@@ -232,6 +242,7 @@ void Worker::adopt(Actor* actor) {
   }
   actors_[index] = actor;
   ++counters_.actors_spawned;
+  if (actor->may_move_) ++movable_actors_;
   if (auto waiting = waiting_for_adoption_.find(index); waiting != waiting_for_adoption_.end()) {
     for (const Message& message : waiting->second) enqueue(actor, message);
     arrived_in_mailboxes_ += waiting->second.size();
@@ -282,6 +293,15 @@ bool Worker::run_ready_actors() {
   // the few instructions between turns are too few to matter.
   MonotonicClock::time_point round_began{};
   while (handled < kMessagesPerRound) {
+    // Balancing's cost to a busy worker: one test per turn, and while it has actors that
+    // may move, one look at a shared count.
+    if (balancing_ && movable_actors_ != 0 && node_.work_requests().any()) [[unlikely]] {
+      if (turns_before_offer_ == 0) {
+        offer_actors();
+      } else {
+        --turns_before_offer_;
+      }
+    }
     Actor* actor = pop_ready();
     if (actor == nullptr) break;
     if (round_began == MonotonicClock::time_point{}) {
@@ -448,15 +468,24 @@ void Worker::finish_stopped(Actor* actor) {
   const ActorName name = actor->name_;
   const ActorName supervisor = actor->supervisor_;
   if (!monitors_.empty()) {
-    tell_monitors_of_stop(name, !failure_reason_.empty() ? std::string_view(failure_reason_)
-                                : stop_reason_           ? std::string_view(*stop_reason_)
-                                                         : kDownNormal);
+    tell_monitors_of_stop(name, actor->slot_,
+                          !failure_reason_.empty() ? std::string_view(failure_reason_)
+                          : stop_reason_           ? std::string_view(*stop_reason_)
+                                                   : kDownNormal);
   }
   stop_reason_.reset();
   record_actor_type(*actor, stopped_actor_types_);
   enqueued_by_stopped_actors_ += actor->messages_enqueued_;
-  actors_[name.index()] = nullptr;
-  stopped_[name.index()] = true;
+  actors_[actor->slot_] = nullptr;
+  stopped_[actor->slot_] = true;
+  if (name.worker() == static_cast<std::uint32_t>(index_)) {
+    if (actor->may_move_) --movable_actors_;
+  } else [[unlikely]] {
+    // It moved here: its home worker stops forwarding (what it forwarded meanwhile is
+    // counted here as dead letters, as it would have been there).
+    moved_in_.erase(name.value());
+    send(name, name, ACTION_MOVED_ACTOR_STOPPED, PayloadSlot{});
+  }
   delete actor;
   ++counters_.actors_stopped;
   // The stop notice carries why the actor stopped when it failed, and nothing otherwise.
@@ -481,9 +510,11 @@ void Worker::dead_letter(const Message& message) {
     message.payload_slot().release();
     return;
   }
+  // The end of a moved actor's forwarding, left in a ring at the end of the run: internal.
+  if (message.action() == ACTION_MOVED_ACTOR_STOPPED) return;
   // A stop notice to a supervisor that already stopped is expected, not a lost message.
   if (message.action() != ACTION_CHILD_STOPPED) ++counters_.dead_letters;
-  if (message.action() == ACTION_ADOPT) {
+  if (message.action() == ACTION_ADOPT || message.action() == ACTION_MOVE_IN) {
     delete adopted_actor(message);
     return;
   }

@@ -47,6 +47,8 @@ struct WorkerCounters {
   std::uint64_t mailbox_reliefs = 0;  // times send() ran this worker's actors first (full mailboxes)
   std::uint64_t parked_nanoseconds = 0;   // asleep in Parker::park()
   std::uint64_t run_nanoseconds = 0;      // from the start of run() to its end
+  std::uint64_t actors_moved_out = 0;  // handed to an idle worker (load balancing)
+  std::uint64_t actors_moved_in = 0;   // taken from a busy worker
 };
 
 // A worker thread and the actors that live on it.
@@ -91,8 +93,8 @@ class Worker final : public DrivingWorker {
                               Payload arguments);
 
   // Monitors (engine/worker_monitors.cpp), from an actor running on this worker.
-  void watch(ActorName watcher, ActorName watched);
-  void unwatch(ActorName watcher, ActorName watched);
+  void watch(const Actor& watcher, ActorName watched);
+  void unwatch(const Actor& watcher, ActorName watched);
   // The reason the running actor gives with Actor::stop(reason), for its watchers.
   void set_stop_reason(std::string_view reason) { stop_reason_ = reason; }
   // Timers and asks (engine/worker_timers.cpp), from an actor on this worker or, before
@@ -185,7 +187,7 @@ class Worker final : public DrivingWorker {
   // notices and unwatches of an actor that stopped, an ACTION_MONITOR that reached no
   // actor, and the notices for the actors of a node that left the job.
   void receive_monitor_message(Actor* actor, const Message& message, bool stopping);
-  void tell_monitors_of_stop(ActorName stopped, std::string_view reason);
+  void tell_monitors_of_stop(ActorName stopped, std::uint32_t slot, std::string_view reason);
   void answer_monitor_dead_letter(const Message& message);
   void notify_node_left(const Message& message);
   // Timers and asks (engine/worker_timers.cpp): none of it runs unless one is set.
@@ -195,6 +197,18 @@ class Worker final : public DrivingWorker {
   void ask_timed_out(std::uint64_t request);
   void run_answer(Actor* actor, const Message& answer);
   void end_timers_and_asks_of(const Actor& actor) noexcept;
+
+  // Load balancing (engine/worker_balancing.cpp): the idle side raises a request after
+  // kIdleRoundsBeforeAsking empty rounds; the busy side, between turns, hands ready actors
+  // over; moved actors' messages are forwarded from their home, and taken in here.
+  void note_round_for_balancing(bool busy) noexcept;
+  void offer_actors();
+  bool may_hand_over(const Actor& actor) const noexcept;
+  void hand_over(Actor* actor, int taker);
+  void deliver_to_moved_in(const Message& message);
+  void take_moved_in(Actor* actor);
+  bool forward_to_moved(const Message& message);
+  void forget_moved_actor(const Message& notice);
 
   // Ready queue: an intrusive FIFO through Actor::next_ready_.
   void push_ready(Actor* actor) noexcept;
@@ -238,6 +252,18 @@ class Worker final : public DrivingWorker {
   // How deep relief is nested; kMaxReliefDepth (no relief) until run(): Engine::send()
   // before run() must not run actors, least of all on the program's thread.
   unsigned relief_depth_ = kMaxReliefDepth;
+
+  // Load balancing; see engine/worker_balancing.cpp.
+  bool balancing_ = false;            // NodeContext::balancing(), read in run()
+  unsigned idle_rounds_ = 0;          // empty rounds in a row
+  bool asked_for_work_ = false;       // raised a request since the last busy round
+  std::size_t movable_actors_ = 0;    // ours, alive here, that may move (Actor::may_move_)
+  unsigned turns_before_offer_ = 0;   // after an offer that gave nothing: turns to wait
+  unsigned offer_backoff_ = 0;        // the next such wait: doubles while offers fail
+  std::unordered_map<std::uint32_t, int> moved_out_;         // our index -> its worker now
+  std::unordered_map<std::uint64_t, Actor*> moved_in_;       // by name: actors living here
+  std::vector<int> takers_;                                  // scratch of offer_actors()
+  std::vector<Message> handed_messages_;                     // scratch of hand_over()
 
   mutable WorkerCounters counters_;
   BusyTimeline busy_;

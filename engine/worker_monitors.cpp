@@ -13,18 +13,19 @@
 
 namespace xenon {
 
-void Worker::watch(ActorName watcher, ActorName watched) {
-  if (!monitors_.start_watching(watcher.index(), watched)) return;  // watched already
-  send(watcher, watched, ACTION_MONITOR, monitor_payload(MonitorKind::kWatch).release_slot());
+// Keyed by the actor's slot (Actor::slot_): its index on this worker, moved or not.
+void Worker::watch(const Actor& watcher, ActorName watched) {
+  if (!monitors_.start_watching(watcher.slot_, watched)) return;  // watched already
+  send(watcher.name_, watched, ACTION_MONITOR, monitor_payload(MonitorKind::kWatch).release_slot());
 }
 
-void Worker::unwatch(ActorName watcher, ActorName watched) {
-  if (!monitors_.stop_watching(watcher.index(), watched)) return;  // not watched
-  send(watcher, watched, ACTION_MONITOR, monitor_payload(MonitorKind::kUnwatch).release_slot());
+void Worker::unwatch(const Actor& watcher, ActorName watched) {
+  if (!monitors_.stop_watching(watcher.slot_, watched)) return;  // not watched
+  send(watcher.name_, watched, ACTION_MONITOR, monitor_payload(MonitorKind::kUnwatch).release_slot());
 }
 
 void Worker::receive_monitor_message(Actor* actor, const Message& message, bool stopping) {
-  const std::uint32_t index = actor->name_.index();
+  const std::uint32_t index = actor->slot_;
   switch (monitor_kind(message)) {
     case MonitorKind::kWatch:
       monitors_.add_watcher(index, message.source());
@@ -46,13 +47,13 @@ void Worker::receive_monitor_message(Actor* actor, const Message& message, bool 
   }
 }
 
-void Worker::tell_monitors_of_stop(ActorName stopped, std::string_view reason) {
-  for (const ActorName watcher : monitors_.take_watchers(stopped.index())) {
+void Worker::tell_monitors_of_stop(ActorName stopped, std::uint32_t slot, std::string_view reason) {
+  for (const ActorName watcher : monitors_.take_watchers(slot)) {
     send(stopped, watcher, ACTION_MONITOR,
          monitor_payload(MonitorKind::kStopped, reason).release_slot());
   }
   // Its own watches end with it: the watched actors forget it.
-  for (const ActorName watched : monitors_.take_watched_by(stopped.index())) {
+  for (const ActorName watched : monitors_.take_watched_by(slot)) {
     send(stopped, watched, ACTION_MONITOR, monitor_payload(MonitorKind::kUnwatch).release_slot());
   }
 }

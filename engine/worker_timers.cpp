@@ -39,7 +39,7 @@ TimerId Worker::set_timer(std::uint32_t owner, ActorName from, ActorName to, Act
 
 std::uint64_t Worker::ask(const Actor& asker, ActorName to, Action action,
                           const PayloadSlot& payload, TimerDuration timeout, AskContinuation then) {
-  const std::uint32_t owner = asker.name_.index();
+  const std::uint32_t owner = asker.slot_;
   const auto deadline = MonotonicClock::now() + timeout;
   const std::uint64_t request = asks_.open(owner, to, deadline, std::move(then));
   Timer expiry;
@@ -113,7 +113,7 @@ void Worker::run_answer(Actor* actor, const Message& answer) {
 }
 
 void Worker::end_timers_and_asks_of(const Actor& actor) noexcept {
-  const std::uint32_t owner = actor.name_.index();
+  const std::uint32_t owner = actor.slot_;
   counters_.timers_cancelled += timers_.cancel_owned_by(owner);
   asks_.forget_owned_by(owner);
 }

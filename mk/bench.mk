@@ -49,6 +49,7 @@ peers: $(BUILD)/bin/latency_probe $(BUILD)/bin/savina
 	performance/peers/run_peers.sh $(BUILD)/bin 3
 
 .PHONY: bench
-bench: $(BUILD)/bin/latency_probe $(BUILD)/bin/ring_probe $(BUILD)/bin/idle_probe $(BENCH_BINARIES)
+bench: $(BUILD)/bin/latency_probe $(BUILD)/bin/ring_probe $(BUILD)/bin/idle_probe \
+    $(BUILD)/bin/balance_probe $(BENCH_BINARIES)
 	XENON_BIN=$(BUILD)/bin RESULTS_DIR=$(BENCH_RESULTS) BENCH_QUICK=$(BENCH_QUICK) \
 	  performance/bench.sh

@@ -6,7 +6,7 @@
 #   $RESULTS_DIR/scaling.csv    latency_probe throughput against workers
 #   $RESULTS_DIR/scaling.png    the same, drawn (gnuplot)
 # Probes: cacheline_probe (the physical limit), latency_probe for -threads-per-node 1, 2, 3,
-# ring_probe, idle_probe, the Savina suite (ping-pong on different workers and on the same
+# ring_probe, idle_probe, balance_probe (balancing off, then on), the Savina suite (ping-pong on different workers and on the same
 # worker), and the scaling probe. Environment: XENON_BIN (binaries, default
 # build/release/bin), RESULTS_DIR (default results), REPETITIONS (default 3),
 # BENCH_QUICK=1 (tiny workloads: a seconds-long smoke run of the same steps).
@@ -26,6 +26,7 @@ if [ -n "$quick" ]; then
   latency_args=(-ping-message-count-per-actor 2000)
   ring_args=(-repetitions 1 -items 200000 -rounds 5000)
   idle_args=(-milliseconds 100)
+  balance_args=(-task-count 200 -mean-task-steps 20000)
   savina_args=(-repetitions 1 -ping-pong-pings 2000 -thread-ring-passes 2000
     -counting-messages 20000 -fork-join-throughput-messages 200 -big-pings 200
     -chameneos-meetings 2000)
@@ -34,6 +35,7 @@ else
   latency_args=()
   ring_args=(-repetitions "$repetitions")
   idle_args=()
+  balance_args=()
   savina_args=(-repetitions "$repetitions")
 fi
 
@@ -64,6 +66,10 @@ for ((r = 1; r <= repetitions; r++)); do
 done
 run ring_probe "$bin/ring_probe" "${ring_args[@]}"
 run idle_probe "$bin/idle_probe" -threads-per-node 3 "${idle_args[@]}"
+for balance in off on; do
+  run "balance_probe balance $balance" "$bin/balance_probe" -threads-per-node 3 -balance "$balance" \
+    "${balance_args[@]}"
+done
 run "savina all" "$bin/savina" -threads-per-node 3 "${savina_args[@]}"
 run "savina ping-pong same worker" "$bin/savina" -threads-per-node 3 -benchmark ping-pong \
   -ping-pong-placement same "${savina_args[@]}"

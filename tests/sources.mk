@@ -10,6 +10,7 @@ TEST_SOURCES := \
   tests/core/spsc_ring_test.cpp \
   tests/core/typed_encoding_test.cpp \
   tests/engine/ask_test.cpp \
+  tests/engine/balancing_test.cpp \
   tests/engine/busy_time_test.cpp \
   tests/engine/communicator_test.cpp \
   tests/engine/engine_test.cpp \
@@ -66,7 +67,8 @@ GENOMICS_TEST_SOURCES := \
 # Relacy model checks, a binary of their own (mk/correctness.mk).
 MODEL_TEST_SOURCES := \
   tests/model/core/parker_model_test.cpp \
-  tests/model/core/spsc_ring_model_test.cpp
+  tests/model/core/spsc_ring_model_test.cpp \
+  tests/model/engine/actor_hand_off_model_test.cpp
 
 UNLISTED_TESTS := $(filter-out $(TEST_SOURCES) $(GENOMICS_TEST_SOURCES) $(MODEL_TEST_SOURCES), \
   $(shell find tests -name '*_test.cpp'))

@@ -52,6 +52,10 @@ extern "C" __attribute__((noinline)) bool xenon_barrier_observe_tail(Ring& ring)
 extern "C" __attribute__((noinline)) bool xenon_barrier_observe_head(Ring& ring, const Item& item) {
   return ring.try_stage(item);
 }
+// Acquire load of head: the wait before an actor leaves its worker (load balancing).
+extern "C" __attribute__((noinline)) bool xenon_barrier_consumer_took_everything(Ring& ring) {
+  return ring.consumer_took_everything();
+}
 // Release store of head (after the consumer's reads).
 extern "C" __attribute__((noinline)) std::size_t xenon_barrier_release_head(Ring& ring) {
   return ring.consume([](const Item&) {}, 1);

@@ -70,6 +70,7 @@ check() {  # check FUNCTION WHAT PATTERN want|none
 check xenon_barrier_publish "release store of tail" "$release" want
 check xenon_barrier_observe_tail "acquire load of tail" "$acquire" want
 check xenon_barrier_observe_head "acquire load of head" "$acquire" want
+check xenon_barrier_consumer_took_everything "acquire load of head (balancing hand-off)" "$acquire" want
 check xenon_barrier_release_head "release store of head" "$release" want
 check xenon_barrier_wake "seq_cst fence in Parker::wake" "$full" want
 check xenon_barrier_weakened_publish "relaxed store (control)" "$any" none

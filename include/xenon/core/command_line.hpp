@@ -45,7 +45,7 @@ class CommandLine {
   /// Registers an option whose value is any non-empty text.
   void add_string(std::string name, std::string* target, std::string help);
   /// Registers a switch: `-name` alone sets it; `-name=yes` or `-name=no` (also 1/0, true/false,
-  /// on/off) sets it either way.
+  /// on/off) sets it either way, as does `-name on` or `-name off` (those two words only).
   void add_flag(std::string name, bool* target, std::string help);
   /// Lets the program take positional arguments, appended to *target in order; `what` names
   /// them in the usage line (such as "FILE...").

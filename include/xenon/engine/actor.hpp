@@ -171,16 +171,20 @@ class Actor {
   /// Spawns a child on this actor's worker (best locality) or on a given worker of this node.
   /// The name is usable at once: messages sent to it wait until the child exists. This actor
   /// is its supervisor. Throws std::out_of_range if `worker` does not exist on this node.
+  /// A child of spawn() may later move to an idle worker of this node (load balancing,
+  /// EngineOptions::balance); one placed with spawn_on() stays on `worker` unless it calls
+  /// allow_moving(). Its name stays valid either way.
   /// \threads Inside receive(). T is built from `args` here, on this thread; a child for
   /// another worker travels there in a message, so this may wait as send() does.
   template <class T, class... Args>
   ActorName spawn(Args&&... args) {
-    return spawn_on<T>(worker_index(), std::forward<Args>(args)...);
+    static_assert(std::is_base_of_v<Actor, T>, "spawned types derive from xenon::Actor");
+    return spawn_child(std::make_unique<T>(std::forward<Args>(args)...), worker_index(), true);
   }
   template <class T, class... Args>
   ActorName spawn_on(int worker, Args&&... args) {
     static_assert(std::is_base_of_v<Actor, T>, "spawned types derive from xenon::Actor");
-    return spawn_child(std::make_unique<T>(std::forward<Args>(args)...), worker);
+    return spawn_child(std::make_unique<T>(std::forward<Args>(args)...), worker, false);
   }
   /// Asks node `node` to spawn an actor of a type registered there by name
   /// (Engine::register_actor_type), built from `arguments`, on its worker `worker`. Returns a
@@ -206,6 +210,11 @@ class Actor {
   void begin_phase(std::string_view name);
   /// Ends the open phase, if any. \threads Inside receive().
   void end_phase();
+  /// Lets load balancing move this actor to an idle worker of its node even though it was
+  /// placed on a worker by name (spawn_on(), Engine::spawn(), request_spawn()); children of
+  /// spawn() may move without it. A move keeps every guarantee (its name, the order of
+  /// messages per sender, one message at a time). \threads In the constructor.
+  void allow_moving() noexcept { may_move_ = true; }
 
   /// \name Watching other actors (monitors)
   //!@{
@@ -223,8 +232,9 @@ class Actor {
   void unwatch(ActorName actor);
   //!@}
 
-  /// This actor's worker, 0 to worker_count() - 1. \threads From receive() on.
-  int worker_index() const noexcept { return static_cast<int>(name_.worker()); }
+  /// The worker this actor runs on now, 0 to worker_count() - 1: the worker its name
+  /// names, unless load balancing moved it. \threads From receive() on.
+  int worker_index() const noexcept;
   /// How many workers this node has (EngineOptions::worker_count()). \threads From receive() on.
   int worker_count() const noexcept;
   /// This actor's node (process), 0 to node_count() - 1. \threads From receive() on.
@@ -239,7 +249,7 @@ class Actor {
 
   void send_slot(ActorName to, Action action, const PayloadSlot& payload);
   void send_urgent_slot(ActorName to, Action action, const PayloadSlot& payload);
-  ActorName spawn_child(std::unique_ptr<Actor> child, int worker);
+  ActorName spawn_child(std::unique_ptr<Actor> child, int worker, bool may_move);
 
   Worker* worker_ = nullptr;
   ActorName name_;
@@ -253,6 +263,10 @@ class Actor {
   std::uint64_t messages_enqueued_ = 0;
   std::uint64_t messages_handled_ = 0;
   std::uint64_t mailbox_high_water_ = 0;
+  bool may_move_ = false;        // load balancing may move it (engine/worker_balancing.cpp)
+  // Its index in its worker's tables (actors, timers, asks, monitors): name_.index() on
+  // the worker its name names, another index on a worker it moved to.
+  std::uint32_t slot_ = 0;
 };
 
 }  // namespace xenon

@@ -47,6 +47,7 @@ struct EngineStatistics {
   std::uint64_t timers_fired = 0;      ///< timer messages sent, and asks that timed out
   std::uint64_t timers_cancelled = 0;  ///< timers (asks' timeouts included) ended by a stop or the run's end
   std::uint64_t late_responses = 0;    ///< responses to asks already answered, timed out or stopped
+  std::uint64_t actors_moved = 0;      ///< ready actors a busy worker handed to an idle one (load balancing)
 
   /// \name Busy time: time workers spent inside actors' receive()
   /// Read once per round of a worker (up to 256 messages), with the steady clock: it is

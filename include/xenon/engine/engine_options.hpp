@@ -34,6 +34,11 @@ struct EngineOptions {
   /// fail: timelines, message matrices, histogram, mailboxes, phases of every node. Empty:
   /// no report.
   std::string report_path;
+  /// Load balancing within a node (two workers or more): a worker that has been idle takes
+  /// ready actors from a busy one (children of Actor::spawn(), and actors that called
+  /// Actor::allow_moving()). Off: every actor stays where it was placed (to compare, or
+  /// for programs that place their actors themselves).
+  bool balance = true;
 
   /// How many workers (threads that run actors) threads_per_node gives.
   int worker_count() const { return threads_per_node == 1 ? 1 : static_cast<int>(threads_per_node - 1); }
@@ -42,7 +47,7 @@ struct EngineOptions {
 };
 
 /// Registers -threads-per-node, -pin, -verbose, -aggregation-bytes, -heartbeat-timeout,
-/// --trace and --report, which write into
+/// -balance (on|off), --trace and --report, which write into
 /// `options`; both must outlive command_line.parse(). \threads As CommandLine.
 void add_engine_options(CommandLine& command_line, EngineOptions& options);
 

@@ -26,6 +26,7 @@ struct MessageNode {
 class Mailbox {
  public:
   bool empty() const noexcept { return head_ == nullptr; }
+  bool has_urgent() const noexcept { return last_urgent_ != nullptr; }
 
   // Appends `node` after the newest message. Returns true if the mailbox was empty.
   bool append(MessageNode* node) noexcept {
