@@ -44,9 +44,8 @@ void Worker::unmark_sampled_node() noexcept {
 }
 
 void Worker::arm_same_worker_sample() noexcept {
-  if (sampled_node_ != nullptr) return;
-  same_worker_sample_armed_ = true;
-  relief_threshold_ = 0;
+  same_worker_sample_armed_ = sampled_node_ == nullptr;  // not while a ring sample waits
+  if (same_worker_sample_armed_) relief_threshold_ = 0;
 }
 
 void Worker::past_relief_threshold(MessageNode* node) {
