@@ -35,15 +35,38 @@ namespace xenon {
 //    the producer's head_.load(acquire) in free_for_producer(): a producer that sees the
 //    new head has the consumer's reads of those slots happen before its overwrites.
 // Indices are 64-bit and only grow, so they never wrap in practice (2^64 items).
-template <class T, class Atomics = StdAtomics>
+//
+// Stamps (optional, a Stamps policy other than NoRingStamps): the producer writes a 64-bit
+// stamp, Stamps::stamp(position), for each position that is a multiple of
+// Stamps::kInterval, into a small array beside the slots, while staging that item; a
+// consumer whose visit takes (const T&, const std::uint64_t* stamp) gets it with that
+// item (nullptr at other positions). The stamp is written like the slot, after the
+// producer knows the slot is free and before publish(), so the same release/acquire pairs
+// cover it: the tail's publishes the stamp with its slot, and the head's orders the
+// consumer's read of a stamp before the producer's next write of the same stamp cell
+// (reused kInterval * stamp-count >= capacity positions later, once that slot is free).
+struct NoRingStamps {
+  static constexpr std::uint64_t kInterval = 0;
+  static std::uint64_t stamp(std::uint64_t /*position*/) noexcept { return 0; }
+};
+
+template <class T, class Atomics = StdAtomics, class Stamps = NoRingStamps>
 class SpscRing {
   static_assert(std::is_trivially_copyable_v<T>, "SpscRing moves items with plain copies");
+  static constexpr bool kStamped = Stamps::kInterval != 0;
+  static_assert(!kStamped || (Stamps::kInterval & (Stamps::kInterval - 1)) == 0,
+                "the stamp interval must be a power of two");
 
  public:
   explicit SpscRing(std::size_t capacity)
       : capacity_(capacity), mask_(capacity - 1), slots_(std::make_unique<Slot[]>(capacity)) {
     if (capacity < 2 || (capacity & (capacity - 1)) != 0) {
       throw std::invalid_argument("SpscRing capacity must be a power of two >= 2");
+    }
+    if constexpr (kStamped) {
+      const std::size_t count = capacity > Stamps::kInterval ? capacity / Stamps::kInterval : 1;
+      stamp_mask_ = count - 1;
+      stamps_ = std::make_unique<StampCell[]>(count);
     }
   }
 
@@ -59,6 +82,7 @@ class SpscRing {
   bool try_stage(const T& item) noexcept {
     if (staged_tail_ - cached_head_ == capacity_ && !free_for_producer()) return false;
     Atomics::plain_write(slots_[staged_tail_ & mask_]) = item;
+    stamp_if_due();
     ++staged_tail_;
     return true;
   }
@@ -68,6 +92,7 @@ class SpscRing {
   bool try_stage_in_place(Fill&& fill) {
     if (staged_tail_ - cached_head_ == capacity_ && !free_for_producer()) return false;
     fill(Atomics::plain_write(slots_[staged_tail_ & mask_]));
+    stamp_if_due();
     ++staged_tail_;
     return true;
   }
@@ -106,7 +131,8 @@ class SpscRing {
   // ---- Consumer side ----
 
   // Calls visit(const T&) for up to max_items visible items, oldest first, then frees their
-  // slots with one release store. Returns how many were visited.
+  // slots with one release store. Returns how many were visited. With stamps, a visit
+  // taking (const T&, const std::uint64_t*) gets each item's stamp, or nullptr.
   template <class Visit>
   std::size_t consume(Visit&& visit, std::size_t max_items = SIZE_MAX) {
     const std::uint64_t head = consumed_head_;
@@ -117,7 +143,17 @@ class SpscRing {
     }
     const std::uint64_t count = available < max_items ? available : max_items;
     for (std::uint64_t i = 0; i < count; ++i) {
-      visit(Atomics::plain_read(slots_[(head + i) & mask_]));
+      const std::uint64_t position = head + i;
+      if constexpr (std::is_invocable_v<Visit&, const T&, const std::uint64_t*>) {
+        static_assert(kStamped, "a visit that takes stamps needs a ring that writes them");
+        std::uint64_t stamp = 0;
+        const bool stamped = (position & (Stamps::kInterval - 1)) == 0;
+        // Read after the acquire of tail in available_to_consumer() (see the class comment).
+        if (stamped) [[unlikely]] stamp = Atomics::plain_read(stamps_[stamp_index(position)]);
+        visit(Atomics::plain_read(slots_[position & mask_]), stamped ? &stamp : nullptr);
+      } else {
+        visit(Atomics::plain_read(slots_[position & mask_]));
+      }
     }
     release_consumed(head + count);
     return static_cast<std::size_t>(count);
@@ -134,6 +170,18 @@ class SpscRing {
   }
 
  private:
+  std::size_t stamp_index(std::uint64_t position) const noexcept {
+    return static_cast<std::size_t>((position / Stamps::kInterval) & stamp_mask_);
+  }
+  // Producer only, for the item at staged_tail_, whose slot is known to be free.
+  void stamp_if_due() noexcept {
+    if constexpr (kStamped) {
+      if ((staged_tail_ & (Stamps::kInterval - 1)) == 0) [[unlikely]] {
+        Atomics::plain_write(stamps_[stamp_index(staged_tail_)]) = Stamps::stamp(staged_tail_);
+      }
+    }
+  }
+
   // Producer only: rereads the consumer's head. True when at least one slot is free.
   bool free_for_producer() noexcept {
     // Acquire: pairs with the release store of head in release_consumed(), so the
@@ -174,6 +222,10 @@ class SpscRing {
   const std::size_t capacity_;
   const std::uint64_t mask_;
   const std::unique_ptr<Slot[]> slots_;
+  // Stamps, one per kInterval positions (at least one): plain data like the slots.
+  using StampCell = typename Atomics::template plain<std::uint64_t>;
+  std::unique_ptr<StampCell[]> stamps_;
+  std::uint64_t stamp_mask_ = 0;
 
   ProducerLine producer_;
   // Producer only. The shared tail is only ever stored to; its value lives here, so the

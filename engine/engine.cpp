@@ -329,6 +329,7 @@ EngineStatistics Engine::statistics() const {
   for (const auto& w : workers_) {
     totals.workers.push_back(w->observation());
     totals.receive_time.merge(totals.workers.back().receive_time);
+    totals.queue_time.merge(totals.workers.back().queue_time);
     for (ActorTypeObservation& type : w->actor_types()) {
       auto known = std::find_if(totals.actor_types.begin(), totals.actor_types.end(),
                                 [&](const ActorTypeObservation& t) { return t.type == type.type; });

@@ -60,6 +60,7 @@ std::string node_observation_json(const NodeObservationInput& input) {
             '}';
   }
   json += "],\"receive_time\":" + histogram_json(s.receive_time);
+  json += ",\"queue_time\":" + histogram_json(s.queue_time);
   json += ",\"actor_types\":[";
   for (std::size_t t = 0; t < s.actor_types.size(); ++t) {
     const ActorTypeObservation& type = s.actor_types[t];

@@ -1,17 +1,30 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <deque>
 
 #include "core/parker.hpp"
 #include "core/spsc_ring.hpp"
 #include "engine/urgent_envelope.hpp"
+#include "xenon/core/clock.hpp"
 #include "xenon/engine/message.hpp"
 
 namespace xenon {
 
-using MessageRing = SpscRing<Message>;
+// The send time (MonotonicClock, nanoseconds) of every 64th message through a ring, for
+// the receiving worker's queue-time samples (engine/queue_time_sample.cpp).
+struct QueueTimeStamps {
+  static constexpr std::uint64_t kInterval = 64;
+  static std::uint64_t stamp(std::uint64_t /*position*/) noexcept {
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          MonotonicClock::now().time_since_epoch())
+                                          .count());
+  }
+};
+
+using MessageRing = SpscRing<Message, StdAtomics, QueueTimeStamps>;
 
 // The producer end of one ring, owned by the thread that sends into it. Messages are built
 // in place in the ring and published in batches; when the ring is full they wait, in order,

@@ -18,6 +18,7 @@ h1 { font-size: 22px; } h2 { font-size: 17px; margin-top: 28px; }
 table { border-collapse: collapse; } td, th { padding: 2px 8px; text-align: right; }
 th { background: #eee; } .note { color: #666; font-size: 12px; }
 svg text { font: 11px sans-serif; }
+.side-by-side { display: inline-block; vertical-align: top; }
 </style></head>
 <body data-rendered="no">
 <h1>Xenon run report</h1>
@@ -27,7 +28,7 @@ receive() per 50 ms; any busy time shows). Phases marked by the program run alon
 <h2>Where each worker's time went</h2><div id="time-split"></div>
 <h2>Messages between workers</h2><p class="note">Row: sender; column: receiver (per node).</p><div id="worker-matrix"></div>
 <h2>Traffic between nodes</h2><div id="node-matrix"></div>
-<h2>Time inside receive()</h2><p class="note">The first message of each worker round (up to 256 messages), sampled; log2 buckets.</p><div id="receive-histogram"></div>
+<h2>Time inside receive(), and from send to receive</h2><p class="note">Left: the first message of each worker round (up to 256 messages). Right: queue time, from send() (for messages from other nodes, their arrival on this node) to the start of receive(), about one message per round or in 64 through a ring. Both sampled; log2 buckets.</p><div id="receive-histogram" class="side-by-side"></div><div id="queue-histogram" class="side-by-side"></div>
 <h2>Mailbox high-water mark by actor type</h2><div id="mailboxes"></div>
 <h2>Phases</h2><div id="phases"></div>
 <script id="observations" type="application/json">
@@ -159,23 +160,27 @@ function draw(nodes) {
   }));
   document.getElementById("node-matrix").appendChild(table);
 
-  // Receive-time histogram, all nodes together.
-  const buckets = [];
-  let count = 0, p50 = 0, p99 = 0, max = 0;
-  nodes.forEach(n => {
-    const h = n.receive_time;
-    h.log2_buckets.forEach((c, b) => { buckets[b] = (buckets[b] || 0) + c; });
-    count += h.count; p50 = Math.max(p50, h.p50_ns); p99 = Math.max(p99, h.p99_ns); max = Math.max(max, h.max_ns);
-  });
-  const hist = svg("receive-histogram", left + width + 20, 190);
-  const most = Math.max.apply(null, buckets.map(c => c || 0).concat([1]));
-  const barWidth = Math.max(8, Math.min(40, width / Math.max(1, buckets.length)));
-  for (let b = 0; b < buckets.length; ++b) {
-    const c = buckets[b] || 0, h = c / most * 130;
-    el("rect", {x: left + b * barWidth, y: 150 - h, width: barWidth - 2, height: h, fill: "#1f5fbf"}, hist);
-    if (b % 4 === 0) label(hist, left + b * barWidth, 166, b < 10 ? (1 << b) + " ns" : b < 20 ? Math.round(2 ** b / 1e3) + " us" : Math.round(2 ** b / 1e6) + " ms");
-  }
-  label(hist, left, 184, count + " samples; p50 " + p50 + " ns, p99 " + p99 + " ns, max " + max + " ns (bucket bounds)");
+  // The receive-time and queue-time histograms, all nodes together.
+  const drawHistogram = (id, field, colour) => {
+    const buckets = [];
+    let count = 0, p50 = 0, p99 = 0, max = 0;
+    nodes.forEach(n => {
+      const h = n[field];
+      h.log2_buckets.forEach((c, b) => { buckets[b] = (buckets[b] || 0) + c; });
+      count += h.count; p50 = Math.max(p50, h.p50_ns); p99 = Math.max(p99, h.p99_ns); max = Math.max(max, h.max_ns);
+    });
+    const hist = svg(id, left + width / 2, 190);
+    const most = Math.max.apply(null, buckets.map(c => c || 0).concat([1]));
+    const barWidth = Math.max(6, Math.min(24, (width / 2 - left) / Math.max(1, buckets.length)));
+    for (let b = 0; b < buckets.length; ++b) {
+      const c = buckets[b] || 0, h = c / most * 130;
+      el("rect", {x: left + b * barWidth, y: 150 - h, width: barWidth - 2, height: h, fill: colour}, hist);
+      if (b % 4 === 0) label(hist, left + b * barWidth, 166, b < 10 ? (1 << b) + " ns" : b < 20 ? Math.round(2 ** b / 1e3) + " us" : Math.round(2 ** b / 1e6) + " ms");
+    }
+    label(hist, left, 184, count + " samples; p50 " + p50 + " ns, p99 " + p99 + " ns, max " + max + " ns (bucket bounds)");
+  };
+  drawHistogram("receive-histogram", "receive_time", "#1f5fbf");
+  drawHistogram("queue-histogram", "queue_time", "#2f8f4f");
 
   // Mailbox high-water marks by actor type.
   const types = [];

@@ -17,7 +17,7 @@ void Worker::send_urgent(ActorName from, ActorName to, Action action,
     MessageNode* node = pool_.allocate();
     node->message.assign(from, to, action, payload);
     append_urgent_to_mailbox(actor, node);
-    if (pool_.nodes_in_use() > relief_threshold_) relieve_mailboxes();
+    if (pool_.nodes_in_use() > relief_threshold_) past_relief_threshold(node);
     return;
   }
   // Another worker or node, or an actor not (or no longer) here: the envelope goes where

@@ -87,8 +87,13 @@ bool Worker::has_visible_work() {
 bool Worker::drain_inbound() {
   bool any = false;
   for (MessageRing* ring : inbound_) {
-    any |= ring->consume([this](const Message& message) { deliver_local(message); },
-                         kInboundBatch) > 0;
+    // Every 64th ring position carries its send time: a queue-time sample, if none waits.
+    any |= ring->consume(
+               [this](const Message& message, const std::uint64_t* sent_at) {
+                 MessageNode* node = deliver_local(message);
+                 if (sent_at != nullptr && node != nullptr) [[unlikely]] begin_ring_sample(node, *sent_at);
+               },
+               kInboundBatch) > 0;
   }
   return any;
 }
@@ -174,32 +179,32 @@ void Worker::wait_for_room(OutboundChannel& outbound) {
   }
 }
 
-void Worker::deliver_local(const Message& message) {
+MessageNode* Worker::deliver_local(const Message& message) {
   // Only an actor that moved here from another worker has a name that names another.
   if (message.destination().worker() != static_cast<std::uint32_t>(index_)) [[unlikely]] {
-    deliver_to_moved_in(message);
-    return;
+    return deliver_to_moved_in(message);
   }
   const std::uint32_t index = message.destination().index();
   if (index < actors_.size()) {
     if (Actor* actor = actors_[index]; actor != nullptr) {
       ++arrived_in_mailboxes_;
-      enqueue(actor, message);
-      return;
+      return enqueue(actor, message);
     }
   }
   deliver_to_absent(message);
+  return nullptr;
 }
 
-void Worker::enqueue(Actor* actor, const Message& message) {
+MessageNode* Worker::enqueue(Actor* actor, const Message& message) {
   MessageNode* node = pool_.allocate();
   if (is_urgent_envelope(message)) [[unlikely]] {
     node->message = open_urgent_envelope(message);
     append_urgent_to_mailbox(actor, node);
-    return;
+    return node;
   }
   node->message = message;
   append_to_mailbox(actor, node);
+  return node;
 }
 
 void Worker::deliver_to_absent(const Message& message) {
@@ -287,6 +292,7 @@ std::uint64_t Worker::request_spawn(ActorName requester, int node, int worker,
 
 bool Worker::run_ready_actors() {
   relief_threshold_ = kMailboxLimit;  // what could not be relieved last round may be now
+  arm_same_worker_sample();
   std::size_t handled = 0;
   // Busy time is read once per round (up to kMessagesPerRound messages), not per message
   // or per turn: a clock read costs about as many instructions as a small message, and
@@ -339,8 +345,13 @@ template <bool kTimeFirst>
     MessageNode* node = actor->mailbox_.pop();
     if (node == nullptr) break;
     try {
-      // What timers and monitors cost per message: two tests, predictably false. An
-      // answer to an ask (its destination a reply address) may have a continuation.
+      // What timers, monitors and queue-time samples cost per message: two tests,
+      // predictably false. An answer to an ask (its destination a reply address) may have
+      // a continuation; the sampled message carries the same bit until it is unmarked
+      // here (engine/queue_time_sample.cpp), so it costs no test of its own.
+      if ((node->message.destination().index() & kReplyAddressBit) != 0) [[unlikely]] {
+        if (node == sampled_node_) end_queue_time_sample();
+      }
       if ((node->message.destination().index() & kReplyAddressBit) != 0) [[unlikely]] {
         run_answer(actor, node->message);
       } else if (node->message.action() == ACTION_MONITOR) [[unlikely]] {
@@ -440,6 +451,7 @@ WorkerObservation Worker::observation() const {
   seen.sent_to_worker = sent_to_worker_;
   seen.sent_to_worker[static_cast<std::size_t>(index_)] = seen.sent_to_same_worker;
   seen.receive_time = receive_time_;
+  seen.queue_time = queue_time_;
   return seen;
 }
 
@@ -456,6 +468,7 @@ void Worker::fail_actor(Actor* actor, const std::string& reason) {
 
 void Worker::finish_stopped(Actor* actor) {
   actor->mailbox_.drain([this, actor](MessageNode* node) {
+    forget_queue_time_sample(node);
     if (node->message.action() == ACTION_MONITOR) {
       receive_monitor_message(actor, node->message, true);  // a watch gets the real reason
       node->message.payload_slot().release();
@@ -538,6 +551,7 @@ void Worker::discard_in_flight() {
   for (Actor*& actor : actors_) {
     if (actor == nullptr) continue;
     actor->mailbox_.drain([this](MessageNode* node) {
+      forget_queue_time_sample(node);
       dead_letter(node->message);
       pool_.free(node);
     });

@@ -110,7 +110,11 @@ class Worker final : public DrivingWorker {
   // DrivingWorker: from the communicator this worker drives, a message for one of our
   // actors, and whether it should take more (past kArrivalBacklog waiting messages, frames
   // wait in the transport instead).
-  void deliver_arrival(const Message& message) override { deliver_local(message); }
+  // Its queue time is sampled from here (the sender's clock is another node's).
+  void deliver_arrival(const Message& message) override {
+    MessageNode* node = deliver_local(message);
+    if (--arrivals_until_sample_ == 0) [[unlikely]] sample_arrival(node);
+  }
   bool has_room_for_arrivals() const noexcept override {
     return pool_.nodes_in_use() < kArrivalBacklog;
   }
@@ -149,12 +153,13 @@ class Worker final : public DrivingWorker {
   bool has_visible_work();
 
  private:
-  void deliver_local(const Message& message);
+  // The mailbox node the message went into, or nullptr (not for a live actor here).
+  MessageNode* deliver_local(const Message& message);
   void to_communicator(std::size_t channel, ActorName from, ActorName to, Action action,
                        const PayloadSlot& payload);
   void wait_for_sends();
   void deliver_to_absent(const Message& message);
-  void enqueue(Actor* actor, const Message& message);
+  MessageNode* enqueue(Actor* actor, const Message& message);
   Actor* live_local_actor(ActorName to) const noexcept;
   void append_to_mailbox(Actor* actor, MessageNode* node) noexcept;
   void append_urgent_to_mailbox(Actor* actor, MessageNode* node) noexcept;
@@ -171,6 +176,28 @@ class Worker final : public DrivingWorker {
   [[gnu::always_inline]] unsigned run_turn(Actor* actor, MonotonicClock::time_point round_began = {});
   unsigned run_turn_for_relief(Actor* actor);  // run_turn(), not inlined, for relieve_mailboxes()
   [[gnu::noinline]] unsigned run_timed_turn(Actor* actor, MonotonicClock::time_point round_began);
+  // Queue time (engine/queue_time_sample.cpp): one sampled message in flight at a time.
+  // A message sent at `sent_at` now waits in `node`, unless another sample is pending.
+  void begin_queue_time_sample(MessageNode* node, MonotonicClock::time_point sent_at) noexcept;
+  // Once per round with no sample pending: the round's first same-worker send is sampled.
+  void arm_same_worker_sample() noexcept;
+  // send() and send_urgent() past relief_threshold_: the armed sample, then relief if due.
+  [[gnu::noinline]] void past_relief_threshold(MessageNode* node);
+  // The same for send(), whose node is the newest in `actor`'s mailbox.
+  [[gnu::noinline]] void past_relief_threshold_after_send(Actor* actor);
+  // An arrival from another node handed over by the driven communicator, 1 in 64.
+  [[gnu::noinline]] void sample_arrival(MessageNode* node) noexcept;
+  // A message from an inbound ring, stamped by its producer at `sent_at_nanoseconds`.
+  [[gnu::noinline]] void begin_ring_sample(MessageNode* node, std::uint64_t sent_at_nanoseconds) noexcept;
+  // The sampled node reached run_turn(): record its time and unmark it.
+  [[gnu::noinline]] void end_queue_time_sample() noexcept;
+  // A node about to be freed without a receive (its actor stopped, the run ended): unmark
+  // it first, so that what reads it sees the message as sent, and a reused node never
+  // gives a false time.
+  void forget_queue_time_sample(MessageNode* node) noexcept {
+    if (node == sampled_node_) [[unlikely]] unmark_sampled_node();
+  }
+  void unmark_sampled_node() noexcept;
   struct ActorTypeRecord {
     const std::type_info* type;
     ActorTypeObservation seen;
@@ -205,7 +232,7 @@ class Worker final : public DrivingWorker {
   void offer_actors();
   bool may_hand_over(const Actor& actor) const noexcept;
   void hand_over(Actor* actor, int taker);
-  void deliver_to_moved_in(const Message& message);
+  MessageNode* deliver_to_moved_in(const Message& message);
   void take_moved_in(Actor* actor);
   bool forward_to_moved(const Message& message);
   void forget_moved_actor(const Message& notice);
@@ -268,6 +295,16 @@ class Worker final : public DrivingWorker {
   mutable WorkerCounters counters_;
   BusyTimeline busy_;
   DurationHistogram receive_time_;
+  // Arrivals from other nodes (driven communicator) left until the next is sampled.
+  static constexpr std::uint32_t kArrivalSampleInterval = 64;
+  std::uint32_t arrivals_until_sample_ = kArrivalSampleInterval;
+  bool same_worker_sample_armed_ = false;  // relief_threshold_ is 0 meanwhile
+  // The mailbox node of the sampled message in flight (nullptr: none), when it was sent,
+  // and its true destination (the node's copy carries the reply-address bit meanwhile).
+  MessageNode* sampled_node_ = nullptr;
+  MonotonicClock::time_point sampled_sent_at_{};
+  ActorName sampled_destination_;
+  DurationHistogram queue_time_;
   std::vector<ActorTypeRecord> stopped_actor_types_;  // few types: a linear search
   std::unique_ptr<SpanRing> spans_;  // with -trace only
   std::vector<std::uint64_t> sent_to_worker_;  // by worker, other than this one
@@ -295,7 +332,10 @@ inline void Worker::send(ActorName from, ActorName to, Action action,
     MessageNode* node = pool_.allocate();
     node->message.assign(from, to, action, payload);
     append_to_mailbox(actor, node);
-    if (pool_.nodes_in_use() > relief_threshold_) [[unlikely]] relieve_mailboxes();
+    // Over the threshold: relief, or (threshold 0) this send is a queue-time sample. The
+    // actor, not the node, is passed: the node kept for the call cost a register save, 2
+    // instructions per message (callgrind).
+    if (pool_.nodes_in_use() > relief_threshold_) [[unlikely]] past_relief_threshold_after_send(actor);
     return;
   }
   send_elsewhere(from, to, action, payload);

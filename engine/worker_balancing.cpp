@@ -138,6 +138,7 @@ void Worker::hand_over(Actor* actor, int taker) {
   // it, and from then on its new worker owns it, mailbox and all.
   handed_messages_.clear();
   actor->mailbox_.drain([this](MessageNode* node) {
+    forget_queue_time_sample(node);  // a sampled message leaves with its true destination
     handed_messages_.push_back(node->message);
     pool_.free(node);
   });
@@ -174,17 +175,18 @@ void Worker::forget_moved_actor(const Message& notice) {
 }
 
 // A message whose name names another worker: an actor moved here, or one for it.
-void Worker::deliver_to_moved_in(const Message& message) {
+MessageNode* Worker::deliver_to_moved_in(const Message& message) {
   if (is_urgent_envelope(message) && enveloped_action(message) == ACTION_MOVE_IN) {
     take_moved_in(adopted_actor(open_urgent_envelope(message)));
-    return;
+    return nullptr;
   }
   const auto moved = moved_in_.find(message.destination().value());
   if (moved == moved_in_.end()) {
     dead_letter(message);  // it stopped here; its home forwarded this before it knew
-    return;
+    return nullptr;
   }
-  enqueue(moved->second, message);
+  ++arrived_in_mailboxes_;
+  return enqueue(moved->second, message);
 }
 
 void Worker::take_moved_in(Actor* actor) {

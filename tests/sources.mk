@@ -20,6 +20,7 @@ TEST_SOURCES := \
   tests/engine/names_and_payloads_test.cpp \
   tests/engine/outbound_channel_test.cpp \
   tests/engine/priorities_test.cpp \
+  tests/engine/queue_time_test.cpp \
   tests/engine/run_observation_test.cpp \
   tests/engine/thread_limits_test.cpp \
   tests/engine/trace_and_report_test.cpp \

@@ -488,6 +488,10 @@ int run_probe(int argc, char** argv) {
   report.add_integer("receive-time-p50-ns", statistics.receive_time.quantile_nanoseconds(0.5));
   report.add_integer("receive-time-p99-ns", statistics.receive_time.quantile_nanoseconds(0.99));
   report.add_integer("receive-time-max-ns", statistics.receive_time.max_nanoseconds);
+  report.add_integer("queue-time-sample-count", statistics.queue_time.count);
+  report.add_integer("queue-time-p50-ns", statistics.queue_time.quantile_nanoseconds(0.5));
+  report.add_integer("queue-time-p99-ns", statistics.queue_time.quantile_nanoseconds(0.99));
+  report.add_integer("queue-time-max-ns", statistics.queue_time.max_nanoseconds);
   report.add_real("cpu-time", result.cpu_seconds, "s");
   report.add_real("cpu-per-message", result.cpu_seconds * 1e9 / static_cast<double>(messages),
                   "ns");

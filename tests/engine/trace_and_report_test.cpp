@@ -87,6 +87,13 @@ TEST(Report, RendersItsChartsInHeadlessChromium) {
   EXPECT_NE(dom.output.find("<body data-rendered=\"yes\">"), std::string::npos) << dom.output;
   EXPECT_NE(dom.output.find("<svg"), std::string::npos);
   EXPECT_NE(dom.output.find("steady &lt;state&gt;"), std::string::npos);
+  // The receive-time and queue-time histograms side by side, each with its samples line.
+  const std::size_t queue_chart = dom.output.find("id=\"queue-histogram\"");
+  ASSERT_NE(queue_chart, std::string::npos);
+  EXPECT_EQ(dom.output.find("<svg", queue_chart), dom.output.find('>', queue_chart) + 1);
+  const std::size_t queue_chart_end = dom.output.find("</div>", queue_chart);
+  EXPECT_LT(dom.output.find(" samples; p50 ", queue_chart), queue_chart_end);
+  EXPECT_LT(dom.output.find(" samples; p50 "), queue_chart);  // the receive() chart's
   const std::string png = directory.path() + "/report.png";
   const ProcessResult shot =
       run_command(chromium + "--screenshot=" + png + " --window-size=1200,1600 file://" + report);

@@ -68,6 +68,12 @@ TEST(LatencyProbe, PrintsTheNineteenCountersInOrderWithConsistentValues) {
   EXPECT_EQ(extras["messages-to-other-nodes"], "0");
   EXPECT_GT(std::stoll(extras["worker-busy-time"]), 0);
   EXPECT_LE(std::stoll(extras["receive-time-p50-ns"]), std::stoll(extras["receive-time-p99-ns"]));
+  // Queue time: sampled on both workers, never more than one per message received.
+  const long long queued = std::stoll(extras["queue-time-sample-count"]);
+  EXPECT_GT(queued, 0);
+  EXPECT_LT(queued, std::stoll(extras["messages-received-by-actors"]));
+  EXPECT_LE(std::stoll(extras["queue-time-p50-ns"]), std::stoll(extras["queue-time-p99-ns"]));
+  EXPECT_LE(std::stoll(extras["queue-time-p99-ns"]), std::stoll(extras["queue-time-max-ns"]));
 }
 
 TEST(LatencyProbe, RunsWithOneWorkerByDefault) {

@@ -69,6 +69,7 @@ struct EngineStatistics {
   std::vector<WorkerObservation> workers;         ///< by worker index
   std::vector<ActorTypeObservation> actor_types;  ///< this node's, in order of first stop
   DurationHistogram receive_time;                 ///< sampled, all workers
+  DurationHistogram queue_time;                   ///< send to receive, sampled, all workers
   std::vector<NodePairTraffic> to_nodes;          ///< what this node sent, by node
   /// Node 0, after run(): every node's to_nodes, [from][to]; empty on the other nodes.
   std::vector<std::vector<NodePairTraffic>> node_matrix;

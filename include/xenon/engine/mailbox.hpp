@@ -53,6 +53,9 @@ class Mailbox {
     return was_empty;
   }
 
+  // The newest node (the one append() just linked in), or nullptr when empty.
+  MessageNode* newest() const noexcept { return tail_; }
+
   // Takes the oldest message's node, or nullptr when the mailbox is empty.
   MessageNode* pop() noexcept {
     MessageNode* node = head_;

@@ -44,6 +44,8 @@ class Message {
                   payload.is_shared() ? sizeof(SharedBytes*) : payload.size);
     }
   }
+  // Engine use: marks a queued message for the receive side (engine/queue_time_sample.cpp).
+  void set_destination(ActorName destination) noexcept { destination_ = destination; }
   /// \endcond
 
   /// The sender; none() for a message sent by Engine::send().

@@ -68,6 +68,11 @@ struct WorkerObservation {
   /// runs up to 256 messages: busy, one sample in 256; lightly loaded, nearly every one),
   /// from the clock read that begins the round, so one more read per round.
   DurationHistogram receive_time;
+  /// Time from send() to the start of the receive() that took the message, sampled (about
+  /// one message in 64, at most one sample waiting per worker): sends to this worker's own
+  /// actors, from other workers, and from other nodes counted from their arrival on this
+  /// node (the clocks of two nodes differ).
+  DurationHistogram queue_time;
 };
 
 /// Actors of one type on one node (EngineStatistics::actor_types): the type is the name the

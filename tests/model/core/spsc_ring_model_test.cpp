@@ -89,6 +89,46 @@ struct StagedPublish : rl::test_suite<StagedPublish<Weaken>, 2> {
   }
 };
 
+// Stamps every second position, with one stamp cell for a ring of 2: positions 0, 2 and 4
+// reuse it, so the producer's write of a stamp races the consumer's read of the previous
+// one unless the head's release/acquire orders them, as it does the slots.
+struct EverySecondPosition {
+  static constexpr std::uint64_t kInterval = 2;
+  static std::uint64_t stamp(std::uint64_t position) noexcept { return position * 3 + 1; }
+};
+
+template <class Weaken>
+struct StampsTravelWithTheirItems : rl::test_suite<StampsTravelWithTheirItems<Weaken>, 2> {
+  static constexpr std::uint64_t kItems = 5;
+  SpscRing<Item, RelacyAtomics<Weaken>, EverySecondPosition> ring{2};
+
+  void thread(unsigned index) {
+    if (index == 0) {
+      for (std::uint64_t sequence = 1; sequence <= kItems; ++sequence) {
+        while (!ring.try_push(make_item(sequence))) rl::yield(1, RL_INFO);
+      }
+      return;
+    }
+    std::uint64_t expected = 1;
+    while (expected <= kItems) {
+      const std::size_t count = ring.consume(
+          [&expected](const Item& item, const std::uint64_t* stamp) {
+            RL_ASSERT(item.sequence == expected);
+            const std::uint64_t position = expected - 1;
+            if (position % 2 == 0) {
+              RL_ASSERT(stamp != nullptr);
+              RL_ASSERT(*stamp == position * 3 + 1);
+            } else {
+              RL_ASSERT(stamp == nullptr);
+            }
+            ++expected;
+          },
+          1);
+      if (count == 0) rl::yield(1, RL_INFO);
+    }
+  }
+};
+
 const Search kSampled = Search::random(200'000);
 
 TEST(SpscRingModel, DeliversExactlyOnceInOrderThroughWrapAround) {
@@ -100,12 +140,19 @@ TEST(SpscRingModel, StagedBatchesBecomeVisibleWhole) {
   expect_passes(check_model<StagedPublish<Faithful>>(Search::exhaustive()));
 }
 
+TEST(SpscRingModel, StampsTravelWithTheirItemsThroughReuse) {
+  expect_passes(check_model<StampsTravelWithTheirItems<Faithful>>(Search::preemptions(2)));
+  expect_passes(check_model<StampsTravelWithTheirItems<Faithful>>(kSampled));
+}
+
 // The proof that the checks can fail: with publish()'s and release_consumed()'s release
 // stores downgraded to relaxed, a slot read is no longer ordered after its write.
 TEST(SpscRingModel, CatchesReleaseWeakenedToRelaxed) {
   expect_caught(check_model<ExactlyOnceInOrder<ReleaseAsRelaxed>>(kSampled),
                 rl::test_result_data_race);
   expect_caught(check_model<StagedPublish<ReleaseAsRelaxed>>(kSampled), rl::test_result_data_race);
+  expect_caught(check_model<StampsTravelWithTheirItems<ReleaseAsRelaxed>>(kSampled),
+                rl::test_result_data_race);
 }
 
 // The same with the acquire loads of tail and head downgraded to relaxed.
@@ -113,6 +160,8 @@ TEST(SpscRingModel, CatchesAcquireWeakenedToRelaxed) {
   expect_caught(check_model<ExactlyOnceInOrder<AcquireAsRelaxed>>(kSampled),
                 rl::test_result_data_race);
   expect_caught(check_model<StagedPublish<AcquireAsRelaxed>>(kSampled), rl::test_result_data_race);
+  expect_caught(check_model<StampsTravelWithTheirItems<AcquireAsRelaxed>>(kSampled),
+                rl::test_result_data_race);
 }
 
 }  // namespace
