@@ -14,7 +14,7 @@
 // pieces plan_input gives it, one list per store) against the ends of the current graph's
 // unitigs:
 //   coordinator -> store  ACTION_THREAD_READS    ThreadingRequest
-//   store -> coordinator  ACTION_THREADED_READS  ThreadedReads (any number, each ~1 MiB)
+//   store -> coordinator  ACTION_THREADED_READS  ThreadedReads (any number, each ~1 MiB, in varints)
 //   store -> coordinator  ACTION_THREADING_DONE  ThreadingDone (how many ThreadedReads it sent)
 //   store -> itself       ACTION_THREAD_NEXT     the next block (one block a turn)
 // The coordinator counts what the reads crossed, and pairs mates by their record numbers in
