@@ -333,12 +333,13 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   // Repeats shorter than a read: reads that cross them tell which way in goes with which way
   // out. Each round threads the reads again through the graph the last one left: the first
   // round all of them, each store its share of the input (thread_everywhere()), the later
-  // ones only those that crossed two unitigs (no other can matter), on this node. The reads
+  // ones only those that crossed two unitigs (no other can matter), each store those it kept
+  // (on this node alone when there are no stores: resumed from the graph checkpoint). The reads
   // of the last graph, mates paired, then guide the contigs through the repeats that are left.
   void next_repeat_round() {
     if (repeat_round_ < settings_.repeat_rounds && graph_changed_) {
       this->log().begin_phase("repeats, round " + std::to_string(repeat_round_ + 1));
-      if (repeat_round_ == 0) {
+      if (repeat_round_ == 0 || !this->stores().empty()) {
         thread_everywhere(false);  // goes on in repeat_round_threaded()
         return;
       }
@@ -397,7 +398,10 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     const std::vector<std::vector<InputPiece>> plan = plan_input(layouts, static_cast<int>(this->stores().size()));
     ThreadingRequest request;
     request.k = static_cast<std::uint32_t>(settings_.counting.k);
-    request.keep_crossing_reads = !pairs && settings_.repeat_rounds > 1;
+    // Each store keeps the reads that crossed while another round may follow, and in that
+    // round threads only them again.
+    request.keep_crossing_reads = !pairs && repeat_round_ + 1 < settings_.repeat_rounds;
+    request.rethread_kept = !pairs && repeat_round_ > 0;
     request.paths = pairs;
     request.ends = ReadThreads::ends_of(*graph_, settings_.counting.k);
     request.files = settings_.counting.files;
@@ -405,13 +409,13 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     threads_.emplace(settings_.counting.k);
     threading_ = {};
     for (std::size_t store = 0; store < plan.size(); ++store) {
-      if (plan[store].empty()) continue;
+      if (plan[store].empty()) continue;  // no reads read, none kept
       request.pieces = plan[store];
       this->send(this->stores()[store], ACTION_THREAD_READS, request.encode());
       ++threading_.stores_awaited;
     }
-    this->log().line("reads threaded by " + std::to_string(threading_.stores_awaited) +
-                     " stores, each its share of the input");
+    this->log().line("reads threaded by " + std::to_string(threading_.stores_awaited) + " stores, each " +
+                     (request.rethread_kept ? "the reads it kept" : "its share of the input"));
     if (threading_.stores_awaited == 0) threading_maybe_done();
   }
 

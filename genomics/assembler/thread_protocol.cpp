@@ -54,6 +54,7 @@ Payload ThreadingRequest::encode() const {
   CheckpointWriter writer;
   writer.u64(k);
   writer.u64(keep_crossing_reads ? 1 : 0);
+  writer.u64(rethread_kept ? 1 : 0);
   writer.u64(paths ? 1 : 0);
   writer.u64(ends.size());
   for (const UnitigEnds& unitig : ends) {
@@ -75,6 +76,7 @@ ThreadingRequest ThreadingRequest::decode(std::span<const std::byte> bytes) {
   if (k == 0 || k > kMaxK) throw std::invalid_argument("threading request: k = " + std::to_string(k));
   request.k = static_cast<std::uint32_t>(k);
   request.keep_crossing_reads = reader.u64() != 0;
+  request.rethread_kept = reader.u64() != 0;
   request.paths = reader.u64() != 0;
   const std::uint64_t unitigs = reader.u64();
   for (std::uint64_t i = 0; i < unitigs; ++i) {

@@ -17,6 +17,8 @@
 //   store -> coordinator  ACTION_THREADED_READS  ThreadedReads (any number, each ~1 MiB, in varints)
 //   store -> coordinator  ACTION_THREADING_DONE  ThreadingDone (how many ThreadedReads it sent)
 //   store -> itself       ACTION_THREAD_NEXT     the next block (one block a turn)
+// A store keeps the reads that crossed two unitigs when asked, and threads them again (only
+// them: no other read can matter) through the next round's graph.
 // The coordinator counts what the reads crossed, and pairs mates by their record numbers in
 // their files once every store's piece record counts are in: the same evidence, and so the
 // same contigs, however the input was shared.
@@ -29,7 +31,8 @@ inline constexpr Action ACTION_THREAD_NEXT{"genomics.threads.next-block"};
 
 struct ThreadingRequest {
   std::uint32_t k = 0;
-  bool keep_crossing_reads = false;  // send the bases of reads that crossed two unitigs
+  bool keep_crossing_reads = false;  // the store keeps the reads that crossed two unitigs
+  bool rethread_kept = false;        // thread the reads it kept last time, not its pieces
   bool paths = false;                // send every read's unitigs (for pairing mates)
   std::vector<UnitigEnds> ends;
   std::vector<std::string> files;  // every input, as given
@@ -39,7 +42,8 @@ struct ThreadingRequest {
   static ThreadingRequest decode(std::span<const std::byte> bytes);
 };
 
-// One read that met the graph: where it is, the unitigs of its runs, and its bases when kept.
+// One read that met the graph: where it is and the unitigs of its runs (`bases` is for
+// threading on one node: stores keep their reads' bases themselves).
 struct ThreadedRead {
   std::uint32_t file_index = 0;
   std::uint32_t piece = 0;
