@@ -422,7 +422,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   void threaded_reads(std::span<const std::byte> bytes) {
     ++threading_.messages_received;
     for (ThreadedRead& read : ThreadedReads::decode(bytes)) {
-      threads_->add_traced(read.runs, read.bases);
+      threads_->add_traced(read.runs, {});  // the store keeps the read itself
       if (threading_pairs_ && read.file_index < settings_.counting.files.size()) {
         std::vector<ReadThreads::CompactOriented> path;
         for (const std::vector<std::size_t>& run : read.runs) path.insert(path.end(), run.begin(), run.end());

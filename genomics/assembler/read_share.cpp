@@ -65,7 +65,7 @@ bool ReadShare::rethread_step(const Send& send) {
   const std::size_t end = std::min(rethread_.size(), rethread_at_ + kReadsPerTurn);
   for (; rethread_at_ < end; ++rethread_at_) {
     std::string& read = rethread_[rethread_at_];
-    add({0, 0, rethread_at_ + 1, threads_.trace(read), {}}, read, send);
+    add({0, 0, rethread_at_ + 1, threads_.trace(read)}, read, send);
     read = {};
   }
   if (rethread_at_ < rethread_.size()) return true;
@@ -84,7 +84,7 @@ void ReadShare::flush(const Send& send) {
 void ReadShare::end_record(const Send& send) {
   if (!record_open_) return;
   const InputPiece& piece = request_.pieces[piece_];
-  add({piece.file_index, piece.piece, records_, threads_.trace(record_), {}}, record_, send);
+  add({piece.file_index, piece.piece, records_, threads_.trace(record_)}, record_, send);
   record_.clear();
   record_open_ = false;
 }

@@ -208,7 +208,7 @@ void ReadThreads::add_traced(const std::vector<std::vector<Oriented>>& runs, std
     count(run);
     crossed = true;
   }
-  if (crossed) kept_reads_.emplace_back(read);
+  if (crossed && !read.empty()) kept_reads_.emplace_back(read);
 }
 
 std::vector<ReadThreads::Oriented> ReadThreads::thread_run(std::string_view bases) const {

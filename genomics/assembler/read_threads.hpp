@@ -48,7 +48,7 @@ class ReadThreads {
   // graph, in read order. Where reads are threaded on other nodes than the one that counts.
   std::vector<std::vector<Oriented>> trace(std::string_view read) const;
   // What a traced read adds: its runs that crossed two unitigs or more, and the read itself
-  // when one did (kept for the next round).
+  // when one did (kept for the next round; not when `read` is empty: kept where it was read).
   void add_traced(const std::vector<std::vector<Oriented>>& runs, std::string_view read);
   // Reads traced elsewhere, for reads_threaded().
   void add_reads_threaded(std::uint64_t reads) { reads_threaded_ += reads; }

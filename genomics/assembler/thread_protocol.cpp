@@ -122,12 +122,6 @@ class VarintReader {
     }
     throw std::invalid_argument("threaded reads: a number longer than 64 bits");
   }
-  std::string text(std::size_t size) {
-    if (size > left()) throw std::invalid_argument("threaded reads: bases cut off at the end");
-    std::string out(reinterpret_cast<const char*>(bytes_.data() + at_), size);
-    at_ += size;
-    return out;
-  }
 
  private:
   std::span<const std::byte> bytes_;
@@ -145,9 +139,6 @@ void ThreadedReads::append(std::vector<std::byte>& message, const ThreadedRead& 
     put_varint(message, run.size());
     for (const std::size_t oriented : run) put_varint(message, oriented);
   }
-  put_varint(message, read.bases.size());
-  const auto* bases = reinterpret_cast<const std::byte*>(read.bases.data());
-  message.insert(message.end(), bases, bases + read.bases.size());
 }
 
 std::vector<ThreadedRead> ThreadedReads::decode(std::span<const std::byte> bytes) {
@@ -167,7 +158,6 @@ std::vector<ThreadedRead> ThreadedReads::decode(std::span<const std::byte> bytes
       run.reserve(unitigs);
       for (std::uint64_t i = 0; i < unitigs; ++i) run.push_back(static_cast<std::size_t>(reader.next()));
     }
-    read.bases = reader.text(reader.next());
     reads.push_back(std::move(read));
   }
   return reads;

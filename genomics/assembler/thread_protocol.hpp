@@ -42,14 +42,13 @@ struct ThreadingRequest {
   static ThreadingRequest decode(std::span<const std::byte> bytes);
 };
 
-// One read that met the graph: where it is and the unitigs of its runs (`bases` is for
-// threading on one node: stores keep their reads' bases themselves).
+// One read that met the graph: where it is and the unitigs of its runs (its bases stay on
+// the store that read it).
 struct ThreadedRead {
   std::uint32_t file_index = 0;
   std::uint32_t piece = 0;
   std::uint64_t record = 0;  // in its piece, from 1
   std::vector<std::vector<std::size_t>> runs;
-  std::string bases;  // empty unless kept
 };
 
 struct ThreadedReads {

@@ -480,13 +480,13 @@ TEST(UnitigGraph, RefusesAUnitigShorterThanK) {
 // was, small or large, and a message cut anywhere is refused rather than read short.
 TEST(ReadThreads, ThreadedReadsComeBackAsTheyWereSent) {
   const std::vector<ThreadedRead> sent{
-      {0, 0, 1, {{6}}, ""},
-      {3, 70000, std::uint64_t{1} << 40, {{0x7fffffff, 1, 127, 128}, {16383, 16384}}, "ACGTTGCA"},
-      {1, 2, 300, {}, std::string(200, 'G')},
+      {0, 0, 1, {{6}}},
+      {3, 70000, std::uint64_t{1} << 40, {{0x7fffffff, 1, 127, 128}, {16383, 16384}}},
+      {1, 2, 300, {}},
   };
   std::vector<std::byte> message;
   for (const ThreadedRead& read : sent) ThreadedReads::append(message, read);
-  EXPECT_LT(message.size(), 260u) << "small numbers in a byte or two";
+  EXPECT_LT(message.size(), 40u) << "small numbers in a byte or two";
   const std::vector<ThreadedRead> received = ThreadedReads::decode(message);
   ASSERT_EQ(received.size(), sent.size());
   for (std::size_t i = 0; i < sent.size(); ++i) {
@@ -494,7 +494,6 @@ TEST(ReadThreads, ThreadedReadsComeBackAsTheyWereSent) {
     EXPECT_EQ(received[i].piece, sent[i].piece);
     EXPECT_EQ(received[i].record, sent[i].record);
     EXPECT_EQ(received[i].runs, sent[i].runs);
-    EXPECT_EQ(received[i].bases, sent[i].bases);
   }
   std::vector<std::byte> first;
   ThreadedReads::append(first, sent[1]);
