@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -13,6 +14,7 @@
 
 #include <xenon/xenon.hpp>
 #include "genomics/assembler/assembler_settings.hpp"
+#include "genomics/assembler/flat_lists.hpp"
 #include "genomics/assembler/graph_protocol.hpp"
 #include "genomics/assembler/graph_store.hpp"
 #include "genomics/assembler/read_threads.hpp"
@@ -331,23 +333,24 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   // Repeats shorter than a read: reads that cross them tell which way in goes with which way
   // out. Each round threads the reads again through the graph the last one left: the first
   // round all of them, each store its share of the input (thread_everywhere()), the later
-  // ones only those that crossed two unitigs (no other can matter), on this node. The reads
+  // ones only those that crossed two unitigs (no other can matter), each store those it kept
+  // (on this node alone when there are no stores: resumed from the graph checkpoint). The reads
   // of the last graph, mates paired, then guide the contigs through the repeats that are left.
   void next_repeat_round() {
     if (repeat_round_ < settings_.repeat_rounds && graph_changed_) {
       this->log().begin_phase("repeats, round " + std::to_string(repeat_round_ + 1));
-      threads_.emplace(*graph_, settings_.counting.k);
-      if (repeat_round_ == 0) {
+      if (repeat_round_ == 0 || !this->stores().empty()) {
         thread_everywhere(false);  // goes on in repeat_round_threaded()
         return;
       }
+      threads_.emplace(*graph_, settings_.counting.k);
       threads_->thread_reads(crossing_reads_);
       repeat_round_threaded();
       return;
     }
     if (threads_) {  // every read again through the final graph, mates paired
       this->log().begin_phase("reads and pairs");
-      threads_.emplace(*graph_, settings_.counting.k);
+      crossing_reads_ = {};  // no round follows
       thread_everywhere(true);  // goes on in reads_and_pairs_threaded()
       return;
     }
@@ -355,7 +358,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   }
 
   void repeat_round_threaded() {
-    crossing_reads_ = threads_->kept_reads();
+    crossing_reads_ = std::move(threads_->kept_reads());
     const ReadThreads& crossings = *threads_;
     const std::uint64_t settled = graph_->resolve_repeats(
         [&crossings](std::size_t x, std::size_t y, std::size_t z) { return crossings.passages(x, y, z); },
@@ -385,6 +388,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     if (this->stores().empty()) {
       this->log().line("reads threaded by node 0 alone: no stores (resumed from checkpoints/" +
                        std::string(kGraphCheckpoint) + ")");
+      threads_.emplace(*graph_, settings_.counting.k);
       threads_->thread_files(settings_.counting.files, pairs);
       pairs ? reads_and_pairs_threaded() : repeat_round_threaded();
       return;
@@ -394,30 +398,37 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     const std::vector<std::vector<InputPiece>> plan = plan_input(layouts, static_cast<int>(this->stores().size()));
     ThreadingRequest request;
     request.k = static_cast<std::uint32_t>(settings_.counting.k);
-    request.keep_crossing_reads = !pairs && settings_.repeat_rounds > 1;
+    // Each store keeps the reads that crossed while another round may follow, and in that
+    // round threads only them again.
+    request.keep_crossing_reads = !pairs && repeat_round_ + 1 < settings_.repeat_rounds;
+    request.rethread_kept = !pairs && repeat_round_ > 0;
     request.paths = pairs;
     request.ends = ReadThreads::ends_of(*graph_, settings_.counting.k);
     request.files = settings_.counting.files;
+    // This node only counts what the stores traced: no index of the unitigs' k-mers of its own.
+    threads_.emplace(settings_.counting.k);
     threading_ = {};
     for (std::size_t store = 0; store < plan.size(); ++store) {
-      if (plan[store].empty()) continue;
+      if (plan[store].empty()) continue;  // no reads read, none kept
       request.pieces = plan[store];
       this->send(this->stores()[store], ACTION_THREAD_READS, request.encode());
       ++threading_.stores_awaited;
     }
-    this->log().line("reads threaded by " + std::to_string(threading_.stores_awaited) +
-                     " stores, each its share of the input");
+    this->log().line("reads threaded by " + std::to_string(threading_.stores_awaited) + " stores, each " +
+                     (request.rethread_kept ? "the reads it kept" : "its share of the input"));
     if (threading_.stores_awaited == 0) threading_maybe_done();
   }
 
   void threaded_reads(std::span<const std::byte> bytes) {
     ++threading_.messages_received;
     for (ThreadedRead& read : ThreadedReads::decode(bytes)) {
-      threads_->add_traced(read.runs, read.bases);
+      threads_->add_traced(read.runs, {});  // the store keeps the read itself
       if (threading_pairs_ && read.file_index < settings_.counting.files.size()) {
-        std::vector<std::size_t> path;
+        std::vector<ReadThreads::CompactOriented> path;
         for (const std::vector<std::size_t>& run : read.runs) path.insert(path.end(), run.begin(), run.end());
-        threading_.paths[{read.file_index, read.piece}].emplace_back(read.record, std::move(path));
+        PiecePaths& piece = threading_.paths[{read.file_index, read.piece}];
+        piece.records.push_back(read.record);
+        piece.paths.push_back(path);
       }
     }
     threading_maybe_done();
@@ -460,31 +471,67 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       first_of_piece[piece] = records[piece.first];
       records[piece.first] += count;
     }
-    using Numbered = std::vector<std::pair<std::uint64_t, std::vector<std::size_t>>>;
-    const auto numbered = [&](std::uint32_t file) {
-      Numbered all;
-      for (auto& [piece, paths] : threading_.paths) {
-        if (piece.first != file) continue;
-        const std::uint64_t first = first_of_piece[piece];
-        for (auto& [record, path] : paths) all.emplace_back(first + record, std::move(path));
-      }
-      std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      return all;
-    };
     for (std::uint32_t file = 0; file < files; file += 2) {
       if (records[file] != records[file + 1]) {
         threads_->add_unpaired_files(1);  // mates are records at the same place in both files: not these
         continue;
       }
-      const Numbered first = numbered(file);
-      const Numbered second = numbered(file + 1);
-      std::size_t at = 0;
-      for (const auto& [record, path] : first) {
-        while (at < second.size() && second[at].first < record) ++at;
-        if (at < second.size() && second[at].first == record) threads_->add_pair(path, second[at].second);
+      MateCursor first(threading_.paths, first_of_piece, file);
+      MateCursor second(threading_.paths, first_of_piece, file + 1);
+      for (; !first.at_end(); first.advance()) {
+        while (!second.at_end() && second.record() < first.record()) second.advance();
+        if (!second.at_end() && second.record() == first.record()) threads_->add_pair(first.path(), second.path());
       }
     }
+    threading_.paths.clear();
   }
+
+  // The paths of the reads of one piece that met the graph, by their record in the piece.
+  struct PiecePaths {
+    std::vector<std::uint64_t> records;
+    FlatLists<ReadThreads::CompactOriented> paths;
+  };
+  using PieceKey = std::pair<std::uint32_t, std::uint32_t>;  // (file, piece)
+
+  // The reads of one file that met the graph, in record order over its pieces (a store's
+  // messages may come in any order, so each piece's reads are ordered here).
+  class MateCursor {
+   public:
+    MateCursor(const std::map<PieceKey, PiecePaths>& pieces, const std::map<PieceKey, std::uint64_t>& first_of_piece,
+               std::uint32_t file)
+        : piece_(pieces.lower_bound({file, 0})), end_(pieces.lower_bound({file + 1, 0})), first_of_piece_(first_of_piece) {
+      enter_piece();
+    }
+    bool at_end() const { return piece_ == end_; }
+    std::uint64_t record() const { return first_ + piece_->second.records[order_[at_]]; }
+    std::span<const ReadThreads::CompactOriented> path() const { return piece_->second.paths[order_[at_]]; }
+    void advance() {
+      if (++at_ < order_.size()) return;
+      ++piece_;
+      enter_piece();
+    }
+
+   private:
+    void enter_piece() {
+      for (; piece_ != end_; ++piece_) {
+        const std::vector<std::uint64_t>& records = piece_->second.records;
+        if (records.empty()) continue;
+        const auto first = first_of_piece_.find(piece_->first);
+        first_ = first == first_of_piece_.end() ? 0 : first->second;
+        order_.resize(records.size());
+        for (std::size_t i = 0; i < order_.size(); ++i) order_[i] = i;
+        std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) { return records[a] < records[b]; });
+        at_ = 0;
+        return;
+      }
+    }
+
+    std::map<PieceKey, PiecePaths>::const_iterator piece_, end_;
+    const std::map<PieceKey, std::uint64_t>& first_of_piece_;
+    std::uint64_t first_ = 0;
+    std::vector<std::size_t> order_;
+    std::size_t at_ = 0;
+  };
 
   void make_contigs() {
     UnitigGraph::NextAfter reads;
@@ -581,8 +628,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     std::size_t stores_awaited = 0;
     std::uint64_t messages_promised = 0;
     std::uint64_t messages_received = 0;
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> piece_records;  // (file, piece)
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::pair<std::uint64_t, std::vector<std::size_t>>>> paths;
+    std::map<PieceKey, std::uint64_t> piece_records;
+    std::map<PieceKey, PiecePaths> paths;
     std::string failure;
   };
   Threading threading_;

@@ -31,7 +31,8 @@ namespace xenon::genomics {
 // and sends each unitig to the coordinator once: of its two walks, one from each end, only the
 // one that starts with the smaller k-mer is kept. Vertices on no walk lie on cycles of
 // unbranched vertices; the coordinator asks for those last. Later it threads its share of
-// the reads through the cleaned graph's unitigs (ReadShare), as often as the coordinator asks.
+// the reads through the cleaned graph's unitigs (ReadShare), as often as the coordinator asks,
+// keeping those that crossed two unitigs to thread them again in the next repeat round.
 template <int Words>
 class GraphStore : public KmerStore<Words> {
  public:
@@ -64,7 +65,9 @@ class GraphStore : public KmerStore<Words> {
       return;
     } else if (action == ACTION_THREAD_READS) {
       threading_coordinator_ = message.source();
-      share_ = std::make_unique<ReadShare>(ThreadingRequest::decode(message.payload()));
+      // Last round's kept reads go to the new share, or are dropped when it does not want them.
+      share_ = std::make_unique<ReadShare>(ThreadingRequest::decode(message.payload()), std::move(kept_reads_));
+      kept_reads_ = {};
       this->send(this->self(), ACTION_THREAD_NEXT);
       return;
     } else if (action == ACTION_THREAD_NEXT) {
@@ -90,6 +93,7 @@ class GraphStore : public KmerStore<Words> {
       return;
     }
     this->send(coordinator, ACTION_THREADING_DONE, share_->done().encode());
+    kept_reads_ = share_->take_kept();
     share_.reset();
   }
 
@@ -447,6 +451,7 @@ class GraphStore : public KmerStore<Words> {
   std::uint64_t unitigs_sent_ = 0;
   std::uint64_t kmers_sent_ = 0;
   std::unique_ptr<ReadShare> share_;  // while threading reads
+  std::vector<std::string> kept_reads_;  // that crossed two unitigs, for the next repeat round
   ActorName threading_coordinator_;
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "genomics/assembler/read_share.hpp"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,10 +12,13 @@
 
 namespace xenon::genomics {
 
-ReadShare::ReadShare(ThreadingRequest request)
-    : request_(std::move(request)), threads_(request_.ends, static_cast<int>(request_.k)) {}
+ReadShare::ReadShare(ThreadingRequest request, std::vector<std::string> kept)
+    : request_(std::move(request)), threads_(request_.ends, static_cast<int>(request_.k)) {
+  if (request_.rethread_kept) rethread_ = std::move(kept);
+}
 
 bool ReadShare::step(const Send& send) {
+  if (request_.rethread_kept) return rethread_step(send);
   // Each record whole: FASTQ records come in one piece, FASTA ones line by line.
   struct Visitor {
     ReadShare& share;
@@ -51,23 +55,41 @@ bool ReadShare::step(const Send& send) {
     records_ = 0;
     ++piece_;
   }
-  if (!message_.empty()) {
-    send(std::move(message_));
-    message_ = {};
-    ++done_.messages;
-  }
+  flush(send);
   return false;
+}
+
+// Last time's kept reads, some thousands a turn (they are not numbered: only pairing needs
+// that, and pairing threads every read).
+bool ReadShare::rethread_step(const Send& send) {
+  const std::size_t end = std::min(rethread_.size(), rethread_at_ + kReadsPerTurn);
+  for (; rethread_at_ < end; ++rethread_at_) {
+    std::string& read = rethread_[rethread_at_];
+    add({0, 0, rethread_at_ + 1, threads_.trace(read)}, read, send);
+    read = {};
+  }
+  if (rethread_at_ < rethread_.size()) return true;
+  rethread_ = {};
+  flush(send);
+  return false;
+}
+
+void ReadShare::flush(const Send& send) {
+  if (message_.empty()) return;
+  send(std::move(message_));
+  message_ = {};
+  ++done_.messages;
 }
 
 void ReadShare::end_record(const Send& send) {
   if (!record_open_) return;
   const InputPiece& piece = request_.pieces[piece_];
-  add({piece.file_index, piece.piece, records_, threads_.trace(record_), {}}, send);
+  add({piece.file_index, piece.piece, records_, threads_.trace(record_)}, record_, send);
   record_.clear();
   record_open_ = false;
 }
 
-void ReadShare::add(ThreadedRead read, const Send& send) {
+void ReadShare::add(ThreadedRead read, std::string& bases, const Send& send) {
   ++done_.reads;
   bool crossed = false;
   for (const std::vector<std::size_t>& run : read.runs) crossed |= run.size() >= 2;
@@ -75,13 +97,9 @@ void ReadShare::add(ThreadedRead read, const Send& send) {
     std::erase_if(read.runs, [](const std::vector<std::size_t>& run) { return run.size() < 2; });
   }
   if (read.runs.empty()) return;  // nothing the coordinator needs
-  if (crossed && request_.keep_crossing_reads) read.bases = record_;
+  if (crossed && request_.keep_crossing_reads) kept_.push_back(std::move(bases));
   ThreadedReads::append(message_, read);
-  if (message_.size() >= kMessageBytes) {
-    send(std::move(message_));
-    message_ = {};
-    ++done_.messages;
-  }
+  if (message_.size() >= kMessageBytes) flush(send);
 }
 
 }  // namespace xenon::genomics

@@ -17,7 +17,8 @@ namespace xenon::genomics {
 // traces every read through the unitig ends it was given, and hands on what the coordinator
 // needs, about a MiB at a time: the reads that met the graph with the unitigs of their runs
 // (only those that crossed two unitigs or more, unless every read's unitigs are wanted for
-// pairing) and, when asked, the bases of the reads that crossed. One block at a time, so the
+// pairing); when asked, it keeps the reads that crossed, to thread them again through the
+// next round's graph (take_kept, then a request to rethread them). One block at a time, so the
 // store's worker can take other actors' messages in between (on node 0, the coordinator's,
 // which would otherwise pile up unread while the worker threads).
 class ReadShare {
@@ -25,17 +26,24 @@ class ReadShare {
   using Send = std::function<void(std::vector<std::byte>&&)>;
   static constexpr std::size_t kMessageBytes = 1 << 20;
 
-  explicit ReadShare(ThreadingRequest request);
+  static constexpr std::size_t kReadsPerTurn = 4096;  // kept reads threaded again per step
+
+  // `kept`: the reads this store kept last time, threaded when the request says so.
+  explicit ReadShare(ThreadingRequest request, std::vector<std::string> kept = {});
 
   // Threads the next block; false once every piece is read or one could not be (then done()
   // has sent what was left).
   bool step(const Send& send);
   // The report that ends the share (its failure names the first piece that could not be read).
   const ThreadingDone& done() const { return done_; }
+  // The reads that crossed two unitigs or more, when the request asked to keep them.
+  std::vector<std::string> take_kept() { return std::move(kept_); }
 
  private:
+  bool rethread_step(const Send& send);
   void end_record(const Send& send);
-  void add(ThreadedRead read, const Send& send);
+  void add(ThreadedRead read, std::string& bases, const Send& send);
+  void flush(const Send& send);
 
   ThreadingRequest request_;
   ReadThreads threads_;
@@ -47,6 +55,9 @@ class ReadShare {
   bool record_open_ = false;
   std::uint64_t records_ = 0;
   std::vector<std::byte> message_;
+  std::vector<std::string> rethread_;  // last time's kept reads, to thread again
+  std::size_t rethread_at_ = 0;
+  std::vector<std::string> kept_;
   ThreadingDone done_;
 };
 

@@ -34,13 +34,13 @@ void ReadThreads::thread_files(const std::vector<std::string>& files, bool pair_
   // Each record whole: FASTQ records come in one piece, FASTA ones line by line.
   struct Visitor {
     ReadThreads& threads;
-    std::vector<std::vector<Oriented>>* paths;  // each record's unitigs, when pairing
+    FlatLists<CompactOriented>* paths;  // each record's unitigs, when pairing
     std::string record;
     bool open = false;
     void close() {
       if (open) {
-        std::vector<Oriented> path = threads.thread(record);
-        if (paths != nullptr) paths->push_back(std::move(path));
+        const std::vector<CompactOriented> path = threads.thread(record);
+        if (paths != nullptr) paths->push_back(path);
       }
       record.clear();
       open = false;
@@ -54,10 +54,10 @@ void ReadThreads::thread_files(const std::vector<std::string>& files, bool pair_
   };
   std::string block;
   const bool pairing = pair_files && files.size() % 2 == 0;
-  std::vector<std::vector<Oriented>> first_mates, second_mates;
+  FlatLists<CompactOriented> first_mates, second_mates;
   for (std::size_t file = 0; file < files.size(); ++file) {
     BlockSplitter splitter(files[file], static_cast<std::uint32_t>(file), 1 << 20, static_cast<std::size_t>(k_ - 1));
-    std::vector<std::vector<Oriented>>* paths = !pairing ? nullptr : file % 2 == 0 ? &first_mates : &second_mates;
+    FlatLists<CompactOriented>* paths = !pairing ? nullptr : file % 2 == 0 ? &first_mates : &second_mates;
     if (paths != nullptr) paths->clear();
     Visitor visitor{*this, paths, {}, false};
     BlockOrigin origin;
@@ -76,9 +76,10 @@ void ReadThreads::thread_files(const std::vector<std::string>& files, bool pair_
 namespace {
 
 // A path read the other way: last unitig first, each reverse complemented.
-std::vector<std::size_t> flipped(const std::vector<std::size_t>& path) {
-  std::vector<std::size_t> other(path.rbegin(), path.rend());
-  for (std::size_t& oriented : other) oriented ^= 1;
+template <class Oriented>
+std::vector<ReadThreads::CompactOriented> flipped(std::span<const Oriented> path) {
+  std::vector<ReadThreads::CompactOriented> other(path.rbegin(), path.rend());
+  for (ReadThreads::CompactOriented& oriented : other) oriented ^= 1;
   return other;
 }
 
@@ -86,12 +87,12 @@ std::vector<std::size_t> flipped(const std::vector<std::size_t>& path) {
 
 // A fragment reads: first mate, a gap, the second mate reverse complemented. Kept read from
 // either end, each time by the unitigs of the mate it starts with.
-void ReadThreads::add_pair(const std::vector<Oriented>& first, const std::vector<Oriented>& second) {
+void ReadThreads::add_pair(std::span<const CompactOriented> first, std::span<const CompactOriented> second) {
   if (first.empty() || second.empty()) return;
   for (const auto& [from, to] : {std::pair{first, flipped(second)}, std::pair{second, flipped(first)}}) {
     const auto id = static_cast<std::uint32_t>(pairs_.size());
     pairs_.push_back(to);
-    for (const Oriented oriented : from) {
+    for (const CompactOriented oriented : from) {
       std::vector<std::uint32_t>& ids = pairs_by_unitig_[oriented];
       if (ids.empty() || ids.back() != id) ids.push_back(id);
     }
@@ -104,7 +105,7 @@ std::map<ReadThreads::Oriented, std::uint32_t> ReadThreads::mates_after(Oriented
   const auto found = pairs_by_unitig_.find(anchor);
   if (found == pairs_by_unitig_.end()) return votes;
   for (const std::uint32_t id : found->second) {
-    const std::vector<Oriented>& mate = pairs_[id];
+    const std::span<const CompactOriented> mate = pairs_[id];
     for (const Oriented way : ways) {
       if (std::find(mate.begin(), mate.end(), way) != mate.end()) ++votes[way];
     }
@@ -117,6 +118,7 @@ void ReadThreads::thread_reads(const std::vector<std::string>& reads) {
 }
 
 void ReadThreads::index(const std::vector<UnitigEnds>& ends) {
+  if (ends.size() > 0x7fffffffu) throw std::invalid_argument("unitig ends: more unitigs than paths can name");
   std::size_t total = 0;
   for (const UnitigEnds& unitig : ends) {
     kmers_.push_back(unitig.kmers);
@@ -167,17 +169,18 @@ void ReadThreads::index_kmers(const std::string& bases, std::size_t unitig, std:
 }
 
 const ReadThreads::Location* ReadThreads::find(const PackedKmer<2>& canonical) const {
+  if (occupied_.empty()) return nullptr;  // counting only
   for (std::size_t slot = key_of<2>(canonical)[1] & mask_;; slot = (slot + 1) & mask_) {
     if (!occupied_[slot]) return nullptr;
     if (same_words<2>(keys_[slot], canonical)) return locations_[slot].unitig == kAmbiguous ? nullptr : &locations_[slot];
   }
 }
 
-std::vector<ReadThreads::Oriented> ReadThreads::thread(std::string_view read) {
+std::vector<ReadThreads::CompactOriented> ReadThreads::thread(std::string_view read) {
   const std::vector<std::vector<Oriented>> runs = trace(read);
   ++reads_threaded_;
   add_traced(runs, read);
-  std::vector<Oriented> path;
+  std::vector<CompactOriented> path;
   for (const std::vector<Oriented>& run : runs) path.insert(path.end(), run.begin(), run.end());
   return path;
 }
@@ -205,7 +208,7 @@ void ReadThreads::add_traced(const std::vector<std::vector<Oriented>>& runs, std
     count(run);
     crossed = true;
   }
-  if (crossed) kept_reads_.emplace_back(read);
+  if (crossed && !read.empty()) kept_reads_.emplace_back(read);
 }
 
 std::vector<ReadThreads::Oriented> ReadThreads::thread_run(std::string_view bases) const {
@@ -249,15 +252,17 @@ void ReadThreads::count(const std::vector<Oriented>& path) {
     const Triple reverse{path[i + 2] ^ 1, path[i + 1] ^ 1, path[i] ^ 1};
     ++passages_[std::min(forward, reverse)];
   }
-  std::vector<Oriented> reversed(path.rbegin(), path.rend());
-  for (Oriented& oriented : reversed) oriented ^= 1;
-  for (const std::vector<Oriented>* read : std::initializer_list<const std::vector<Oriented>*>{&path, &reversed}) {
-    const auto id = static_cast<std::uint32_t>(paths_.size());
-    paths_.push_back(*read);
-    for (std::size_t i = 0; i + 1 < read->size(); ++i) {
-      std::vector<std::uint32_t>& ids = paths_by_unitig_[(*read)[i]];
-      if (ids.empty() || ids.back() != id) ids.push_back(id);
-    }
+  keep_path({path.begin(), path.end()});
+  keep_path(flipped(std::span<const Oriented>(path)));
+}
+
+// A read's path, for next_after(): found by each unitig something follows in it.
+void ReadThreads::keep_path(const std::vector<CompactOriented>& path) {
+  const auto id = static_cast<std::uint32_t>(paths_.size());
+  paths_.push_back(path);
+  for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+    std::vector<std::uint32_t>& ids = paths_by_unitig_[path[i]];
+    if (ids.empty() || ids.back() != id) ids.push_back(id);
   }
 }
 
@@ -267,7 +272,7 @@ std::map<ReadThreads::Oriented, std::uint32_t> ReadThreads::next_after(const std
   const auto found = paths_by_unitig_.find(context[0]);
   if (found == paths_by_unitig_.end()) return next;
   for (const std::uint32_t id : found->second) {
-    const std::vector<Oriented>& path = paths_[id];
+    const std::span<const CompactOriented> path = paths_[id];
     for (std::size_t at = 0; at + context.size() < path.size(); ++at) {
       if (std::equal(context.begin(), context.end(), path.begin() + static_cast<std::ptrdiff_t>(at))) {
         ++next[path[at + context.size()]];

@@ -5,10 +5,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "genomics/assembler/flat_lists.hpp"
 #include "genomics/assembler/unitig_graph.hpp"
 #include "genomics/kmer/kmer.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
@@ -30,24 +32,29 @@ struct UnitigEnds {
 class ReadThreads {
  public:
   using Oriented = std::size_t;
+  // As the paths of reads are kept: graphs have far fewer than 2^31 unitigs.
+  using CompactOriented = std::uint32_t;
 
   // Ready to thread reads through the unitigs of `graph`, or through the unitigs whose ends
   // are `ends` (ends_of(graph): the same threads).
   ReadThreads(const UnitigGraph& graph, int k);
   ReadThreads(const std::vector<UnitigEnds>& ends, int k);
   static std::vector<UnitigEnds> ends_of(const UnitigGraph& graph, int k);
+  // Only for counting what reads traced elsewhere crossed (add_traced, add_pair): no index,
+  // so trace() finds nothing (the index of a bacterium's unitig ends is tens of MB).
+  explicit ReadThreads(int k) : k_(k), shape_(k) {}
 
   // One read threaded, nothing counted: the unitigs of each of its runs of ACGT that met the
   // graph, in read order. Where reads are threaded on other nodes than the one that counts.
   std::vector<std::vector<Oriented>> trace(std::string_view read) const;
   // What a traced read adds: its runs that crossed two unitigs or more, and the read itself
-  // when one did (kept for the next round).
+  // when one did (kept for the next round; not when `read` is empty: kept where it was read).
   void add_traced(const std::vector<std::vector<Oriented>>& runs, std::string_view read);
   // Reads traced elsewhere, for reads_threaded().
   void add_reads_threaded(std::uint64_t reads) { reads_threaded_ += reads; }
   // A read pair (mates traced elsewhere: each one's runs, joined), and a pair of files whose
   // records could not be paired.
-  void add_pair(const std::vector<Oriented>& first, const std::vector<Oriented>& second);
+  void add_pair(std::span<const CompactOriented> first, std::span<const CompactOriented> second);
   void add_unpaired_files(std::uint64_t files) { unpaired_files_ += files; }
 
   // Threads every read of `files` (FASTA/FASTQ, plain or gzip). With `pair_files`, files 1
@@ -89,9 +96,10 @@ class ReadThreads {
   void index(const std::vector<UnitigEnds>& ends);
   void index_kmers(const std::string& bases, std::size_t unitig, std::size_t first_offset);
   const Location* find(const PackedKmer<2>& canonical) const;
-  std::vector<Oriented> thread(std::string_view read);      // the unitigs it went through
+  std::vector<CompactOriented> thread(std::string_view read);  // the unitigs it went through
   std::vector<Oriented> thread_run(std::string_view bases) const;  // those of one run of ACGT
   void count(const std::vector<Oriented>& path);
+  void keep_path(const std::vector<CompactOriented>& path);
 
   int k_;
   KmerShape<2> shape_;
@@ -104,11 +112,11 @@ class ReadThreads {
   std::map<Triple, std::uint32_t> passages_;
   // The paths of reads that crossed two unitigs or more, each read both ways, and for each
   // unitig, the paths where something follows it.
-  std::vector<std::vector<Oriented>> paths_;
+  FlatLists<CompactOriented> paths_;
   std::map<Oriented, std::vector<std::uint32_t>> paths_by_unitig_;
   // Read pairs, each both ways: the unitigs of the mate further along the fragment, found by
   // the unitigs of the mate before it.
-  std::vector<std::vector<Oriented>> pairs_;
+  FlatLists<CompactOriented> pairs_;
   std::map<Oriented, std::vector<std::uint32_t>> pairs_by_unitig_;
   std::uint64_t unpaired_files_ = 0;
   std::uint64_t reads_threaded_ = 0;

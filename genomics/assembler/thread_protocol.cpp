@@ -54,6 +54,7 @@ Payload ThreadingRequest::encode() const {
   CheckpointWriter writer;
   writer.u64(k);
   writer.u64(keep_crossing_reads ? 1 : 0);
+  writer.u64(rethread_kept ? 1 : 0);
   writer.u64(paths ? 1 : 0);
   writer.u64(ends.size());
   for (const UnitigEnds& unitig : ends) {
@@ -75,6 +76,7 @@ ThreadingRequest ThreadingRequest::decode(std::span<const std::byte> bytes) {
   if (k == 0 || k > kMaxK) throw std::invalid_argument("threading request: k = " + std::to_string(k));
   request.k = static_cast<std::uint32_t>(k);
   request.keep_crossing_reads = reader.u64() != 0;
+  request.rethread_kept = reader.u64() != 0;
   request.paths = reader.u64() != 0;
   const std::uint64_t unitigs = reader.u64();
   for (std::uint64_t i = 0; i < unitigs; ++i) {
@@ -92,37 +94,70 @@ ThreadingRequest ThreadingRequest::decode(std::span<const std::byte> bytes) {
   return request;
 }
 
-void ThreadedReads::append(std::vector<std::byte>& message, const ThreadedRead& read) {
-  CheckpointWriter writer;
-  writer.u64(read.file_index);
-  writer.u64(read.piece);
-  writer.u64(read.record);
-  writer.u64(read.runs.size());
-  for (const std::vector<std::size_t>& run : read.runs) {
-    writer.u64(run.size());
-    for (const std::size_t oriented : run) writer.u64(oriented);
+namespace {
+
+// ThreadedReads in varints (LEB128: seven bits a byte, low bits first): the numbers in a
+// threaded read are small (unitig numbers, run lengths), and at 8 bytes each they made most
+// of what the stores sent node 0 and what waited there to be counted.
+void put_varint(std::vector<std::byte>& out, std::uint64_t value) {
+  while (value >= 0x80) {
+    out.push_back(static_cast<std::byte>((value & 0x7f) | 0x80));
+    value >>= 7;
   }
-  writer.text(read.bases);
-  message.insert(message.end(), writer.data().begin(), writer.data().end());
+  out.push_back(static_cast<std::byte>(value));
+}
+
+class VarintReader {
+ public:
+  explicit VarintReader(std::span<const std::byte> bytes) : bytes_(bytes) {}
+  bool at_end() const { return at_ == bytes_.size(); }
+  std::size_t left() const { return bytes_.size() - at_; }
+  std::uint64_t next() {
+    std::uint64_t value = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (at_end()) throw std::invalid_argument("threaded reads: a number cut off at the end");
+      const auto byte = std::to_integer<std::uint8_t>(bytes_[at_++]);
+      value |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0) return value;
+    }
+    throw std::invalid_argument("threaded reads: a number longer than 64 bits");
+  }
+
+ private:
+  std::span<const std::byte> bytes_;
+  std::size_t at_ = 0;
+};
+
+}  // namespace
+
+void ThreadedReads::append(std::vector<std::byte>& message, const ThreadedRead& read) {
+  put_varint(message, read.file_index);
+  put_varint(message, read.piece);
+  put_varint(message, read.record);
+  put_varint(message, read.runs.size());
+  for (const std::vector<std::size_t>& run : read.runs) {
+    put_varint(message, run.size());
+    for (const std::size_t oriented : run) put_varint(message, oriented);
+  }
 }
 
 std::vector<ThreadedRead> ThreadedReads::decode(std::span<const std::byte> bytes) {
-  CheckpointReader reader(bytes);
+  VarintReader reader(bytes);
   std::vector<ThreadedRead> reads;
   while (!reader.at_end()) {
     ThreadedRead read;
-    read.file_index = narrow32(reader.u64(), "file");
-    read.piece = narrow32(reader.u64(), "piece");
-    read.record = reader.u64();
-    const std::uint64_t runs = reader.u64();
-    if (runs > bytes.size()) throw std::invalid_argument("threaded reads: more runs than bytes");
+    read.file_index = narrow32(reader.next(), "file");
+    read.piece = narrow32(reader.next(), "piece");
+    read.record = reader.next();
+    const std::uint64_t runs = reader.next();
+    if (runs > reader.left()) throw std::invalid_argument("threaded reads: more runs than bytes");
     read.runs.resize(runs);
     for (std::vector<std::size_t>& run : read.runs) {
-      const std::uint64_t unitigs = reader.u64();
-      if (unitigs > bytes.size() / 8) throw std::invalid_argument("threaded reads: more unitigs than bytes");
-      for (std::uint64_t i = 0; i < unitigs; ++i) run.push_back(static_cast<std::size_t>(reader.u64()));
+      const std::uint64_t unitigs = reader.next();
+      if (unitigs > reader.left()) throw std::invalid_argument("threaded reads: more unitigs than bytes");
+      run.reserve(unitigs);
+      for (std::uint64_t i = 0; i < unitigs; ++i) run.push_back(static_cast<std::size_t>(reader.next()));
     }
-    read.bases = reader.text();
     reads.push_back(std::move(read));
   }
   return reads;

@@ -14,9 +14,11 @@
 // pieces plan_input gives it, one list per store) against the ends of the current graph's
 // unitigs:
 //   coordinator -> store  ACTION_THREAD_READS    ThreadingRequest
-//   store -> coordinator  ACTION_THREADED_READS  ThreadedReads (any number, each ~1 MiB)
+//   store -> coordinator  ACTION_THREADED_READS  ThreadedReads (any number, each ~1 MiB, in varints)
 //   store -> coordinator  ACTION_THREADING_DONE  ThreadingDone (how many ThreadedReads it sent)
 //   store -> itself       ACTION_THREAD_NEXT     the next block (one block a turn)
+// A store keeps the reads that crossed two unitigs when asked, and threads them again (only
+// them: no other read can matter) through the next round's graph.
 // The coordinator counts what the reads crossed, and pairs mates by their record numbers in
 // their files once every store's piece record counts are in: the same evidence, and so the
 // same contigs, however the input was shared.
@@ -29,7 +31,8 @@ inline constexpr Action ACTION_THREAD_NEXT{"genomics.threads.next-block"};
 
 struct ThreadingRequest {
   std::uint32_t k = 0;
-  bool keep_crossing_reads = false;  // send the bases of reads that crossed two unitigs
+  bool keep_crossing_reads = false;  // the store keeps the reads that crossed two unitigs
+  bool rethread_kept = false;        // thread the reads it kept last time, not its pieces
   bool paths = false;                // send every read's unitigs (for pairing mates)
   std::vector<UnitigEnds> ends;
   std::vector<std::string> files;  // every input, as given
@@ -39,13 +42,13 @@ struct ThreadingRequest {
   static ThreadingRequest decode(std::span<const std::byte> bytes);
 };
 
-// One read that met the graph: where it is, the unitigs of its runs, and its bases when kept.
+// One read that met the graph: where it is and the unitigs of its runs (its bases stay on
+// the store that read it).
 struct ThreadedRead {
   std::uint32_t file_index = 0;
   std::uint32_t piece = 0;
   std::uint64_t record = 0;  // in its piece, from 1
   std::vector<std::vector<std::size_t>> runs;
-  std::string bases;  // empty unless kept
 };
 
 struct ThreadedReads {

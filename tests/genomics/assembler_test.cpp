@@ -234,6 +234,9 @@ TEST(Assembler, ReadsThreadedByEveryStoreGiveTheSameContigs) {
     const std::string log = out.read("assembler.log");
     EXPECT_NE(log.find("reads threaded by " + std::to_string(processes * (threads - 1)) + " stores"), std::string::npos)
         << log;
+    // The later repeat rounds too, each store threading again the reads it kept.
+    ASSERT_NE(log.find("phase repeats, round 2: started"), std::string::npos) << log;
+    EXPECT_NE(log.find("stores, each the reads it kept"), std::string::npos) << log;
   }
 }
 

@@ -315,7 +315,7 @@ TEST(ReadThreads, TheUnitigEndsSentToANodeTraceReadsAsTheWholeGraphDoes) {
   const ThreadingRequest received = ThreadingRequest::decode(message.bytes());
   ReadThreads whole(graph, kK);
   const ReadThreads ends(received.ends, kK);
-  ReadThreads counted(graph, kK);
+  ReadThreads counted(kK);  // as node 0 counts what the stores traced: no index of its own
   int reads = 0;
   for (const std::string& genome : {shared.first, shared.second}) {
     for (std::size_t at = 0; at + 150 <= genome.size(); at += 5, ++reads) {
@@ -325,6 +325,7 @@ TEST(ReadThreads, TheUnitigEndsSentToANodeTraceReadsAsTheWholeGraphDoes) {
       ASSERT_EQ(ends.trace(read), whole.trace(read)) << "read " << reads;
       whole.thread_reads({read});
       counted.add_traced(ends.trace(read), read);
+      ASSERT_TRUE(counted.trace(read).empty()) << "a ReadThreads for counting only traces nothing";
     }
   }
   EXPECT_EQ(counted.kept_reads(), whole.kept_reads());
@@ -474,3 +475,29 @@ TEST(UnitigGraph, RefusesAUnitigShorterThanK) {
 }
 
 }  // namespace
+
+// What a store sends node 0 of its threaded reads, in varints: every field comes back as it
+// was, small or large, and a message cut anywhere is refused rather than read short.
+TEST(ReadThreads, ThreadedReadsComeBackAsTheyWereSent) {
+  const std::vector<ThreadedRead> sent{
+      {0, 0, 1, {{6}}},
+      {3, 70000, std::uint64_t{1} << 40, {{0x7fffffff, 1, 127, 128}, {16383, 16384}}},
+      {1, 2, 300, {}},
+  };
+  std::vector<std::byte> message;
+  for (const ThreadedRead& read : sent) ThreadedReads::append(message, read);
+  EXPECT_LT(message.size(), 40u) << "small numbers in a byte or two";
+  const std::vector<ThreadedRead> received = ThreadedReads::decode(message);
+  ASSERT_EQ(received.size(), sent.size());
+  for (std::size_t i = 0; i < sent.size(); ++i) {
+    EXPECT_EQ(received[i].file_index, sent[i].file_index);
+    EXPECT_EQ(received[i].piece, sent[i].piece);
+    EXPECT_EQ(received[i].record, sent[i].record);
+    EXPECT_EQ(received[i].runs, sent[i].runs);
+  }
+  std::vector<std::byte> first;
+  ThreadedReads::append(first, sent[1]);
+  for (std::size_t cut = 1; cut < first.size(); ++cut) {
+    EXPECT_THROW(ThreadedReads::decode(std::span(first).first(cut)), std::invalid_argument) << "cut at " << cut;
+  }
+}
