@@ -16,6 +16,7 @@ TEST_SOURCES := \
   tests/engine/engine_test.cpp \
   tests/engine/mailbox_backpressure_test.cpp \
   tests/engine/mailbox_test.cpp \
+  tests/engine/migration_test.cpp \
   tests/engine/monitor_test.cpp \
   tests/engine/names_and_payloads_test.cpp \
   tests/engine/outbound_channel_test.cpp \

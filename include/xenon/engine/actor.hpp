@@ -238,7 +238,7 @@ class Actor {
   /// How many workers this node has (EngineOptions::worker_count()). \threads From receive() on.
   int worker_count() const noexcept;
   /// This actor's node (process), 0 to node_count() - 1. \threads From receive() on.
-  int node_index() const noexcept { return static_cast<int>(name_.node()); }
+  int node_index() const noexcept { return static_cast<int>(node_); }
   /// How many nodes the runtime has (mpiexec's process count, else 1).
   /// \threads From receive() on.
   int node_count() const noexcept;
@@ -246,6 +246,14 @@ class Actor {
  private:
   friend class Worker;
   friend class NodeContext;  // places (names) it
+  template <class State>
+  friend class MigratableActor;  // the only kind that may ask to move across nodes
+
+  // Across nodes (MigratableActor::migrate, engine/worker_migration.cpp): asks to leave for
+  // `node` after this receive(); throws (failing this actor) if the move is refused.
+  void request_migration(int node);
+  // The state a MigratableActor carries to its new node, in the typed encoding.
+  virtual Payload migration_state() const { return {}; }
 
   void send_slot(ActorName to, Action action, const PayloadSlot& payload);
   void send_urgent_slot(ActorName to, Action action, const PayloadSlot& payload);
@@ -264,6 +272,8 @@ class Actor {
   std::uint64_t messages_handled_ = 0;
   std::uint64_t mailbox_high_water_ = 0;
   bool may_move_ = false;        // load balancing may move it (engine/worker_balancing.cpp)
+  int migrate_to_ = -1;          // the node it asked to move to (request_migration), or -1
+  std::uint32_t node_ = 0;       // the node it lives on: name_.node() unless it migrated
   // Its index in its worker's tables (actors, timers, asks, monitors): name_.index() on
   // the worker its name names, another index on a worker it moved to.
   std::uint32_t slot_ = 0;

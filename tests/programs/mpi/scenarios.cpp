@@ -26,6 +26,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdint>
@@ -738,6 +739,70 @@ class UrgentRoot final : public xenon::Actor {
 
 }  // namespace
 
+// ---- migration refused ----
+
+// What a Mover is told to do: each kind but the last is refused.
+enum class MoveKind : std::uint32_t { kNoSuchNode, kOwnNode, kTimerPending, kToNode1 };
+struct MoveOrder {
+  MoveKind kind = MoveKind::kToNode1;
+  static constexpr auto fields = xenon::fields(&MoveOrder::kind);
+};
+
+class Mover final : public xenon::MigratableActor<MoveOrder> {
+ public:
+  explicit Mover(MoveOrder order) : MigratableActor(order) {}
+  explicit Mover(std::span<const std::byte> encoded) : MigratableActor(encoded) {}
+  void receive(const Message& message) override {
+    if (message.action() == ACTION_STOP) {  // came after it, in its mailbox
+      if (node_index() != 1) fail("the mover stopped on node " + std::to_string(node_index()));
+      stop();
+      return;
+    }
+    switch (state().kind) {
+      case MoveKind::kNoSuchNode: migrate(node_count()); break;
+      case MoveKind::kOwnNode: migrate(node_index()); break;
+      case MoveKind::kTimerPending:
+        send_after(std::chrono::seconds(60), self(), ACTION_STOP);
+        migrate(1);
+        break;
+      case MoveKind::kToNode1: migrate(1); break;
+    }
+  }
+};
+
+// Never registered: its new node could not build it.
+class UnregisteredMover final : public xenon::MigratableActor<MoveOrder> {
+ public:
+  explicit UnregisteredMover(MoveOrder order) : MigratableActor(order) {}
+  void receive(const Message&) override { migrate(1); }
+};
+
+// Spawns a mover of each kind; each refused one fails with its reason, the last moves to
+// node 1 and stops there with the stop sent after its start.
+class MigrateRefusedRoot final : public xenon::Actor {
+ public:
+  void receive(const Message& message) override {
+    if (message.action() == ACTION_START) {
+      for (MoveKind kind : {MoveKind::kNoSuchNode, MoveKind::kOwnNode, MoveKind::kTimerPending,
+                            MoveKind::kToNode1}) {
+        const ActorName mover = spawn<Mover>(MoveOrder{kind});
+        send(mover, ACTION_START);
+        if (kind == MoveKind::kToNode1) send(mover, ACTION_STOP);
+      }
+      send(spawn<UnregisteredMover>(MoveOrder{}), ACTION_START);
+    } else if (message.action() == xenon::ACTION_CHILD_STOPPED) {
+      const std::string reason(reinterpret_cast<const char*>(message.payload().data()),
+                               message.payload_size());
+      std::printf("node 0: mover %u stopped: %s\n", message.source().index(),
+                  reason.empty() ? "normally" : reason.c_str());
+      if (++stopped_ == 5) stop();
+    }
+  }
+
+ private:
+  int stopped_ = 0;
+};
+
 int main(int argc, char** argv) {
   xenon::EngineOptions options;
   std::string scenario;
@@ -745,7 +810,7 @@ int main(int argc, char** argv) {
   xenon::add_engine_options(command_line, options);
   command_line.add_string(
       "scenario", &scenario,
-      "ordering, payloads, traffic, typed, spawn, idle, monitors, urgent, crash, stopped, unknown-type or early-error");
+      "ordering, payloads, traffic, typed, spawn, idle, monitors, urgent, crash, stopped, unknown-type, migrate-refused or early-error");
   try {
     if (!command_line.parse(argc, argv)) return 0;
     xenon::Engine engine(options);
@@ -758,6 +823,7 @@ int main(int argc, char** argv) {
     engine.register_actor_type<Monitored>("scenario.monitored");
     engine.register_actor_type<UrgentReceiver>("scenario.urgent-receiver");
     engine.register_actor_type<TypedEcho>("scenario.typed-echo");
+    engine.register_actor_type<Mover>("scenario.mover");
     if (engine.node_index() == 0) {
       ActorName root;
       if (scenario == "ordering") {
@@ -782,6 +848,8 @@ int main(int argc, char** argv) {
         root = engine.spawn<UrgentRoot>();
       } else if (scenario == "unknown-type") {
         root = engine.spawn<UnknownTypeRoot>();
+      } else if (scenario == "migrate-refused") {
+        root = engine.spawn<MigrateRefusedRoot>();
       } else if (scenario == "early-error") {
         root = engine.spawn<Quitter>();  // node 0 then waits for the others to end
       } else {
