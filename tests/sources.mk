@@ -32,6 +32,7 @@ TEST_SOURCES := \
   tests/engine/worker_test.cpp \
   tests/examples/ask_test.cpp \
   tests/examples/hello_test.cpp \
+  tests/examples/migrate_test.cpp \
   tests/examples/monitor_test.cpp \
   tests/examples/ping_pair_test.cpp \
   tests/examples/priorities_test.cpp \
