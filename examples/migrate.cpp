@@ -3,7 +3,7 @@
 // on every node; a third of the way through it migrates to node 1, two thirds of the way to
 // node 2 (with 3 processes or more), carrying its counts, while the senders keep sending to
 // its unchanged name. It checks that every message came exactly once and in each sender's
-// order; node 0 exits 1 if not.
+// order; node 0 exits 1 if not, and every node if a message was lost (a dead letter).
 //   mpiexec -n 2 build/release/bin/migrate
 //   mpiexec -n 3 build/release/bin/migrate -messages 50000
 // (as root on a 2-core machine: OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -201,6 +201,11 @@ int main(int argc, char** argv) {
     std::printf("node %d: actors migrated out %llu, in %llu\n", engine.node_index(),
                 static_cast<unsigned long long>(statistics.actors_migrated_out),
                 static_cast<unsigned long long>(statistics.actors_migrated_in));
+    if (statistics.dead_letters != 0) {  // a forwarded message that found no actor
+      std::fprintf(stderr, "migrate: error: node %d: %llu dead letters\n", engine.node_index(),
+                   static_cast<unsigned long long>(statistics.dead_letters));
+      return 1;
+    }
     if (engine.node_index() != 0) return 0;
     if (!g_success) {
       std::fprintf(stderr, "migrate: error: the tally lost, repeated or reordered numbers\n");

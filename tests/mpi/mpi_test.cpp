@@ -93,8 +93,9 @@ TEST(Mpi, ARankWhoseEngineFailsEndsTheJobWithItsReason) {
 }
 
 // MigratableActor::migrate refuses, each with its one line: a node that does not exist, its
-// own node, a worker with a timer pending, a type not registered; an allowed move lands on
-// node 1 with the message sent after it, and no message is lost.
+// own node, a worker with a timer pending, a type not registered; stop() after migrate()
+// stops it in place; an allowed move lands on node 1 with the message sent after it, and no
+// message is lost.
 TEST(Mpi, MigrateRefusesWhatCannotMoveAndMovesTheRest) {
   SKIP_WITHOUT_MPI();
   const auto run = mpi_run(2, "mpi_scenarios", "-scenario migrate-refused -threads-per-node 1", 60);
@@ -105,6 +106,9 @@ TEST(Mpi, MigrateRefusesWhatCannotMoveAndMovesTheRest) {
         "stopped: normally"}) {
     EXPECT_NE(run.output.find(reason), std::string::npos) << reason << "\n" << run.output;
   }
+  // Only the allowed move happened: stop() after migrate() stopped the actor where it was.
+  EXPECT_NE(run.output.find("node 0: actors migrated out 1, in 0"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("node 1: actors migrated out 0, in 1"), std::string::npos) << run.output;
   EXPECT_EQ(run.output.find("FAILED"), std::string::npos) << run.output;
 }
 

@@ -197,9 +197,12 @@ class Actor {
   //!@}
 
   /// Stops this actor once the current receive() returns. Messages still in its mailbox are
-  /// counted as dead letters; the supervisor receives ACTION_CHILD_STOPPED.
-  /// \threads Inside receive().
-  void stop() noexcept { stop_requested_ = true; }
+  /// counted as dead letters; the supervisor receives ACTION_CHILD_STOPPED. It wins over a
+  /// MigratableActor::migrate() in the same receive(). \threads Inside receive().
+  void stop() noexcept {
+    stop_requested_ = true;
+    migrate_to_ = -1;
+  }
   /// Stops like stop(), and gives `reason` (a short text) to the actors watching this one:
   /// their ACTION_DOWN carries it instead of kDownNormal. \threads Inside receive().
   void stop(std::string_view reason);

@@ -742,7 +742,7 @@ class UrgentRoot final : public xenon::Actor {
 // ---- migration refused ----
 
 // What a Mover is told to do: each kind but the last is refused.
-enum class MoveKind : std::uint32_t { kNoSuchNode, kOwnNode, kTimerPending, kToNode1 };
+enum class MoveKind : std::uint32_t { kNoSuchNode, kOwnNode, kTimerPending, kStopWins, kToNode1 };
 struct MoveOrder {
   MoveKind kind = MoveKind::kToNode1;
   static constexpr auto fields = xenon::fields(&MoveOrder::kind);
@@ -765,6 +765,10 @@ class Mover final : public xenon::MigratableActor<MoveOrder> {
         send_after(std::chrono::seconds(60), self(), ACTION_STOP);
         migrate(1);
         break;
+      case MoveKind::kStopWins:  // stop() after migrate(): it stops here
+        migrate(1);
+        stop();
+        break;
       case MoveKind::kToNode1: migrate(1); break;
     }
   }
@@ -784,7 +788,7 @@ class MigrateRefusedRoot final : public xenon::Actor {
   void receive(const Message& message) override {
     if (message.action() == ACTION_START) {
       for (MoveKind kind : {MoveKind::kNoSuchNode, MoveKind::kOwnNode, MoveKind::kTimerPending,
-                            MoveKind::kToNode1}) {
+                            MoveKind::kStopWins, MoveKind::kToNode1}) {
         const ActorName mover = spawn<Mover>(MoveOrder{kind});
         send(mover, ACTION_START);
         if (kind == MoveKind::kToNode1) send(mover, ACTION_STOP);
@@ -795,7 +799,7 @@ class MigrateRefusedRoot final : public xenon::Actor {
                                message.payload_size());
       std::printf("node 0: mover %u stopped: %s\n", message.source().index(),
                   reason.empty() ? "normally" : reason.c_str());
-      if (++stopped_ == 5) stop();
+      if (++stopped_ == 6) stop();
     }
   }
 
@@ -867,6 +871,10 @@ int main(int argc, char** argv) {
            std::to_string(statistics.dead_letters) + " dead letters");
     }
     if (scenario == "traffic" && engine.node_index() == 0) check_node_matrix(engine, statistics);
+    if (scenario == "migrate-refused") {
+      std::printf("node %d: actors migrated out %" PRIu64 ", in %" PRIu64 "\n", engine.node_index(),
+                  statistics.actors_migrated_out, statistics.actors_migrated_in);
+    }
     if (engine.node_index() == 0) {
       std::printf("node 0: %d nodes, frames sent %" PRIu64 ", received %" PRIu64 "\n",
                   engine.node_count(), statistics.frames_sent, statistics.frames_received);
