@@ -36,10 +36,10 @@ inline constexpr ActorName forwarding_address(std::uint32_t node, std::uint32_t 
 
 // Layout (little-endian): u64 name, u64 supervisor, u32 worker, u32 type length, type, state.
 struct MigrationRequest {
-  ActorName name;        // kept: messages to it still reach its home first
+  ActorName name;  // kept: messages to it still reach its home first
   ActorName supervisor;
-  std::uint32_t worker;  // on the target node
-  std::string_view type; // as registered (Engine::register_actor_type)
+  std::uint32_t worker;   // on the target node
+  std::string_view type;  // as registered (Engine::register_actor_type)
   std::span<const std::byte> state;
 
   Payload encode() const {
@@ -88,7 +88,8 @@ struct ForwardedMessage {
   }
 
   static ForwardedMessage decode(std::span<const std::byte> bytes) {
-    if (bytes.size() < kHeaderBytes) throw WireFormatError("forwarded message shorter than its header");
+    if (bytes.size() < kHeaderBytes)
+      throw WireFormatError("forwarded message shorter than its header");
     return ForwardedMessage{ActorName::from_value(load_le64(bytes.data())),
                             Action::from_code(load_le32(bytes.data() + 8)),
                             load_le32(bytes.data() + 12) != 0, bytes.subspan(kHeaderBytes)};

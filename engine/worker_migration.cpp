@@ -51,14 +51,16 @@ void Worker::check_migration(const Actor& actor, int node) const {
     throw std::out_of_range("migrate: the actor is on node " + std::to_string(node) + " already");
   }
   if (node_.registry().name_of(typeid(actor)) == nullptr) {
-    throw std::logic_error("migrate: actor type " + actor.type_name() +
-                           " is not registered (Engine::register_actor_type): no node could build it");
+    throw std::logic_error(
+        "migrate: actor type " + actor.type_name() +
+        " is not registered (Engine::register_actor_type): no node could build it");
   }
   if (!timers_.empty() || !asks_.empty() || !monitors_.empty()) {
     throw std::logic_error("migrate: timers, asks or monitors are pending on this worker");
   }
   if (migrated_out_.count(actor.name_.value()) != 0) {
-    throw std::logic_error("migrate: the actor came back to a worker it left; it may not leave it again");
+    throw std::logic_error(
+        "migrate: the actor came back to a worker it left; it may not leave it again");
   }
 }
 
@@ -68,8 +70,8 @@ void Worker::to_other_node_now(const Message& message) {
   if (driven_ != nullptr) {
     driven_->route_outgoing(message);
   } else {
-    outbound_.stage(outbound_.size() - 1, message.source(), message.destination(),
-                    message.action(), message.payload_slot());
+    outbound_.stage(outbound_.size() - 1, message.source(), message.destination(), message.action(),
+                    message.payload_slot());
   }
 }
 

@@ -38,9 +38,9 @@ struct TallyState {
   std::uint32_t senders_done = 0;
   std::vector<std::uint32_t> nodes_visited;
   static constexpr auto fields =
-      xenon::fields(&TallyState::report_to, &TallyState::numbers_per_sender, &TallyState::next_expected,
-                    &TallyState::received, &TallyState::out_of_order, &TallyState::senders_done,
-                    &TallyState::nodes_visited);
+      xenon::fields(&TallyState::report_to, &TallyState::numbers_per_sender,
+                    &TallyState::next_expected, &TallyState::received, &TallyState::out_of_order,
+                    &TallyState::senders_done, &TallyState::nodes_visited);
 };
 
 struct Number {
@@ -58,8 +58,8 @@ struct Result {
   bool every_number_once_in_order = false;
   std::uint64_t received = 0;
   std::vector<std::uint32_t> nodes_visited;
-  static constexpr auto fields = xenon::fields(&Result::every_number_once_in_order,
-                                               &Result::received, &Result::nodes_visited);
+  static constexpr auto fields =
+      xenon::fields(&Result::every_number_once_in_order, &Result::received, &Result::nodes_visited);
 };
 
 class Tally : public xenon::MigratableActor<TallyState> {
@@ -95,7 +95,8 @@ class Tally : public xenon::MigratableActor<TallyState> {
     const TallyState& tally = state();
     const std::uint64_t all = tally.numbers_per_sender * tally.next_expected.size();
     const auto next = static_cast<int>(tally.nodes_visited.size());  // nodes 0, 1, 2 in turn
-    if (next < node_count() && next <= 2 && tally.received * 3 >= all * static_cast<std::uint64_t>(next)) {
+    if (next < node_count() && next <= 2 &&
+        tally.received * 3 >= all * static_cast<std::uint64_t>(next)) {
       std::printf("tally: %llu of %llu numbers counted on node %d; migrating to node %d\n",
                   static_cast<unsigned long long>(tally.received),
                   static_cast<unsigned long long>(all), node_index(), next);
@@ -144,7 +145,8 @@ class Coordinator : public xenon::Actor {
       state.next_expected.assign(static_cast<std::size_t>(node_count()), 0);
       tally_ = spawn<Tally>(std::move(state));
       for (int node = 0; node < node_count(); ++node) {
-        request_spawn(node, 0, kSenderType, xenon::typed_payload(SenderArguments{tally_, numbers_}));
+        request_spawn(node, 0, kSenderType,
+                      xenon::typed_payload(SenderArguments{tally_, numbers_}));
       }
     } else if (message.action() == xenon::ACTION_SPAWNED) {
       send(xenon::SpawnedActor::from(message).name, ACTION_SEND_MORE);

@@ -40,9 +40,12 @@ class Pinned : public xenon::Actor {
 
 TEST(Migration, StateComesBackWholeThroughTheRegistry) {
   xenon::ActorRegistry registry;
-  registry.add("counter", [](std::span<const std::byte> bytes) {
-    return std::unique_ptr<xenon::Actor>(new Counter(bytes));
-  }, typeid(Counter));
+  registry.add(
+      "counter",
+      [](std::span<const std::byte> bytes) {
+        return std::unique_ptr<xenon::Actor>(new Counter(bytes));
+      },
+      typeid(Counter));
   const Counts counts{"k-mers", {{"ACGT", 7}, {"TTTT", 1u << 20}}, {0, 1, 2}};
   const Counter original(counts);
   ASSERT_NE(registry.name_of(typeid(original)), nullptr);
@@ -82,7 +85,8 @@ TEST(Migration, ForwardedMessageKeepsNameActionUrgencyAndPayload) {
   EXPECT_EQ(forwarded.to, xenon::ActorName::make(2, 0, 5));
   EXPECT_EQ(forwarded.action, kAction);
   EXPECT_TRUE(forwarded.urgent);
-  EXPECT_TRUE(std::equal(forwarded.payload.begin(), forwarded.payload.end(), bytes.begin(), bytes.end()));
+  EXPECT_TRUE(
+      std::equal(forwarded.payload.begin(), forwarded.payload.end(), bytes.begin(), bytes.end()));
   EXPECT_THROW(xenon::ForwardedMessage::decode(wrapped.bytes().first(15)), xenon::WireFormatError);
 }
 
