@@ -217,6 +217,7 @@ class Worker final : public DrivingWorker {
   void check_migration(const Actor& actor, int node) const;  // throws if refused
 
  private:
+  void act_on_migrate_request(Actor* actor, const Message& request);
   void migrate_out(Actor* actor);
   void to_other_node_now(const Message& message);
   void forward_now(const Message& message, ActorName to, bool urgent);

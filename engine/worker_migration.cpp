@@ -26,11 +26,14 @@
 //    they could not follow); leaving again a worker it left before (the older link would
 //    be skipped). Messages it sent before the move and after it may still pass each other
 //    on their way to a receiver on another node (the frames travel from different nodes).
+#include <cstdio>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
 #include "engine/internal_actions.hpp"
 #include "engine/migration_messages.hpp"
+#include "engine/monitor_messages.hpp"
 #include "engine/urgent_envelope.hpp"
 #include "engine/worker.hpp"
 
@@ -40,6 +43,36 @@ void Actor::request_migration(int node) {
   worker_->check_migration(*this, node);
   migrate_to_ = node;
   stop_requested_ = true;  // ends its turn; finish_stopped() moves it instead
+}
+
+void Actor::migrate(ActorName actor, int node) {
+  if (node < 0 || node >= node_count()) {
+    throw std::out_of_range("migrate: node " + std::to_string(node) + " does not exist (" +
+                            std::to_string(node_count()) + " nodes)");
+  }
+  send(actor, ACTION_MONITOR, migrate_request_payload(static_cast<std::uint32_t>(node)));
+}
+
+// Actor::migrate(name, node) reached its actor, between two of its messages: it leaves
+// after this one as if it had called migrate() itself, or stays, the refusal on stderr.
+void Worker::act_on_migrate_request(Actor* actor, const Message& request) {
+  const auto node = static_cast<int>(migrate_request_node(request));
+  try {
+    if (actor->migration_state().size() == 0) {  // every typed encoding takes a byte or more
+      throw std::logic_error("migrate: actor type " + actor->type_name() +
+                             " is not a MigratableActor");
+    }
+    if (node != static_cast<int>(node_index_)) check_migration(*actor, node);
+  } catch (const std::exception& refused) {
+    std::ostringstream name;
+    name << actor->name_;
+    std::fprintf(stderr, "xenon: a request to move actor %s to node %d was refused: %s\n",
+                 name.str().c_str(), node, refused.what());
+    return;
+  }
+  if (node == static_cast<int>(node_index_)) return;  // there already
+  actor->migrate_to_ = node;
+  actor->stop_requested_ = true;  // ends its turn; finish_stopped() moves it
 }
 
 void Worker::check_migration(const Actor& actor, int node) const {

@@ -219,6 +219,14 @@ class Actor {
   /// messages per sender, one message at a time). \threads In the constructor.
   void allow_moving() noexcept { may_move_ = true; }
 
+  /// Asks `actor` (a MigratableActor, on any node) to move to node `node`: a message to it,
+  /// in order with this actor's others; it leaves after the messages before it, as if it
+  /// had called MigratableActor::migrate(). A refusal (not a MigratableActor, or what
+  /// migrate() refuses) is a line on stderr, and the actor stays; a request to an actor that
+  /// is there already, or has stopped, does nothing. Throws std::out_of_range if `node` does
+  /// not exist. \threads Inside receive(); may wait as send() does.
+  void migrate(ActorName actor, int node);
+
   /// \name Watching other actors (monitors)
   //!@{
 

@@ -27,6 +27,7 @@ class MigratableActor : public Actor {
                 "xenon::fields(...)): it travels in the typed encoding");
 
  public:
+  using Actor::migrate;  // migrate(name, node): any actor may ask another to move
   explicit MigratableActor(State state) : state_(std::move(state)) {}
   /// From the typed encoding of a State: how the new node builds it (and how it may be
   /// spawned by request_spawn()). Throws TypedDecodeError if the bytes are not one.

@@ -742,7 +742,14 @@ class UrgentRoot final : public xenon::Actor {
 // ---- migration refused ----
 
 // What a Mover is told to do: each kind but the last is refused.
-enum class MoveKind : std::uint32_t { kNoSuchNode, kOwnNode, kTimerPending, kStopWins, kToNode1 };
+enum class MoveKind : std::uint32_t {
+  kNoSuchNode,
+  kOwnNode,
+  kTimerPending,
+  kStopWins,
+  kToNode1,
+  kWhenAsked  // moved by its root's migrate(name, node)
+};
 struct MoveOrder {
   MoveKind kind = MoveKind::kToNode1;
   static constexpr auto fields = xenon::fields(&MoveOrder::kind);
@@ -770,6 +777,7 @@ class Mover final : public xenon::MigratableActor<MoveOrder> {
         stop();
         break;
       case MoveKind::kToNode1: migrate(1); break;
+      case MoveKind::kWhenAsked: break;
     }
   }
 };
@@ -781,8 +789,8 @@ class UnregisteredMover final : public xenon::MigratableActor<MoveOrder> {
   void receive(const Message&) override { migrate(1); }
 };
 
-// Spawns a mover of each kind; each refused one fails with its reason, the last moves to
-// node 1 and stops there with the stop sent after its start.
+// Spawns a mover of each kind; each refused one fails with its reason, the allowed ones
+// move to node 1 and stop there with the stop sent after their start (or the request).
 class MigrateRefusedRoot final : public xenon::Actor {
  public:
   void receive(const Message& message) override {
@@ -794,12 +802,20 @@ class MigrateRefusedRoot final : public xenon::Actor {
         if (kind == MoveKind::kToNode1) send(mover, ACTION_STOP);
       }
       send(spawn<UnregisteredMover>(MoveOrder{}), ACTION_START);
+      // Asked by name: a mover goes, and stops on node 1 with the stop sent after the
+      // request; an actor that is no MigratableActor stays (a line on stderr) and stops here.
+      const ActorName asked = spawn<Mover>(MoveOrder{MoveKind::kWhenAsked});
+      migrate(asked, 1);
+      send(asked, ACTION_STOP);
+      const ActorName pinned = spawn<Monitored>(std::span<const std::byte>{});
+      migrate(pinned, 1);
+      send(pinned, ACTION_STOP);
     } else if (message.action() == xenon::ACTION_CHILD_STOPPED) {
       const std::string reason(reinterpret_cast<const char*>(message.payload().data()),
                                message.payload_size());
       std::printf("node 0: mover %u stopped: %s\n", message.source().index(),
                   reason.empty() ? "normally" : reason.c_str());
-      if (++stopped_ == 6) stop();
+      if (++stopped_ == 8) stop();
     }
   }
 
