@@ -62,7 +62,7 @@ else ifneq ($(CONFIG_MPI),n)
 endif
 include tests/sources.mk
 PROBES := latency_probe ring_probe idle_probe node_probe balance_probe
-EXAMPLES := ping_pair hello ring two_nodes monitor timers ask priorities typed_messages
+EXAMPLES := ping_pair hello ring two_nodes monitor timers ask priorities typed_messages migrate
 # Every program a user runs, by name: the one list (mk/bench.mk adds BENCH_PROBES,
 # mk/genomics.mk GENOMICS_TOOLS). COMMANDS are installed in bin/ with a man page, EXAMPLES in
 # libexec/xenon/ (mk/install.mk); make test hands USER_PROGRAMS to the tests, which check

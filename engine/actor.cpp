@@ -28,7 +28,7 @@ std::uint64_t Actor::request_spawn(int node, int worker, std::string_view type,
 }
 
 void Actor::stop(std::string_view reason) {
-  stop_requested_ = true;
+  stop();
   worker_->set_stop_reason(reason);
 }
 

@@ -9,6 +9,7 @@
 
 #include "engine/idle_loop.hpp"
 #include "engine/internal_actions.hpp"
+#include "engine/migration_messages.hpp"
 #include "engine/monitor_messages.hpp"
 #include "engine/urgent_envelope.hpp"
 #include "transport/transport.hpp"
@@ -192,6 +193,8 @@ void Communicator::send_control(std::uint32_t node, Action action,
 void Communicator::control(ActorName from, Action action, std::span<const std::byte> payload) {
   if (action == ACTION_SPAWN_REQUEST) {
     spawn(from, payload);
+  } else if (action == ACTION_MIGRATE) {
+    migrate_in(from, payload);
   } else if (termination_control(action, payload)) {
     return;
   } else if (action == ACTION_HEARTBEAT) {
@@ -223,13 +226,34 @@ void Communicator::spawn(ActorName requester, std::span<const std::byte> bytes) 
     append(requester.node(), name, requester, ACTION_SPAWNED, reply.bytes());
   }
 }
+// An actor moving here (engine/worker_migration.cpp), from the worker at `from` (its
+// forwarding address): built from its state, counted as alive and as a spawn request
+// received (the termination waves count the move as one), and handed to the worker of the
+// same index, ahead of the messages that follow it on the same path.
+void Communicator::migrate_in(ActorName from, std::span<const std::byte> bytes) {
+  const MigrationRequest request = MigrationRequest::decode(bytes);
+  if (request.worker >= outbound_.size()) {
+    throw std::out_of_range("an actor migrating to worker " + std::to_string(request.worker) +
+                            " of node " + std::to_string(node_index_) + ", which has " +
+                            std::to_string(outbound_.size()));
+  }
+  std::unique_ptr<Actor> actor = node_.registry().create(request.type, request.state);
+  node_.place_migrated(*actor, request.name, request.supervisor);
+  ++spawn_requests_received_;
+  stage_to_worker(request.worker, from, forwarding_address(node_index_, request.worker),
+                  ACTION_MIGRATED_IN, adopt_payload(actor.release()));
+}
+
 // ---- End ----
 
 void Communicator::close() {
   // Nothing is alive any more: what is still on its way was sent to stopped actors.
   for (MessageRing* ring : inbound_) {
     ring->consume([this](const Message& message) {
-      if (message.destination().worker() != kCommunicatorWorker) ++dead_letters_;
+      if (message.destination().worker() != kCommunicatorWorker &&
+          !is_migration_stop_notice(message.action(), message.payload())) {
+        ++dead_letters_;
+      }
       release_undelivered(message);
     });
   }
@@ -252,7 +276,10 @@ void Communicator::close() {
   for (std::size_t node = 0; node < peers_.size(); ++node) {
     for (const auto& [sequence, frame] : peers_[node].early_frames) {
       decode_frame(frame, [this](const WireRecord& record) {
-        if (record.destination.worker() != kCommunicatorWorker) ++dead_letters_;
+        if (record.destination.worker() != kCommunicatorWorker &&
+            !is_migration_stop_notice(record.action, record.payload)) {
+          ++dead_letters_;
+        }
       });
     }
     peers_[node].early_frames.clear();

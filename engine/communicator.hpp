@@ -135,6 +135,7 @@ class Communicator final : public DrivenCommunicator {
   void deliver(ActorName from, ActorName to, Action action, Payload payload, bool urgent = false);
   void control(ActorName from, Action action, std::span<const std::byte> payload);
   void spawn(ActorName requester, std::span<const std::byte> request);
+  void migrate_in(ActorName from, std::span<const std::byte> request);
   void send_control(std::uint32_t node, Action action, std::span<const std::byte> payload);
   void check_termination();
   // Handles a termination message between communicators; false if `action` is none.

@@ -9,6 +9,7 @@
 
 #include "engine/communicator.hpp"
 #include "engine/internal_actions.hpp"
+#include "engine/migration_messages.hpp"
 #include "transport/transport.hpp"
 
 namespace xenon {
@@ -139,7 +140,10 @@ void Communicator::discard_frame(std::uint32_t source, std::span<const std::byte
       std::vector<std::byte> discard(record.attached_length);
       transport_.receive_attachment(static_cast<int>(source), discard);
     }
-    if (record.destination.worker() != kCommunicatorWorker) ++dead_letters_;
+    if (record.destination.worker() != kCommunicatorWorker &&
+        !is_migration_stop_notice(record.action, record.payload)) {
+      ++dead_letters_;
+    }
   });
 }
 

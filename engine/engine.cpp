@@ -310,6 +310,8 @@ EngineStatistics Engine::statistics() const {
     totals.late_responses += c.late_responses;
     totals.mailbox_reliefs += c.mailbox_reliefs;
     totals.actors_moved += c.actors_moved_out;
+    totals.actors_migrated_out += c.actors_migrated_out;
+    totals.actors_migrated_in += c.actors_migrated_in;
     const BusyTimeline& busy = w->busy_timeline();
     totals.busy_nanoseconds += busy.total_nanoseconds();
     totals.worker_busy_nanoseconds.push_back(busy.total_nanoseconds());

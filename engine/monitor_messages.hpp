@@ -22,7 +22,10 @@ namespace xenon {
 
 // An ACTION_MONITOR message, from the watcher to the watched actor (watch, unwatch) or back
 // (stopped, followed by the reason). Its first byte says which.
-enum class MonitorKind : std::uint8_t { kWatch = 1, kUnwatch = 2, kStopped = 3 };
+// kMigrate is not a monitor: Actor::migrate(name, node), which the actor's worker acts on
+// between messages like a watch (u32 node follows); it rides here so that receiving it
+// costs the turn loop no test of its own.
+enum class MonitorKind : std::uint8_t { kWatch = 1, kUnwatch = 2, kStopped = 3, kMigrate = 4 };
 
 inline Payload monitor_payload(MonitorKind kind, std::string_view reason = {}) {
   Payload payload = Payload::for_overwrite(1 + reason.size());
@@ -35,7 +38,7 @@ inline Payload monitor_payload(MonitorKind kind, std::string_view reason = {}) {
 // The kind of an ACTION_MONITOR message; throws WireFormatError for bytes that are none.
 inline MonitorKind monitor_kind(const Message& message) {
   const std::span<const std::byte> bytes = message.payload();
-  if (bytes.empty() || bytes[0] < std::byte{1} || bytes[0] > std::byte{3}) {
+  if (bytes.empty() || bytes[0] < std::byte{1} || bytes[0] > std::byte{4}) {
     throw WireFormatError("malformed monitor message (" + std::to_string(bytes.size()) + " bytes)");
   }
   return static_cast<MonitorKind>(bytes[0]);
@@ -52,6 +55,19 @@ inline bool is_watch_request(Action action, std::span<const std::byte> payload) 
 inline std::string_view monitor_reason(const Message& message) {
   const std::span<const std::byte> bytes = message.payload().subspan(1);
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
+// A kMigrate message: the node the actor is asked to move to.
+inline Payload migrate_request_payload(std::uint32_t node) {
+  Payload payload = Payload::for_overwrite(5);
+  std::span<std::byte> bytes = payload.writable_bytes();
+  bytes[0] = static_cast<std::byte>(MonitorKind::kMigrate);
+  store_le32(bytes.data() + 1, node);
+  return payload;
+}
+inline std::uint32_t migrate_request_node(const Message& message) {
+  if (message.payload_size() != 5) throw WireFormatError("a migrate request must carry 5 bytes");
+  return load_le32(message.payload().data() + 1);
 }
 
 // ACTION_NODE_LEFT, from the communicator to each of its node's workers: u32 node, then the

@@ -34,6 +34,7 @@ ActorName NodeContext::place(Actor& actor, int worker, ActorName supervisor, std
   actor.worker_ = workers_[static_cast<std::size_t>(worker)];
   actor.name_ = ActorName::make(node_index_, static_cast<std::uint32_t>(worker), index);
   actor.slot_ = index;
+  actor.node_ = node_index_;
   actor.supervisor_ = supervisor;
   // Relaxed: the placing thread runs the supervisor (or is the thread that will call run()),
   // which is alive, so the count cannot reach zero concurrently; the decrement's acq_rel in
@@ -42,6 +43,15 @@ ActorName NodeContext::place(Actor& actor, int worker, ActorName supervisor, std
   // account for the request itself (communicator_termination.cpp).
   live_actors_.value.fetch_add(1, std::memory_order_relaxed);
   return actor.name_;
+}
+
+void NodeContext::place_migrated(Actor& actor, ActorName name, ActorName supervisor) {
+  actor.name_ = name;
+  actor.node_ = node_index_;
+  actor.supervisor_ = supervisor;
+  actor.may_move_ = false;
+  // Relaxed: as a spawn request in place(); the move was counted as one.
+  live_actors_.value.fetch_add(1, std::memory_order_relaxed);
 }
 
 std::uint32_t NodeContext::reserve_index(int worker, std::string_view who) {

@@ -59,6 +59,9 @@ class NodeContext {
   // the worker's own thread (or before the threads run), an ACTION_ADOPT message otherwise.
   // Any thread.
   ActorName place(Actor& actor, int worker, ActorName supervisor, std::string_view who);
+  // An actor that migrated here keeps its name (engine/worker_migration.cpp): counted as
+  // alive, before its worker can run it. Balancing does not move it.
+  void place_migrated(Actor& actor, ActorName name, ActorName supervisor);
   // The highest index placed on `worker` so far, plus one. A worker reads it to tell a
   // message that overtook its actor (index below it) from one to a name never given out.
   std::uint32_t indices_reserved(int worker) const noexcept {

@@ -11,6 +11,7 @@
 
 #include "engine/idle_loop.hpp"
 #include "engine/internal_actions.hpp"
+#include "engine/migration_messages.hpp"
 #include "xenon/engine/monitor.hpp"
 #include "engine/urgent_envelope.hpp"
 #include "xenon/engine/spawn_request.hpp"
@@ -213,6 +214,10 @@ void Worker::deliver_to_absent(const Message& message) {
     adopt(adopted_actor(message));
     return;
   }
+  if (index == kForwardingIndex) [[unlikely]] {  // migration (engine/worker_migration.cpp)
+    receive_at_forwarding_address(message);
+    return;
+  }
   if (message.action() == ACTION_NODE_LEFT) {  // from the communicator, to no actor
     notify_node_left(message);
     message.payload_slot().release();
@@ -224,6 +229,9 @@ void Worker::deliver_to_absent(const Message& message) {
   }
   if (!moved_out_.empty()) [[unlikely]] {  // the actor may live on another worker now
     if (forward_to_moved(message)) return;
+  }
+  if (!migrated_out_.empty()) [[unlikely]] {  // or on another node
+    if (forward_to_migrated(message)) return;
   }
   if (index < stopped_.size() && stopped_[index]) {
     dead_letter(message);
@@ -467,6 +475,10 @@ void Worker::fail_actor(Actor* actor, const std::string& reason) {
 }
 
 void Worker::finish_stopped(Actor* actor) {
+  if (actor->migrate_to_ >= 0 && failure_reason_.empty()) [[unlikely]] {
+    migrate_out(actor);  // it asked to move, and did not fail
+    return;
+  }
   actor->mailbox_.drain([this, actor](MessageNode* node) {
     forget_queue_time_sample(node);
     if (node->message.action() == ACTION_MONITOR) {
@@ -491,7 +503,9 @@ void Worker::finish_stopped(Actor* actor) {
   enqueued_by_stopped_actors_ += actor->messages_enqueued_;
   actors_[actor->slot_] = nullptr;
   stopped_[actor->slot_] = true;
-  if (name.worker() == static_cast<std::uint32_t>(index_)) {
+  if (!migrated_in_.empty() && migrated_actor_stopped(name)) [[unlikely]] {
+    // It came from another node: the worker it left was told.
+  } else if (name.worker() == static_cast<std::uint32_t>(index_)) {
     if (actor->may_move_) --movable_actors_;
   } else [[unlikely]] {
     // It moved here: its home worker stops forwarding (what it forwarded meanwhile is
@@ -525,9 +539,14 @@ void Worker::dead_letter(const Message& message) {
   }
   // The end of a moved actor's forwarding, left in a ring at the end of the run: internal.
   if (message.action() == ACTION_MOVED_ACTOR_STOPPED) return;
+  if (is_migration_stop_notice(message.action(), message.payload())) [[unlikely]] {
+    message.payload_slot().release();
+    return;
+  }
   // A stop notice to a supervisor that already stopped is expected, not a lost message.
   if (message.action() != ACTION_CHILD_STOPPED) ++counters_.dead_letters;
-  if (message.action() == ACTION_ADOPT || message.action() == ACTION_MOVE_IN) {
+  if (message.action() == ACTION_ADOPT || message.action() == ACTION_MOVE_IN ||
+      message.action() == ACTION_MIGRATED_IN) {
     delete adopted_actor(message);
     return;
   }

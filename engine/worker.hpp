@@ -49,6 +49,8 @@ struct WorkerCounters {
   std::uint64_t run_nanoseconds = 0;      // from the start of run() to its end
   std::uint64_t actors_moved_out = 0;  // handed to an idle worker (load balancing)
   std::uint64_t actors_moved_in = 0;   // taken from a busy worker
+  std::uint64_t actors_migrated_out = 0;  // sent to another node (engine/worker_migration.cpp)
+  std::uint64_t actors_migrated_in = 0;   // arrived from another node
 };
 
 // A worker thread and the actors that live on it.
@@ -237,6 +239,21 @@ class Worker final : public DrivingWorker {
   bool forward_to_moved(const Message& message);
   void forget_moved_actor(const Message& notice);
 
+  // Moving actors across nodes (engine/worker_migration.cpp).
+ public:
+  void check_migration(const Actor& actor, int node) const;  // throws if refused
+
+ private:
+  void act_on_migrate_request(Actor* actor, const Message& request);
+  void migrate_out(Actor* actor);
+  void to_other_node_now(const Message& message);
+  void forward_now(const Message& message, ActorName to, bool urgent);
+  bool forward_to_migrated(const Message& message);
+  void receive_at_forwarding_address(const Message& message);
+  void take_migrated_in(Actor* actor, ActorName previous);
+  bool migrated_actor_stopped(ActorName name);
+  void end_migration_link(ActorName name);
+
   // Ready queue: an intrusive FIFO through Actor::next_ready_.
   void push_ready(Actor* actor) noexcept;
   Actor* pop_ready() noexcept;
@@ -291,6 +308,18 @@ class Worker final : public DrivingWorker {
   std::unordered_map<std::uint64_t, Actor*> moved_in_;       // by name: actors living here
   std::vector<int> takers_;                                  // scratch of offer_actors()
   std::vector<Message> handed_messages_;                     // scratch of hand_over()
+  // Across nodes: by name, where an actor that left this worker went (and the forwarding
+  // address of the link before, if it arrived by migration), and the actors that arrived.
+  struct MigratedOut {
+    std::uint32_t node;
+    ActorName previous;
+  };
+  struct MigratedIn {
+    Actor* actor;
+    ActorName previous;
+  };
+  std::unordered_map<std::uint64_t, MigratedOut> migrated_out_;
+  std::unordered_map<std::uint64_t, MigratedIn> migrated_in_;
 
   mutable WorkerCounters counters_;
   BusyTimeline busy_;

@@ -44,6 +44,9 @@ void Worker::receive_monitor_message(Actor* actor, const Message& message, bool 
         actor->receive(down);
       }
       break;
+    case MonitorKind::kMigrate:
+      if (!stopping) act_on_migrate_request(actor, message);
+      break;
   }
 }
 

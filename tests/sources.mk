@@ -16,6 +16,7 @@ TEST_SOURCES := \
   tests/engine/engine_test.cpp \
   tests/engine/mailbox_backpressure_test.cpp \
   tests/engine/mailbox_test.cpp \
+  tests/engine/migration_test.cpp \
   tests/engine/monitor_test.cpp \
   tests/engine/names_and_payloads_test.cpp \
   tests/engine/outbound_channel_test.cpp \
@@ -32,6 +33,7 @@ TEST_SOURCES := \
   tests/engine/worker_test.cpp \
   tests/examples/ask_test.cpp \
   tests/examples/hello_test.cpp \
+  tests/examples/migrate_test.cpp \
   tests/examples/monitor_test.cpp \
   tests/examples/ping_pair_test.cpp \
   tests/examples/priorities_test.cpp \

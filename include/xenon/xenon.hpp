@@ -33,6 +33,7 @@
 #include "xenon/engine/engine.hpp"
 #include "xenon/engine/engine_options.hpp"
 #include "xenon/engine/message.hpp"
+#include "xenon/engine/migratable_actor.hpp"
 #include "xenon/engine/monitor.hpp"
 #include "xenon/engine/payload.hpp"
 #include "xenon/engine/run_observation.hpp"

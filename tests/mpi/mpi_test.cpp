@@ -92,6 +92,30 @@ TEST(Mpi, ARankWhoseEngineFailsEndsTheJobWithItsReason) {
   }
 }
 
+// MigratableActor::migrate refuses, each with its one line: a node that does not exist, its
+// own node, a worker with a timer pending, a type not registered; stop() after migrate()
+// stops it in place; an allowed move lands on node 1 with the message sent after it, and no
+// message is lost.
+TEST(Mpi, MigrateRefusesWhatCannotMoveAndMovesTheRest) {
+  SKIP_WITHOUT_MPI();
+  const auto run = mpi_run(2, "mpi_scenarios", "-scenario migrate-refused -threads-per-node 1", 60);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  for (const char* reason :
+       {"migrate: node 2 does not exist (2 nodes)", "migrate: the actor is on node 0 already",
+        "migrate: timers, asks or monitors are pending on this worker", "is not registered (Engine::register_actor_type)",
+        "stopped: normally"}) {
+    EXPECT_NE(run.output.find(reason), std::string::npos) << reason << "\n" << run.output;
+  }
+  // Only the allowed move happened: stop() after migrate() stopped the actor where it was.
+  // migrate(name, node) moved one more; the actor that is no MigratableActor stayed.
+  EXPECT_NE(run.output.find("node 0: actors migrated out 2, in 0"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("node 1: actors migrated out 0, in 2"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("to node 1 was refused: migrate: actor type"), std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("is not a MigratableActor"), std::string::npos) << run.output;
+  EXPECT_EQ(run.output.find("FAILED"), std::string::npos) << run.output;
+}
+
 // An exception that leaves a rank's engine before run() (a spawn on a worker it does not
 // have) must not leave the rank in MPI_Finalize: the program prints its error and exits,
 // and mpiexec ends the others.

@@ -197,9 +197,12 @@ class Actor {
   //!@}
 
   /// Stops this actor once the current receive() returns. Messages still in its mailbox are
-  /// counted as dead letters; the supervisor receives ACTION_CHILD_STOPPED.
-  /// \threads Inside receive().
-  void stop() noexcept { stop_requested_ = true; }
+  /// counted as dead letters; the supervisor receives ACTION_CHILD_STOPPED. It wins over a
+  /// MigratableActor::migrate() in the same receive(). \threads Inside receive().
+  void stop() noexcept {
+    stop_requested_ = true;
+    migrate_to_ = -1;
+  }
   /// Stops like stop(), and gives `reason` (a short text) to the actors watching this one:
   /// their ACTION_DOWN carries it instead of kDownNormal. \threads Inside receive().
   void stop(std::string_view reason);
@@ -215,6 +218,14 @@ class Actor {
   /// spawn() may move without it. A move keeps every guarantee (its name, the order of
   /// messages per sender, one message at a time). \threads In the constructor.
   void allow_moving() noexcept { may_move_ = true; }
+
+  /// Asks `actor` (a MigratableActor, on any node) to move to node `node`: a message to it,
+  /// in order with this actor's others; it leaves after the messages before it, as if it
+  /// had called MigratableActor::migrate(). A refusal (not a MigratableActor, or what
+  /// migrate() refuses) is a line on stderr, and the actor stays; a request to an actor that
+  /// is there already, or has stopped, does nothing. Throws std::out_of_range if `node` does
+  /// not exist. \threads Inside receive(); may wait as send() does.
+  void migrate(ActorName actor, int node);
 
   /// \name Watching other actors (monitors)
   //!@{
@@ -238,7 +249,7 @@ class Actor {
   /// How many workers this node has (EngineOptions::worker_count()). \threads From receive() on.
   int worker_count() const noexcept;
   /// This actor's node (process), 0 to node_count() - 1. \threads From receive() on.
-  int node_index() const noexcept { return static_cast<int>(name_.node()); }
+  int node_index() const noexcept { return static_cast<int>(node_); }
   /// How many nodes the runtime has (mpiexec's process count, else 1).
   /// \threads From receive() on.
   int node_count() const noexcept;
@@ -246,6 +257,14 @@ class Actor {
  private:
   friend class Worker;
   friend class NodeContext;  // places (names) it
+  template <class State>
+  friend class MigratableActor;  // the only kind that may ask to move across nodes
+
+  // Across nodes (MigratableActor::migrate, engine/worker_migration.cpp): asks to leave for
+  // `node` after this receive(); throws (failing this actor) if the move is refused.
+  void request_migration(int node);
+  // The state a MigratableActor carries to its new node, in the typed encoding.
+  virtual Payload migration_state() const { return {}; }
 
   void send_slot(ActorName to, Action action, const PayloadSlot& payload);
   void send_urgent_slot(ActorName to, Action action, const PayloadSlot& payload);
@@ -264,6 +283,8 @@ class Actor {
   std::uint64_t messages_handled_ = 0;
   std::uint64_t mailbox_high_water_ = 0;
   bool may_move_ = false;        // load balancing may move it (engine/worker_balancing.cpp)
+  int migrate_to_ = -1;          // the node it asked to move to (request_migration), or -1
+  std::uint32_t node_ = 0;       // the node it lives on: name_.node() unless it migrated
   // Its index in its worker's tables (actors, timers, asks, monitors): name_.index() on
   // the worker its name names, another index on a worker it moved to.
   std::uint32_t slot_ = 0;

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <typeindex>
+#include <typeinfo>
 
 #include "xenon/engine/actor.hpp"
 
@@ -20,10 +22,18 @@ class ActorRegistry {
  public:
   using Factory = std::function<std::unique_ptr<Actor>(std::span<const std::byte> arguments)>;
 
-  void add(std::string type, Factory factory) {
-    if (!factories_.emplace(std::move(type), std::move(factory)).second) {
+  // `cpp_type` lets a migrating actor find the name its new node builds it by.
+  void add(std::string type, Factory factory, const std::type_info& cpp_type) {
+    if (!factories_.emplace(type, std::move(factory)).second) {
       throw std::invalid_argument("actor type registered twice");
     }
+    names_.emplace(std::type_index(cpp_type), std::move(type));
+  }
+
+  // The name `cpp_type` was registered under, or nullptr if it was not.
+  const std::string* name_of(const std::type_info& cpp_type) const {
+    auto found = names_.find(std::type_index(cpp_type));
+    return found == names_.end() ? nullptr : &found->second;
   }
 
   std::unique_ptr<Actor> create(std::string_view type, std::span<const std::byte> arguments) const {
@@ -37,6 +47,7 @@ class ActorRegistry {
 
  private:
   std::map<std::string, Factory, std::less<>> factories_;
+  std::map<std::type_index, std::string> names_;
 };
 /// \endcond
 

@@ -48,6 +48,8 @@ struct EngineStatistics {
   std::uint64_t timers_cancelled = 0;  ///< timers (asks' timeouts included) ended by a stop or the run's end
   std::uint64_t late_responses = 0;    ///< responses to asks already answered, timed out or stopped
   std::uint64_t actors_moved = 0;      ///< ready actors a busy worker handed to an idle one (load balancing)
+  std::uint64_t actors_migrated_out = 0;  ///< actors that left this node (MigratableActor::migrate)
+  std::uint64_t actors_migrated_in = 0;   ///< actors that arrived on this node from another
 
   /// \name Busy time: time workers spent inside actors' receive()
   /// Read once per round of a worker (up to 256 messages), with the steady clock: it is
@@ -154,7 +156,7 @@ class Engine {
                   "registered actor types are built from their argument bytes");
     registry_.add(std::move(type), [](std::span<const std::byte> arguments) {
       return std::unique_ptr<Actor>(new T(arguments));
-    });
+    }, typeid(T));
   }
 
   /// Before run(): sends a message from outside the actors (source none()), typically the

@@ -26,6 +26,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdint>
@@ -738,6 +739,90 @@ class UrgentRoot final : public xenon::Actor {
 
 }  // namespace
 
+// ---- migration refused ----
+
+// What a Mover is told to do: each kind but the last is refused.
+enum class MoveKind : std::uint32_t {
+  kNoSuchNode,
+  kOwnNode,
+  kTimerPending,
+  kStopWins,
+  kToNode1,
+  kWhenAsked  // moved by its root's migrate(name, node)
+};
+struct MoveOrder {
+  MoveKind kind = MoveKind::kToNode1;
+  static constexpr auto fields = xenon::fields(&MoveOrder::kind);
+};
+
+class Mover final : public xenon::MigratableActor<MoveOrder> {
+ public:
+  explicit Mover(MoveOrder order) : MigratableActor(order) {}
+  explicit Mover(std::span<const std::byte> encoded) : MigratableActor(encoded) {}
+  void receive(const Message& message) override {
+    if (message.action() == ACTION_STOP) {  // came after it, in its mailbox
+      if (node_index() != 1) fail("the mover stopped on node " + std::to_string(node_index()));
+      stop();
+      return;
+    }
+    switch (state().kind) {
+      case MoveKind::kNoSuchNode: migrate(node_count()); break;
+      case MoveKind::kOwnNode: migrate(node_index()); break;
+      case MoveKind::kTimerPending:
+        send_after(std::chrono::seconds(60), self(), ACTION_STOP);
+        migrate(1);
+        break;
+      case MoveKind::kStopWins:  // stop() after migrate(): it stops here
+        migrate(1);
+        stop();
+        break;
+      case MoveKind::kToNode1: migrate(1); break;
+      case MoveKind::kWhenAsked: break;
+    }
+  }
+};
+
+// Never registered: its new node could not build it.
+class UnregisteredMover final : public xenon::MigratableActor<MoveOrder> {
+ public:
+  explicit UnregisteredMover(MoveOrder order) : MigratableActor(order) {}
+  void receive(const Message&) override { migrate(1); }
+};
+
+// Spawns a mover of each kind; each refused one fails with its reason, the allowed ones
+// move to node 1 and stop there with the stop sent after their start (or the request).
+class MigrateRefusedRoot final : public xenon::Actor {
+ public:
+  void receive(const Message& message) override {
+    if (message.action() == ACTION_START) {
+      for (MoveKind kind : {MoveKind::kNoSuchNode, MoveKind::kOwnNode, MoveKind::kTimerPending,
+                            MoveKind::kStopWins, MoveKind::kToNode1}) {
+        const ActorName mover = spawn<Mover>(MoveOrder{kind});
+        send(mover, ACTION_START);
+        if (kind == MoveKind::kToNode1) send(mover, ACTION_STOP);
+      }
+      send(spawn<UnregisteredMover>(MoveOrder{}), ACTION_START);
+      // Asked by name: a mover goes, and stops on node 1 with the stop sent after the
+      // request; an actor that is no MigratableActor stays (a line on stderr) and stops here.
+      const ActorName asked = spawn<Mover>(MoveOrder{MoveKind::kWhenAsked});
+      migrate(asked, 1);
+      send(asked, ACTION_STOP);
+      const ActorName pinned = spawn<Monitored>(std::span<const std::byte>{});
+      migrate(pinned, 1);
+      send(pinned, ACTION_STOP);
+    } else if (message.action() == xenon::ACTION_CHILD_STOPPED) {
+      const std::string reason(reinterpret_cast<const char*>(message.payload().data()),
+                               message.payload_size());
+      std::printf("node 0: mover %u stopped: %s\n", message.source().index(),
+                  reason.empty() ? "normally" : reason.c_str());
+      if (++stopped_ == 8) stop();
+    }
+  }
+
+ private:
+  int stopped_ = 0;
+};
+
 int main(int argc, char** argv) {
   xenon::EngineOptions options;
   std::string scenario;
@@ -745,7 +830,7 @@ int main(int argc, char** argv) {
   xenon::add_engine_options(command_line, options);
   command_line.add_string(
       "scenario", &scenario,
-      "ordering, payloads, traffic, typed, spawn, idle, monitors, urgent, crash, stopped, unknown-type or early-error");
+      "ordering, payloads, traffic, typed, spawn, idle, monitors, urgent, crash, stopped, unknown-type, migrate-refused or early-error");
   try {
     if (!command_line.parse(argc, argv)) return 0;
     xenon::Engine engine(options);
@@ -758,6 +843,7 @@ int main(int argc, char** argv) {
     engine.register_actor_type<Monitored>("scenario.monitored");
     engine.register_actor_type<UrgentReceiver>("scenario.urgent-receiver");
     engine.register_actor_type<TypedEcho>("scenario.typed-echo");
+    engine.register_actor_type<Mover>("scenario.mover");
     if (engine.node_index() == 0) {
       ActorName root;
       if (scenario == "ordering") {
@@ -782,6 +868,8 @@ int main(int argc, char** argv) {
         root = engine.spawn<UrgentRoot>();
       } else if (scenario == "unknown-type") {
         root = engine.spawn<UnknownTypeRoot>();
+      } else if (scenario == "migrate-refused") {
+        root = engine.spawn<MigrateRefusedRoot>();
       } else if (scenario == "early-error") {
         root = engine.spawn<Quitter>();  // node 0 then waits for the others to end
       } else {
@@ -799,6 +887,10 @@ int main(int argc, char** argv) {
            std::to_string(statistics.dead_letters) + " dead letters");
     }
     if (scenario == "traffic" && engine.node_index() == 0) check_node_matrix(engine, statistics);
+    if (scenario == "migrate-refused") {
+      std::printf("node %d: actors migrated out %" PRIu64 ", in %" PRIu64 "\n", engine.node_index(),
+                  statistics.actors_migrated_out, statistics.actors_migrated_in);
+    }
     if (engine.node_index() == 0) {
       std::printf("node 0: %d nodes, frames sent %" PRIu64 ", received %" PRIu64 "\n",
                   engine.node_count(), statistics.frames_sent, statistics.frames_received);
