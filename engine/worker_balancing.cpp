@@ -182,7 +182,7 @@ MessageNode* Worker::deliver_to_moved_in(const Message& message) {
   }
   const auto moved = moved_in_.find(message.destination().value());
   if (moved == moved_in_.end()) {
-    if (!migrated_out_.empty() && forward_to_migrated(message)) return;  // on to another node
+    if (!migrated_out_.empty() && forward_to_migrated(message)) return nullptr;  // on to another node
     dead_letter(message);  // it stopped here; its home forwarded this before it knew
     return nullptr;
   }

@@ -134,6 +134,7 @@ void Worker::migrate_out(Actor* actor) {
                             communicator_name(node), ACTION_MIGRATE,
                             request.encode().release_slot()));
   actor->mailbox_.drain([this, name](MessageNode* node) {
+    forget_queue_time_sample(node);  // a sampled message leaves with its true destination
     forward_now(node->message, name, false);
     pool_.free(node);
   });

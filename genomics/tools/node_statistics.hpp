@@ -54,6 +54,7 @@ class NodeStatistics {
     field(json, "input_bytes_read", std::to_string(input_bytes_read_by_this_process().load(std::memory_order_relaxed)));
     field(json, "messages_received", std::to_string(statistics.messages_received));
     field(json, "messages_to_other_nodes", std::to_string(statistics.messages_to_other_nodes));
+    field(json, "actors_moved", std::to_string(statistics.actors_moved));  // load balancing (-balance)
     field(json, "bytes_to_other_nodes", std::to_string(statistics.bytes_to_other_nodes));
     field(json, "frames_sent", std::to_string(statistics.frames_sent));
     field(json, "frames_received", std::to_string(statistics.frames_received));
