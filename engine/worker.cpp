@@ -328,7 +328,11 @@ bool Worker::run_ready_actors() {
     }
   }
   if (round_began != MonotonicClock::time_point{}) {
-    const MonotonicClock::time_point round_ended = MonotonicClock::now();
+    // A round of one message (a ping-pong across workers: every round) ends when its one
+    // receive() did: the clock read that timed it serves, and the round costs two reads.
+    // (Not when that message was an answer or a monitor notice: no read timed it.)
+    const MonotonicClock::time_point round_ended =
+        handled == 1 && first_receive_ended_ >= round_began ? first_receive_ended_ : MonotonicClock::now();
     busy_.add(round_began, round_ended);
     if (spans_ != nullptr) [[unlikely]] {
       const auto since_origin = [this](MonotonicClock::time_point at) {
@@ -366,8 +370,9 @@ template <bool kTimeFirst>
         receive_monitor_message(actor, node->message, false);
       } else if (kTimeFirst && turn == 0) {
         actor->receive(node->message);
+        first_receive_ended_ = MonotonicClock::now();
         receive_time_.add(static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                                         MonotonicClock::now() - round_began)
+                                                         first_receive_ended_ - round_began)
                                                          .count()));
       } else {
         actor->receive(node->message);

@@ -324,6 +324,7 @@ class Worker final : public DrivingWorker {
   mutable WorkerCounters counters_;
   BusyTimeline busy_;
   DurationHistogram receive_time_;
+  MonotonicClock::time_point first_receive_ended_{};  // when a round's timed receive() returned
   // Arrivals from other nodes (driven communicator) left until the next is sampled.
   static constexpr std::uint32_t kArrivalSampleInterval = 64;
   std::uint32_t arrivals_until_sample_ = kArrivalSampleInterval;

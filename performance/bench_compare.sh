@@ -52,6 +52,7 @@ print("| workload | base msgs/s | off msgs/s | on msgs/s | off / base | on / bas
 print("|---|---|---|---|---|---|---|")
 for workload in order:
     m = {kind: statistics.median(values) for kind, values in runs[workload].items()}
-    print(f"| {workload} | {m[\"base\"]:,.0f} | {m[\"off\"]:,.0f} | {m[\"on\"]:,.0f} | "
-          f"{m[\"off\"] / m[\"base\"]:.3f} | {m[\"on\"] / m[\"base\"]:.3f} | {m[\"on\"] / m[\"off\"]:.3f} |")
+    base, off, on = m["base"], m["off"], m["on"]
+    print(f"| {workload} | {base:,.0f} | {off:,.0f} | {on:,.0f} | "
+          f"{off / base:.3f} | {on / base:.3f} | {on / off:.3f} |")
 '

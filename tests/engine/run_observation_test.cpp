@@ -3,8 +3,10 @@
 // counts on known workloads, on one worker and on three.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <span>
 #include <string>
+#include <thread>
 
 #include <xenon/xenon.hpp>
 #include "tests/engine/engine_test_support.hpp"
@@ -14,17 +16,26 @@ namespace {
 
 using namespace testing;  // the shared actions and with_threads()
 
-// Counts what it receives and stops after `expected` messages.
+// Set by a Sender once it has sent everything; a holding Counter waits for it.
+std::atomic<bool> all_sent{false};
+
+// Counts what it receives and stops after `expected` messages. A holding one keeps its
+// worker inside its first receive() until the Sender has sent everything, so the ring to
+// that worker is sure to fill (on another worker only: on its own it would wait forever).
 class Counter final : public Actor {
  public:
-  explicit Counter(std::uint64_t expected) : expected_(expected) {}
+  explicit Counter(std::uint64_t expected, bool holding = false) : expected_(expected), holding_(holding) {}
   void receive(const Message& message) override {
-    if (message.action() == ACTION_SEQUENCE && ++seen_ == expected_) stop();
+    if (message.action() != ACTION_SEQUENCE) return;
+    // Pairs with the release store in Sender::receive().
+    while (holding_ && seen_ == 0 && !all_sent.load(std::memory_order_acquire)) std::this_thread::yield();
+    if (++seen_ == expected_) stop();
   }
   std::string type_name() const override { return "counter"; }
 
  private:
   std::uint64_t expected_;
+  bool holding_;
   std::uint64_t seen_ = 0;
 };
 
@@ -35,6 +46,7 @@ class Sender final : public Actor {
   void receive(const Message& message) override {
     if (message.action() != ACTION_START) return;
     for (std::uint64_t i = 0; i < count_; ++i) send_value(target_, ACTION_SEQUENCE, i);
+    all_sent.store(true, std::memory_order_release);  // pairs with the acquire in Counter::receive()
     stop();
   }
 
@@ -135,7 +147,8 @@ TEST(RunObservation, ThreeWorkersCountMessagesPerPairOfWorkers) {
   constexpr std::uint64_t kMessages = 20'000;  // far more than a ring holds: some wait
   Engine engine(with_threads(4));              // three workers and the communication thread
   ASSERT_EQ(engine.worker_count(), 3);
-  const ActorName counter = engine.spawn_on<Counter>(1, kMessages);
+  all_sent.store(false, std::memory_order_relaxed);  // before run() starts the workers
+  const ActorName counter = engine.spawn_on<Counter>(1, kMessages, /*holding=*/true);
   const ActorName sender = engine.spawn_on<Sender>(0, counter, kMessages);
   engine.send(sender, ACTION_START);
   engine.run();
@@ -145,7 +158,8 @@ TEST(RunObservation, ThreeWorkersCountMessagesPerPairOfWorkers) {
   EXPECT_EQ(from.sent_to_other_workers, kMessages);
   EXPECT_EQ(from.sent_to_same_worker, 1u);  // the program's start message
   EXPECT_EQ(from.sent_to_worker, (std::vector<std::uint64_t>{1, kMessages, 0}));
-  // Staged in one receive(), 20,000 messages cannot all fit a ring of 1,024 slots.
+  // Staged in one receive() while the counter holds its worker: 20,000 messages cannot all
+  // fit a ring of 1,024 slots.
   EXPECT_GT(from.ring_full_waits, 0u);
   EXPECT_LE(from.ring_full_waits, kMessages);
   EXPECT_EQ(statistics.workers[1].messages_received, kMessages);
