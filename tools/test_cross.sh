@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 # Suites that exercise the ring, parker, options and engine in this process. The others
 # start our binaries as child processes, which needs binfmt_misc (absent in containers).
-filter='SpscRing*:Parker*:CommandLine*:Random*:Engine*:Action*:ActorName*:Payload*:Scheduling*:WireFrame*:Typed*'
+filter='SpscRing*:Parker*:CommandLine*:Random*:Engine*:Action*:ActorName*:Payload*:Scheduling*:WireFrame*:Typed*:*Balancing*:QueueTime*:Migration*'
 passed=0
 failed=0
 count() {  # count LOG: adds the log's last "N passed, N failed" line to the totals
