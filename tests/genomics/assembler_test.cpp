@@ -225,6 +225,7 @@ TEST(Assembler, ReadsThreadedByEveryStoreGiveTheSameContigs) {
   const std::string gzip_second = data_directory() + "/unicycler-sample/short_reads_2.fastq.gz";
   for (const auto& [processes, threads, inputs] :
        {std::tuple{3, 3, first + " " + second}, std::tuple{2, 2, first + " " + gzip_second}}) {
+    if (under_sanitizer() && processes == 3) continue;  // the sanitizers' time: one of the two is enough
     OutputDirectory out;
     const auto run = mpi_run(processes, "assembler", "--quiet -k 31 -threads-per-node " + std::to_string(threads) +
                                                          " -o " + out.path() + " " + inputs);
@@ -242,6 +243,8 @@ TEST(Assembler, ReadsThreadedByEveryStoreGiveTheSameContigs) {
 
 TEST(Assembler, ThresholdAndCleaningCanBeChosen) {
   ASSERT_TRUE(test_data_present());
+  // Options, not threads: the other assembler tests give ThreadSanitizer the same threads.
+  if (xenon::testing::under_thread_sanitizer()) GTEST_SKIP() << "options only: its threads are tested by the others";
   OutputDirectory automatic, all_kmers, uncleaned;
   assemble(automatic, "-k 31", kLambdaReads);
   assemble(all_kmers, "-k 31 --min-coverage 1", kLambdaReads);
