@@ -28,6 +28,7 @@ class MigratableActor : public Actor {
 
  public:
   using Actor::migrate;  // migrate(name, node): any actor may ask another to move
+  /// Starts with `state` (spawned on its first node).
   explicit MigratableActor(State state) : state_(std::move(state)) {}
   /// From the typed encoding of a State: how the new node builds it (and how it may be
   /// spawned by request_spawn()). Throws TypedDecodeError if the bytes are not one.
@@ -35,7 +36,9 @@ class MigratableActor : public Actor {
       : state_(typed_payload_value<State>(encoded_state)) {}
 
  protected:
+  /// What travels with it when it moves: everything else is built afresh on the new node.
   State& state() noexcept { return state_; }
+  /// \copydoc state()
   const State& state() const noexcept { return state_; }
 
   /// Moves this actor to node `node` once the current receive() returns: its state and the

@@ -12,11 +12,12 @@ namespace xenon {
 /// 2^(b+1) - 1 nanoseconds (bucket 0 also holds 0 ns).
 /// \headerfile xenon.hpp <xenon/xenon.hpp>
 struct DurationHistogram {
-  static constexpr std::size_t kBuckets = 64;
-  std::array<std::uint64_t, kBuckets> buckets{};
-  std::uint64_t count = 0;
-  std::uint64_t max_nanoseconds = 0;
+  static constexpr std::size_t kBuckets = 64;  ///< one per power of two of a 64-bit count
+  std::array<std::uint64_t, kBuckets> buckets{};  ///< durations counted per bucket
+  std::uint64_t count = 0;                        ///< durations added, all buckets
+  std::uint64_t max_nanoseconds = 0;              ///< the longest added
 
+  /// Counts one duration in its bucket.
   void add(std::uint64_t nanoseconds) noexcept {
     const std::size_t bucket =
         nanoseconds == 0 ? 0 : static_cast<std::size_t>(63 - __builtin_clzll(nanoseconds));
@@ -24,6 +25,7 @@ struct DurationHistogram {
     ++count;
     if (nanoseconds > max_nanoseconds) max_nanoseconds = nanoseconds;
   }
+  /// Adds every duration `other` counted (a node's workers into the node, nodes into the run).
   void merge(const DurationHistogram& other) noexcept {
     for (std::size_t b = 0; b < kBuckets; ++b) buckets[b] += other.buckets[b];
     count += other.count;
@@ -57,8 +59,8 @@ struct WorkerObservation {
   /// Put by this worker into its own actors' mailboxes: sends to an actor of this very
   /// worker (and the engine's own local notices: monitors, ask answers and timeouts).
   std::uint64_t sent_to_same_worker = 0;
-  std::uint64_t sent_to_other_workers = 0;
-  std::uint64_t sent_to_other_nodes = 0;
+  std::uint64_t sent_to_other_workers = 0;  ///< through the rings to the other workers of this node
+  std::uint64_t sent_to_other_nodes = 0;    ///< to actors on other nodes (through the communicator)
   /// Messages to each worker of this node, by worker (this worker's own entry: sent to
   /// itself): a row of the node's worker matrix.
   std::vector<std::uint64_t> sent_to_worker;
@@ -79,7 +81,7 @@ struct WorkerObservation {
 /// actor gives (Actor::type_name()), by default its demangled C++ type.
 /// \headerfile xenon.hpp <xenon/xenon.hpp>
 struct ActorTypeObservation {
-  std::string type;
+  std::string type;  ///< Actor::type_name() of these actors
   std::uint64_t actors = 0;             ///< actors of this type that lived here
   std::uint64_t messages_handled = 0;   ///< handed to their receive()
   /// Most messages one of them had waiting when a turn began, among the turns that left
@@ -92,7 +94,7 @@ struct ActorTypeObservation {
 /// What one node sent another (EngineStatistics::to_nodes, node_matrix).
 /// \headerfile xenon.hpp <xenon/xenon.hpp>
 struct NodePairTraffic {
-  std::uint64_t frames = 0;
+  std::uint64_t frames = 0;    ///< frames (batches of records) sent
   std::uint64_t messages = 0;  ///< records in frames (the engine's own control messages too)
   std::uint64_t bytes = 0;     ///< frames and attached large payloads
   /// Messages per frame: what aggregation bought (0 with no frame).
