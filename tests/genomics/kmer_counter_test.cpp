@@ -101,6 +101,8 @@ void expect_jellyfish_answers(const OutputDirectory& out, const std::string& nam
 
 TEST(KmerCounter, GivesJellyfishsHistogramAndTotalsOnEveryDataSetKAndThreadCount) {
   ASSERT_TRUE(test_data_present());
+  // Counts against Jellyfish's: ThreadSanitizer sees the same threads in WritesTheSameBytes.
+  if (xenon::testing::under_thread_sanitizer()) GTEST_SKIP() << "counts, not threads: ASan and release builds check them";
   const std::vector<Dataset> sets = datasets();
   ASSERT_EQ(sets.size(), 6u);
   for (const Dataset& set : sets) {
@@ -164,6 +166,7 @@ TEST(KmerCounter, AcrossTwoProcessesGivesJellyfishsAnswersOnEveryDataSet) {
 
 TEST(KmerCounter, DumpListsEveryKmerOnceSortedAndHonoursMinCount) {
   ASSERT_TRUE(test_data_present());
+  if (xenon::testing::under_thread_sanitizer()) GTEST_SKIP() << "the dump's order, not threads: ASan and release builds check it";
   const Dataset set = datasets()[1];  // lambda ART reads
   for (const int k : {31, 55}) {
     OutputDirectory all;
