@@ -235,6 +235,7 @@ class Worker final : public DrivingWorker {
   bool may_hand_over(const Actor& actor) const noexcept;
   void hand_over(Actor* actor, int taker);
   MessageNode* deliver_to_moved_in(const Message& message);
+  void seat_arriving_actor(Actor* actor, std::string_view mechanism);
   void take_moved_in(Actor* actor);
   bool forward_to_moved(const Message& message);
   void forget_moved_actor(const Message& notice);

@@ -190,8 +190,11 @@ MessageNode* Worker::deliver_to_moved_in(const Message& message) {
   return enqueue(moved->second, message);
 }
 
-void Worker::take_moved_in(Actor* actor) {
-  const std::uint32_t slot = node_.reserve_index(index_, "load balancing");
+// An actor that arrives from another worker or node gets a fresh slot in this worker's
+// tables; its name, and so its home, stay as they were. Its messages follow it and
+// schedule it.
+void Worker::seat_arriving_actor(Actor* actor, std::string_view mechanism) {
+  const std::uint32_t slot = node_.reserve_index(index_, mechanism);
   if (slot >= actors_.size()) {
     actors_.resize(slot + 1, nullptr);
     stopped_.resize(slot + 1, false);
@@ -199,7 +202,11 @@ void Worker::take_moved_in(Actor* actor) {
   actors_[slot] = actor;
   actor->slot_ = slot;
   actor->worker_ = this;
-  actor->scheduled_ = false;  // its messages follow in the ring and schedule it
+  actor->scheduled_ = false;
+}
+
+void Worker::take_moved_in(Actor* actor) {
+  seat_arriving_actor(actor, "load balancing");
   moved_in_.emplace(actor->name_.value(), actor);
   ++counters_.actors_moved_in;
 }

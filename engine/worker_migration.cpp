@@ -219,15 +219,7 @@ void Worker::receive_at_forwarding_address(const Message& message) {
 }
 
 void Worker::take_migrated_in(Actor* actor, ActorName previous) {
-  const std::uint32_t slot = node_.reserve_index(index_, "migration");
-  if (slot >= actors_.size()) {
-    actors_.resize(slot + 1, nullptr);
-    stopped_.resize(slot + 1, false);
-  }
-  actors_[slot] = actor;
-  actor->slot_ = slot;
-  actor->worker_ = this;
-  actor->scheduled_ = false;  // its messages follow and schedule it
+  seat_arriving_actor(actor, "migration");
   migrated_in_.emplace(actor->name_.value(), MigratedIn{actor, previous});
   ++counters_.actors_migrated_in;
 }
