@@ -21,7 +21,7 @@
 //    arrivals the driven communicator hands over. The path between nodes is left out (the
 //    node-pair counters count its frames).
 // A node freed without a receive (its actor stopped, the run ended) is unmarked first
-// (forget_queue_time_sample()), so it is read as sent and a reused node gives no false time.
+// (Worker::empty_mailbox()), so it is read as sent and a reused node gives no false time.
 #include <chrono>
 
 #include "engine/worker.hpp"

@@ -484,15 +484,13 @@ void Worker::finish_stopped(Actor* actor) {
     migrate_out(actor);  // it asked to move, and did not fail
     return;
   }
-  actor->mailbox_.drain([this, actor](MessageNode* node) {
-    forget_queue_time_sample(node);
-    if (node->message.action() == ACTION_MONITOR) {
-      receive_monitor_message(actor, node->message, true);  // a watch gets the real reason
-      node->message.payload_slot().release();
+  empty_mailbox(actor, [this, actor](const Message& message) {
+    if (message.action() == ACTION_MONITOR) {
+      receive_monitor_message(actor, message, true);  // a watch gets the real reason
+      message.payload_slot().release();
     } else {
-      dead_letter(node->message);
+      dead_letter(message);
     }
-    pool_.free(node);
   });
   if (!timers_.empty() || !asks_.empty()) [[unlikely]] end_timers_and_asks_of(*actor);
   const ActorName name = actor->name_;
@@ -574,11 +572,7 @@ void Worker::discard_in_flight() {
   counters_.timers_cancelled += timers_.clear();
   for (Actor*& actor : actors_) {
     if (actor == nullptr) continue;
-    actor->mailbox_.drain([this](MessageNode* node) {
-      forget_queue_time_sample(node);
-      dead_letter(node->message);
-      pool_.free(node);
-    });
+    empty_mailbox(actor, [this](const Message& message) { dead_letter(message); });
   }
 }
 

@@ -199,6 +199,18 @@ class Worker final : public DrivingWorker {
   void forget_queue_time_sample(MessageNode* node) noexcept {
     if (node == sampled_node_) [[unlikely]] unmark_sampled_node();
   }
+  // Takes every message out of `actor`'s mailbox without a receive (it stopped, moved or
+  // migrated): each, unmarked if it was the queue-time sample, goes to `take`, then its
+  // node back to the pool. Every such emptying goes through here, so none can leave a
+  // marked destination behind.
+  template <class Take>
+  void empty_mailbox(Actor* actor, Take&& take) {
+    actor->mailbox_.drain([&](MessageNode* node) {
+      forget_queue_time_sample(node);
+      take(node->message);
+      pool_.free(node);
+    });
+  }
   void unmark_sampled_node() noexcept;
   struct ActorTypeRecord {
     const std::type_info* type;

@@ -137,11 +137,7 @@ void Worker::hand_over(Actor* actor, int taker) {
   // are taken out of its mailbox first: once the actor is staged, a full batch may publish
   // it, and from then on its new worker owns it, mailbox and all.
   handed_messages_.clear();
-  actor->mailbox_.drain([this](MessageNode* node) {
-    forget_queue_time_sample(node);  // a sampled message leaves with its true destination
-    handed_messages_.push_back(node->message);
-    pool_.free(node);
-  });
+  empty_mailbox(actor, [this](const Message& message) { handed_messages_.push_back(message); });
   const auto channel = static_cast<std::size_t>(taker);
   outbound_.stage(
       channel, name, name, ACTION_URGENT,

@@ -133,11 +133,7 @@ void Worker::migrate_out(Actor* actor) {
   to_other_node_now(Message(forwarding_address(node_index_, static_cast<std::uint32_t>(index_)),
                             communicator_name(node), ACTION_MIGRATE,
                             request.encode().release_slot()));
-  actor->mailbox_.drain([this, name](MessageNode* node) {
-    forget_queue_time_sample(node);  // a sampled message leaves with its true destination
-    forward_now(node->message, name, false);
-    pool_.free(node);
-  });
+  empty_mailbox(actor, [this, name](const Message& message) { forward_now(message, name, false); });
   delete actor;
   ++counters_.actors_migrated_out;
   node_.count_stopped_actor();
