@@ -14,10 +14,14 @@ std::atomic<PhaseLog*> running_log{nullptr};
 
 }  // namespace
 
+// The release half of each pairs with the acquire loads in begin_run_phase() and
+// end_run_phase() below: a thread that reads the pointer sees the log it points to.
 RunningPhases::RunningPhases(PhaseLog& log) noexcept
     : previous_(running_log.exchange(&log, std::memory_order_acq_rel)) {}
 
-RunningPhases::~RunningPhases() { running_log.store(previous_, std::memory_order_release); }
+RunningPhases::~RunningPhases() {
+  running_log.store(previous_, std::memory_order_release);  // pairs with the loads below
+}
 
 void begin_run_phase(std::string_view name) {
   if (PhaseLog* log = running_log.load(std::memory_order_acquire)) log->begin(name);
