@@ -76,6 +76,7 @@ class Communicator final : public DrivenCommunicator {
   bool must_poll() const noexcept override { return must_poll_; }
   void sleep_between_polls() override;
   std::size_t sends_in_flight() const override;  // frames and attachments the transport holds
+  void send_waiting_frames() override { flush_frames(true); }
 
   // The communication thread's body; returns when the node shuts down.
   void run();

@@ -19,6 +19,9 @@ class DrivenCommunicator {
   virtual bool progress(bool take_arrivals = true) = 0;
   // A message from one of the node's actors for another node (or for the communicator).
   virtual void route_outgoing(const Message& message) = 0;
+  // Sends the frames that wait to fill up now (a turn that sent them may be followed by a
+  // long one: Worker::release_off_node_messages()).
+  virtual void send_waiting_frames() = 0;
   // Frames and attachments the transport still holds.
   virtual std::size_t sends_in_flight() const = 0;
   // Whether an idle driver must keep polling (the transport cannot wake it), and how it

@@ -125,11 +125,28 @@ void Worker::send_elsewhere(ActorName from, ActorName to, Action action,
 
 void Worker::to_communicator(std::size_t channel, ActorName from, ActorName to, Action action,
                              const PayloadSlot& payload) {
+  if (!off_node_released_this_round_) release_off_node_after_turn_ = true;
   if (driven_ != nullptr) {
     driven_->route_outgoing(Message(from, to, action, payload));  // same thread: no ring
     if (driven_->sends_in_flight() > kSendsInFlightLimit) wait_for_sends();
   } else {
     stage(channel, from, to, action, payload);
+  }
+}
+
+// A message for another node waits for the end of the round, to share a frame with others.
+// When the round's next turn is long (a store that scans its whole table, with this node's
+// only worker), the other nodes would wait for that turn too, idle: on two processes that
+// made half of a phase serial. So the first turn of a round that sends off the node hands
+// its messages on at once; later turns' messages wait for the end of the round, so a
+// flood of small messages still fills frames (at most one more frame per round).
+void Worker::release_off_node_messages() {
+  release_off_node_after_turn_ = false;
+  off_node_released_this_round_ = true;
+  if (driven_ != nullptr) {
+    driven_->send_waiting_frames();
+  } else {
+    outbound_.flush();  // the communication thread takes them now
   }
 }
 
@@ -300,6 +317,7 @@ std::uint64_t Worker::request_spawn(ActorName requester, int node, int worker,
 
 bool Worker::run_ready_actors() {
   relief_threshold_ = kMailboxLimit;  // what could not be relieved last round may be now
+  off_node_released_this_round_ = false;
   arm_same_worker_sample();
   std::size_t handled = 0;
   // Busy time is read once per round (up to kMessagesPerRound messages), not per message
@@ -326,6 +344,7 @@ bool Worker::run_ready_actors() {
     } else {
       handled += run_turn(actor);
     }
+    if (release_off_node_after_turn_) [[unlikely]] release_off_node_messages();
   }
   if (round_began != MonotonicClock::time_point{}) {
     // A round of one message (a ping-pong across workers: every round) ends when its one

@@ -160,6 +160,7 @@ class Worker final : public DrivingWorker {
   void to_communicator(std::size_t channel, ActorName from, ActorName to, Action action,
                        const PayloadSlot& payload);
   void wait_for_sends();
+  void release_off_node_messages();
   void deliver_to_absent(const Message& message);
   MessageNode* enqueue(Actor* actor, const Message& message);
   Actor* live_local_actor(ActorName to) const noexcept;
@@ -276,6 +277,10 @@ class Worker final : public DrivingWorker {
   const std::uint32_t node_index_;
   const std::uint32_t node_count_;
   DrivenCommunicator* driven_ = nullptr;  // the communicator this worker drives, if any
+  // The round's first turn that sends to another node hands those messages on when it ends
+  // (release_off_node_messages()); later turns' wait for the end of the round.
+  bool release_off_node_after_turn_ = false;
+  bool off_node_released_this_round_ = false;
 
   std::vector<Actor*> actors_;  // by index; nullptr: not yet adopted or stopped
   std::vector<bool> stopped_;   // by index
