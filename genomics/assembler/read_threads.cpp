@@ -269,9 +269,15 @@ void ReadThreads::keep_path(const std::vector<CompactOriented>& path) {
 std::map<ReadThreads::Oriented, std::uint32_t> ReadThreads::next_after(const std::vector<Oriented>& context) const {
   std::map<Oriented, std::uint32_t> next;
   if (context.empty()) return next;
-  const auto found = paths_by_unitig_.find(context[0]);
-  if (found == paths_by_unitig_.end()) return next;
-  for (const std::uint32_t id : found->second) {
+  // A read that went through the context and on is listed under each of the context's
+  // unitigs (something follows each in it): the shortest of those lists is enough to scan.
+  const std::vector<std::uint32_t>* shortest = nullptr;
+  for (const Oriented unitig : context) {
+    const auto found = paths_by_unitig_.find(unitig);
+    if (found == paths_by_unitig_.end()) return next;
+    if (shortest == nullptr || found->second.size() < shortest->size()) shortest = &found->second;
+  }
+  for (const std::uint32_t id : *shortest) {
     const std::span<const CompactOriented> path = paths_[id];
     for (std::size_t at = 0; at + context.size() < path.size(); ++at) {
       if (std::equal(context.begin(), context.end(), path.begin() + static_cast<std::ptrdiff_t>(at))) {
