@@ -27,11 +27,12 @@ override CPPFLAGS += -MMD -MP
 LDLIBS := -lhwloc -lz -lisal -pthread
 
 ifeq ($(SANITIZE),thread)
-  override CXXFLAGS += -fsanitize=thread -O1
+  # -O1 -g1: line tables are all a sanitizer's stacks need, and the build takes a third less.
+  override CXXFLAGS += -fsanitize=thread -O1 -g1
   override LDFLAGS += -fsanitize=thread
 else ifeq ($(SANITIZE),address)
-  # -O1, as for ThreadSanitizer: the build is a third faster and the stacks read as well.
-  override CXXFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -O1
+  # -O1 -g1, as for ThreadSanitizer: the build is faster and the stacks read as well.
+  override CXXFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -O1 -g1
   override LDFLAGS += -fsanitize=address,undefined
 else ifneq ($(SANITIZE),)
   $(error SANITIZE must be thread or address, not '$(SANITIZE)')
