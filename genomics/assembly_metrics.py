@@ -2,11 +2,15 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The arithmetic of genomics/evaluate_assembly.sh (standard library only).
 
-  assembly_metrics.py prepare MIN_CONTIG CONTIGS REFERENCE OUTDIR
-      Checks both FASTA files (plain or gzip), writes OUTDIR/contigs.fa (the contigs of at
-      least MIN_CONTIG bp) and OUTDIR/reference.fa (decompressed), prints the contig metrics.
-  assembly_metrics.py paf REFERENCE PAF
-      Prints genome fraction and misassemblies from minimap2's PAF (primary alignments only).
+  assembly_metrics.py prepare MIN_CONTIG CONTIGS OUTDIR REFERENCE...
+      Checks the FASTA files (plain or gzip), writes OUTDIR/contigs.fa (the contigs of at
+      least MIN_CONTIG bp), OUTDIR/reference.fa (every reference's sequences, decompressed)
+      and OUTDIR/reference_files.tsv (which file each sequence came from), prints the contig
+      metrics.
+  assembly_metrics.py paf OUTDIR
+      Prints genome fraction, duplication ratio, NGA50 and misassemblies from minimap2's PAF
+      (OUTDIR/alignments.paf, primary alignments only), over all references and, with
+      several reference files, for each.
   assembly_metrics.py dnadiff REPORT
       Prints the cross-check figures of MUMmer's dnadiff out.report.
 
@@ -137,15 +141,41 @@ def print_contig_metrics(lengths, min_contig):
     metric("n50", n50(lengths))
 
 
-def prepare(min_contig, contigs_path, reference_path, outdir):
+def ng50(lengths, reference_length):
+    """The length L such that contigs of L bp or more hold at least half of the reference's
+    bases (0 when all of them together hold less)."""
+    running = 0
+    for length in sorted(lengths, reverse=True):
+        running += length
+        if 2 * running >= reference_length:
+            return length
+    return 0
+
+
+def prepare(min_contig, contigs_path, outdir, reference_paths):
     contigs = read_fasta(contigs_path)
-    reference = read_fasta(reference_path)
+    reference = []
+    file_of = {}
+    for path in reference_paths:
+        for name, sequence in read_fasta(path):
+            if name in file_of:
+                raise InputError(f"{path}: a record is named '{name}' as one of {file_of[name]}: "
+                                 "every reference sequence needs a name of its own")
+            file_of[name] = path
+            reference.append((name, sequence))
     kept = [(name, sequence) for name, sequence in contigs if len(sequence) >= min_contig]
     write_fasta(f"{outdir}/contigs.fa", kept)
     write_fasta(f"{outdir}/reference.fa", reference)
-    print_contig_metrics([len(sequence) for _, sequence in kept], min_contig)
+    with open(f"{outdir}/reference_files.tsv", "w", encoding="latin-1") as out:
+        for name, _ in reference:
+            out.write(f"{name}\t{file_of[name]}\n")
+    lengths = [len(sequence) for _, sequence in kept]
+    print_contig_metrics(lengths, min_contig)
+    reference_length = sum(len(sequence) for _, sequence in reference)
+    metric("reference_files", len(reference_paths))
     metric("reference_sequences", len(reference))
-    metric("reference_length", sum(len(sequence) for _, sequence in reference))
+    metric("reference_length", reference_length)
+    metric("ng50", ng50(lengths, reference_length))
 
 
 # ---------------------------------------------------------------------------- PAF alignments
@@ -294,15 +324,70 @@ def count_misassemblies(blocks):
     return counts
 
 
-def paf(reference_path, paf_path):
-    reference_length = sum(len(sequence) for _, sequence in read_fasta(reference_path))
-    blocks = primary_blocks(paf_path)
+def aligned_pieces(blocks):
+    """What QUAST's NGA50 counts: each contig cut at its misassemblies, each piece as long as
+    the stretch of the contig its blocks span (unaligned ends left out), with the reference
+    sequence of its first block."""
+    pieces = []
+    for contig_blocks in blocks_by_contig(blocks).values():
+        first = contig_blocks[0]
+        for previous, block in zip(contig_blocks, contig_blocks[1:]):
+            if breakpoint_kind(previous, block) is not None:
+                pieces.append((first.target, previous.contig_end - first.contig_start))
+                first = block
+        pieces.append((first.target, contig_blocks[-1].contig_end - first.contig_start))
+    return pieces
+
+
+def duplication_ratio(blocks, covered):
+    """Aligned contig bases over the reference bases they cover (QUAST's duplication ratio): a
+    repeat written in two contigs counts twice above the line, once below."""
+    aligned = sum(block.contig_end - block.contig_start for block in blocks)
+    return f"{aligned / covered:.3f}" if covered else "0.000"
+
+
+def reference_files(outdir):
+    """{sequence name: reference file}, in the order of the files."""
+    file_of = {}
+    with open(f"{outdir}/reference_files.tsv", encoding="latin-1") as lines:
+        for line in lines:
+            name, path = line.rstrip("\n").split("\t")
+            file_of[name] = path
+    return file_of
+
+
+def paf(outdir):
+    reference = read_fasta(f"{outdir}/reference.fa")
+    length_of = {name: len(sequence) for name, sequence in reference}
+    reference_length = sum(length_of.values())
+    blocks = primary_blocks(f"{outdir}/alignments.paf")
+    covered = covered_bases(blocks)
+    pieces = aligned_pieces(blocks)
     metric("aligned_contigs", len(blocks_by_contig(blocks)))
-    metric("genome_fraction", percent(covered_bases(blocks), reference_length))
+    metric("genome_fraction", percent(covered, reference_length))
+    metric("duplication_ratio", duplication_ratio(blocks, covered))
+    metric("nga50", ng50([length for _, length in pieces], reference_length))
     counts = count_misassemblies(blocks)
     metric("misassemblies", sum(counts.values()))
     for kind in ("relocations", "translocations", "inversions"):
         metric(kind, counts[kind])
+    file_of = reference_files(outdir)
+    files = list(dict.fromkeys(file_of.values()))
+    if len(files) < 2:
+        return
+    # A community: each reference file (a genome) on its own; a contig's blocks on two
+    # genomes are a translocation above.
+    labels = [path.rsplit("/", 1)[-1] for path in files]
+    if len(set(labels)) < len(labels):
+        labels = files  # two files of one name in different folders
+    for path, label in zip(files, labels):
+        names = {name for name, file in file_of.items() if file == path}
+        own = [block for block in blocks if block.target in names]
+        own_length = sum(length_of[name] for name in names)
+        own_covered = covered_bases(own)
+        metric(f"genome_fraction:{label}", percent(own_covered, own_length))
+        metric(f"duplication_ratio:{label}", duplication_ratio(own, own_covered))
+        metric(f"nga50:{label}", ng50([length for target, length in pieces if target in names], own_length))
 
 
 # ---------------------------------------------------------------------------- dnadiff report
@@ -335,10 +420,12 @@ def dnadiff(report_path):
 # ---------------------------------------------------------------------------- command line
 
 def main(argv):
-    commands = {"prepare": (4, lambda a: prepare(int(a[0]), a[1], a[2], a[3])),
-                "paf": (2, lambda a: paf(a[0], a[1])),
+    commands = {"prepare": (None, lambda a: prepare(int(a[0]), a[1], a[2], a[3:])),
+                "paf": (1, lambda a: paf(a[0])),
                 "dnadiff": (1, lambda a: dnadiff(a[0]))}
-    if len(argv) < 2 or argv[1] not in commands or len(argv) - 2 != commands[argv[1]][0]:
+    arguments = len(argv) - 2
+    if (len(argv) < 2 or argv[1] not in commands or
+            arguments != (commands[argv[1]][0] or max(arguments, 4))):
         print("usage: assembly_metrics.py prepare|paf|dnadiff ...", file=sys.stderr)
         return 2
     try:

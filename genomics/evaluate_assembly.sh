@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Evaluates an assembly against its known reference, as QUAST would (QUAST is not packaged):
-#   genomics/evaluate_assembly.sh CONTIGS.fasta REFERENCE.fasta[.gz] [--min-contig 500]
+#   genomics/evaluate_assembly.sh CONTIGS.fasta REFERENCE.fasta[.gz]... [--min-contig 500]
 # Prints one line per metric, "ASSEMBLY_METRIC name = value": contig count, total length,
-# largest contig and N50 of the contigs of at least --min-contig bp; genome fraction and
-# misassemblies (relocations, translocations, inversions) from the primary alignments of
-# minimap2 -cx asm5; and, when MUMmer is installed, dnadiff's figures as a cross-check.
+# largest contig, N50 and NG50 of the contigs of at least --min-contig bp; genome fraction,
+# duplication ratio, NGA50 and misassemblies (relocations, translocations, inversions) from
+# the primary alignments of minimap2 -cx asm5 (with several references, a community, also
+# per reference file); and, when MUMmer is installed, dnadiff's figures as a cross-check.
 # The arithmetic is in genomics/assembly_metrics.py. Bad use or input: one line on stderr, exit
 # status 2 or 1.
 set -euo pipefail
@@ -15,9 +16,11 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 usage() {
   cat <<EOF
-usage: $0 CONTIGS.fasta REFERENCE.fasta[.gz] [--min-contig BP]
-  Aligns the contigs of at least BP bp (default 500) to the reference with minimap2 -cx asm5
-  and prints "ASSEMBLY_METRIC name = value" lines (see genomics/README.md).
+usage: $0 CONTIGS.fasta REFERENCE.fasta[.gz]... [--min-contig BP]
+  Aligns the contigs of at least BP bp (default 500) to the reference(s) with minimap2 -cx asm5
+  and prints "ASSEMBLY_METRIC name = value" lines (see genomics/README.md). Several reference
+  files are a community (one genome each): every metric is over all of them, and genome
+  fraction, duplication ratio and NGA50 are given for each file too.
 EOF
   exit 0
 }
@@ -48,13 +51,13 @@ while [ $# -gt 0 ]; do
     *) files+=("$1"); shift ;;
   esac
 done
-[ ${#files[@]} -eq 2 ] ||
-  usage_error "expected CONTIGS.fasta and REFERENCE.fasta[.gz], got ${#files[@]} file(s)"
+[ ${#files[@]} -ge 2 ] ||
+  usage_error "expected CONTIGS.fasta and at least one REFERENCE.fasta[.gz], got ${#files[@]} file(s)"
 contigs=${files[0]}
-reference=${files[1]}
+references=("${files[@]:1}")
 [[ "$min_contig" =~ ^[0-9]+$ ]] ||
   usage_error "--min-contig must be a whole number of bp, got '$min_contig'"
-for file in "$contigs" "$reference"; do
+for file in "${files[@]}"; do
   [ -e "$file" ] || fail "$file: no such file"
   if [ ! -f "$file" ] || [ ! -r "$file" ]; then fail "$file: not a readable file"; fi
   [ -s "$file" ] || fail "$file: empty (no FASTA record)"
@@ -66,7 +69,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/evaluate-assembly-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 # Contig metrics; writes the kept contigs and the decompressed reference into $work.
-python3 "$here/assembly_metrics.py" prepare "$min_contig" "$contigs" "$reference" "$work" \
+python3 "$here/assembly_metrics.py" prepare "$min_contig" "$contigs" "$work" "${references[@]}" \
   >"$work/contig_metrics"
 cat "$work/contig_metrics"
 
@@ -76,7 +79,7 @@ if ! minimap2 -cx asm5 -t 2 "$work/reference.fa" "$work/contigs.fa" \
   >"$work/alignments.paf" 2>"$work/minimap2.log"; then
   fail "minimap2 failed: $(tail -n 1 "$work/minimap2.log")"
 fi
-python3 "$here/assembly_metrics.py" paf "$work/reference.fa" "$work/alignments.paf"
+python3 "$here/assembly_metrics.py" paf "$work"
 
 # The cross-check: dnadiff (nucmer) on the same contigs.
 if ! command -v dnadiff >/dev/null; then

@@ -89,8 +89,8 @@ evaluate() {
     { echo "assembly_bench: evaluating $name failed:" >&2; cat "$work/$name.eval" >&2; exit 1; }
   awk -v tool="$tool" -v data="$data" -v wall="${wall[$name]}" -v mb="${peak[$name]}" '
     $1 == "ASSEMBLY_METRIC" { value[$2] = $4 }
-    END { printf "ASSEMBLY_BENCH tool=%s data=%s wall_s=%.2f peak_mb=%d n50=%s genome_fraction=%s misassemblies=%s contigs=%s total_length=%s\n",
-            tool, data, wall, mb, value["n50"], value["genome_fraction"], value["misassemblies"], value["contigs"], value["total_length"] }
+    END { printf "ASSEMBLY_BENCH tool=%s data=%s wall_s=%.2f peak_mb=%d n50=%s nga50=%s genome_fraction=%s duplication_ratio=%s misassemblies=%s contigs=%s total_length=%s\n",
+            tool, data, wall, mb, value["n50"], value["nga50"], value["genome_fraction"], value["duplication_ratio"], value["misassemblies"], value["contigs"], value["total_length"] }
   ' "$work/$name.eval"
 }
 

@@ -181,8 +181,11 @@ TEST_F(EvaluateAssembly, ReferenceCutIntoPiecesIsCoveredWholeWithoutMisassembly)
   EXPECT_EQ(pieces.number("total_length"), 48502);
   EXPECT_EQ(pieces.number("largest_contig"), 17000);
   EXPECT_EQ(pieces.number("n50"), 16502);  // 17,000 + 16,502 >= half of 48,502
+  EXPECT_EQ(pieces.number("ng50"), 16502);  // the same over the reference's length
+  EXPECT_EQ(pieces.number("nga50"), 16502);  // every piece aligns whole
   EXPECT_EQ(pieces.number("reference_length"), 48502);
   EXPECT_GE(pieces.number("genome_fraction"), 99.9);
+  EXPECT_NEAR(pieces.number("duplication_ratio"), 1.0, 0.001);
   expect_misassemblies(pieces, 0, 0, 0);
   if (installed("dnadiff")) {
     EXPECT_GE(pieces.number("dnadiff_aligned_reference"), 99.9);
@@ -224,6 +227,54 @@ TEST_F(EvaluateAssembly, CountsEachReferenceBaseOnceAndOnlyUnderPrimaryAlignment
       work_.write_fasta("repeat.fa", {{"x", plasmid(0).substr(30000, 2000)}}), plasmids_path());
   EXPECT_NEAR(repeat.number("genome_fraction"), 100.0 * 2000 / 229880, 0.05);
   expect_misassemblies(repeat, 0, 0, 0);
+}
+
+TEST_F(EvaluateAssembly, ARepeatWrittenInTwoContigsCountsTwiceInTheDuplicationRatio) {
+  // The first 20 kbp written twice, and again inside a third contig: 3 x 20,000 + 8,502 aligned
+  // bases over the 28,502 of the reference they cover.
+  const auto duplicated = evaluate(work_.write_fasta("duplicated.fa", {{"a", lambda(0, 20000)},
+                                                                       {"b", lambda(0, 20000)},
+                                                                       {"c", lambda(0, 28502)}}),
+                                   lambda_path());
+  EXPECT_NEAR(duplicated.number("genome_fraction"), 100.0 * 28502 / 48502, 0.05);
+  EXPECT_NEAR(duplicated.number("duplication_ratio"), (20000.0 + 20000 + 28502) / 28502, 0.002);
+  expect_misassemblies(duplicated, 0, 0, 0);
+}
+
+TEST_F(EvaluateAssembly, NGA50CutsContigsAtTheirMisassemblies) {
+  // One contig of 38,502 bp joining 0-20,000 to 30,000-48,502: NG50 is the contig, NGA50 the
+  // second of its two pieces (20,000 < half of 48,502 <= 20,000 + 18,502).
+  const auto chimera = evaluate(
+      work_.write_fasta("chimera.fa", {{"x", lambda(0, 20000) + lambda(30000, 48502)}}), lambda_path());
+  expect_misassemblies(chimera, 1, 0, 0);
+  EXPECT_EQ(chimera.number("ng50"), 38502);
+  EXPECT_EQ(chimera.number("nga50"), 18502);
+  // Contigs holding less than half of the reference: no NG50 or NGA50 (0).
+  const auto small = evaluate(work_.write_fasta("small.fa", {{"x", lambda(0, 20000)}}), lambda_path());
+  EXPECT_EQ(small.number("ng50"), 0);
+  EXPECT_EQ(small.number("nga50"), 0);
+}
+
+TEST_F(EvaluateAssembly, SeveralReferencesAreACommunityJudgedWholeAndGenomeByGenome) {
+  // Lambda in two pieces, plasmid B whole, and a contig joining lambda to plasmid A.
+  const std::string contigs =
+      work_.write_fasta("community.fa", {{"l1", lambda(0, 25000)},
+                                         {"l2", lambda(25000, 48502)},
+                                         {"b", plasmid(1)},
+                                         {"joined", lambda(40000, 45000) + plasmid(0).substr(1000, 5000)}});
+  const auto community = evaluate(contigs, lambda_path() + " " + plasmids_path());
+  EXPECT_EQ(community.number("reference_files"), 2);
+  EXPECT_EQ(community.number("reference_sequences"), 4);
+  EXPECT_EQ(community.number("reference_length"), 48502 + 229880);
+  expect_misassemblies(community, 0, 1, 0);  // a contig across two genomes
+  EXPECT_GE(community.number("genome_fraction:lambda_virus.fa.gz"), 99.9);
+  EXPECT_NEAR(community.number("duplication_ratio:lambda_virus.fa.gz"), (48502.0 + 5000) / 48502, 0.002);
+  EXPECT_EQ(community.number("nga50:lambda_virus.fa.gz"), 25000);
+  EXPECT_NEAR(community.number("genome_fraction:reference.fasta.gz"), 100.0 * (5153 + 5000) / 229880, 0.05);
+  EXPECT_EQ(community.number("nga50:reference.fasta.gz"), 0);  // 10 kbp of 230 kbp
+  // One reference: no per-file lines.
+  const auto lambda_only = evaluate(contigs, lambda_path());
+  EXPECT_EQ(lambda_only.metrics.count("genome_fraction:lambda_virus.fa.gz"), 0u) << lambda_only.run.output;
 }
 
 TEST_F(EvaluateAssembly, ChimeraOfTwoDistantPartsIsOneRelocation) {
@@ -356,6 +407,8 @@ TEST_F(EvaluateAssembly, RejectsBadInputWithOneLineAndExitStatus1) {
       {no_sequence + " " + lambda_path(), no_sequence + ": record 'first' has no sequence"},
       {twice + " " + lambda_path(), twice + ": two records are named 'same'"},
       {good + " " + truncated, truncated + ": corrupt or truncated gzip"},
+      {good + " " + work_.write("first.fa", ">x\nACGT\n") + " " + work_.write("second.fa", ">x\nACGT\n"),
+       "second.fa: a record is named 'x' as one of " + work_.path() + "/first.fa"},
   };
   for (const auto& [arguments, message] : cases) {
     expect_one_error_line(run_command(std::string(kScript) + " " + arguments), 1, message);
@@ -365,7 +418,7 @@ TEST_F(EvaluateAssembly, RejectsBadInputWithOneLineAndExitStatus1) {
 TEST_F(EvaluateAssembly, RejectsBadUseWithOneLineAndExitStatus2) {
   const std::string good = work_.write_fasta("good.fa", {{"x", lambda(0, 5000)}});
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {good, "expected CONTIGS.fasta and REFERENCE.fasta[.gz], got 1 file(s)"},
+      {good, "expected CONTIGS.fasta and at least one REFERENCE.fasta[.gz], got 1 file(s)"},
       {good + " " + lambda_path() + " --min-contig many",
        "--min-contig must be a whole number of bp, got 'many'"},
       {good + " " + lambda_path() + " --min-contig", "--min-contig needs a length in bp"},
