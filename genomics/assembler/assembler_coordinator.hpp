@@ -592,8 +592,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     publish_together({&contigs_file, &summary, &histogram, &graph_file});
     this->log().end_phase();
     std::vector<std::string> written{contigs_file.path(), summary.path(), histogram.path(), graph_file.path()};
-    const std::optional<std::string> image =
-        draw_graph_image(settings_.graph_image, graph, graph_file.path(), this->output_path(kGraphImageFile), this->log());
+    const std::optional<std::string> image = draw_graph_image(
+        settings_.graph_image, graph, graph_file.path(), this->output_path(kGraphImageFile), this->log());
     if (image) written.push_back(*image);
     this->succeed(written);
   }

@@ -18,7 +18,8 @@ GraphFile graph_gfa(const UnitigGraph& graph, const std::vector<std::vector<Unit
   const std::vector<Unitig>& unitigs = graph.unitigs();
   for (std::size_t index = 0; index < unitigs.size(); ++index) {
     const Unitig& unitig = unitigs[index];
-    file.text += "S\t" + segment_name(2 * index) + "\t" + unitig.bases + "\tLN:i:" + std::to_string(unitig.bases.size()) +
+    file.text += "S\t" + segment_name(2 * index) + "\t" + unitig.bases +
+                 "\tLN:i:" + std::to_string(unitig.bases.size()) +
                  "\tKC:i:" + std::to_string(unitig.coverage_sum) + "\n";
     ++file.segments;
     file.bases += unitig.bases.size();

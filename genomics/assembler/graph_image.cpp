@@ -161,7 +161,8 @@ std::optional<std::string> draw_graph_image(GraphImage mode, const GraphFile& gr
                                             const std::string& png_path, RunLog& log) {
   if (mode == GraphImage::no) return std::nullopt;
   const std::string size = std::to_string(graph.segments) + " segments, " + std::to_string(graph.bases) + " bases";
-  if (mode == GraphImage::automatic && (graph.segments > kAutomaticImageSegments || graph.bases > kAutomaticImageBases)) {
+  const bool large = graph.segments > kAutomaticImageSegments || graph.bases > kAutomaticImageBases;
+  if (mode == GraphImage::automatic && large) {
     log.line("graph.png: skipped: the graph (" + size + ") is larger than --graph-image auto draws (" +
              std::to_string(kAutomaticImageSegments) + " segments, " + std::to_string(kAutomaticImageBases) +
              " bases); --graph-image yes draws it");

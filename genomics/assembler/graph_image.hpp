@@ -29,8 +29,8 @@ std::optional<std::string> find_bandage();
 // Draws `gfa_path` into `png_path` with `Bandage image`, headless (QT_QPA_PLATFORM=offscreen),
 // as a child process: Bandage writes a temporary name (NAME.partial-PID.png: it picks the
 // format by the ending) that is renamed to `png_path` once Bandage succeeded, so no partial
-// picture is ever seen. Throws std::runtime_error with Bandage's exit status (or signal) and
-// the last line it printed.
+// picture is ever seen; Bandage is killed if the run ends first (even by SIGKILL). Throws
+// std::runtime_error with Bandage's exit status (or signal) and the last line it printed.
 void draw_with_bandage(const std::string& bandage, const std::string& gfa_path, const std::string& png_path);
 
 // graph.png as `mode` asks, after graph.gfa is published at `gfa_path`: drawn (returns its

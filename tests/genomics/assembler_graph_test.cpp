@@ -27,7 +27,8 @@ std::string reads(const std::string& first, const std::string& second) {
   return " " + data_directory() + "/" + first + " " + data_directory() + "/" + second;
 }
 const std::string kLambdaReads = reads("lambda/reads_1.fq.gz", "lambda/reads_2.fq.gz");
-const std::string kShigella = reads("unicycler-sample/short_reads_1.fastq.gz", "unicycler-sample/short_reads_2.fastq.gz");
+const std::string kShigella =
+    reads("unicycler-sample/short_reads_1.fastq.gz", "unicycler-sample/short_reads_2.fastq.gz");
 
 class OutputDirectory : public TemporaryDirectory {
  public:
@@ -41,8 +42,8 @@ class OutputDirectory : public TemporaryDirectory {
 };
 
 // Runs the assembler into `out`, with `environment` ("NAME=VALUE ...", or empty) before it.
-xenon::testing::ProcessResult assemble(const OutputDirectory& out, const std::string& options, const std::string& inputs,
-                                       const std::string& environment = "") {
+xenon::testing::ProcessResult assemble(const OutputDirectory& out, const std::string& options,
+                                       const std::string& inputs, const std::string& environment = "") {
   return run_command(environment + " " + xenon::testing::binary("assembler") + " --quiet " + options + " -o " +
                      out.path() + inputs);
 }
@@ -169,8 +170,8 @@ TEST(AssemblerGraph, AFailedBandageIsReportedWithItsExitStatusAndLeavesNoPicture
   OutputDirectory asked;
   const auto failed = assemble(asked, "-k 31 --graph-image yes", kLambdaReads, failing_bandage(fake));
   EXPECT_EQ(failed.exit_code, 1) << failed.output;
-  EXPECT_NE(failed.output.find("graph.png: Bandage exited with status 3: Bandage: the layout failed"), std::string::npos)
-      << failed.output;
+  const std::string reported = "graph.png: Bandage exited with status 3: Bandage: the layout failed";
+  EXPECT_NE(failed.output.find(reported), std::string::npos) << failed.output;
   EXPECT_TRUE(asked.has("graph.gfa")) << "published before Bandage ran";
   EXPECT_FALSE(asked.has("graph.png"));
   EXPECT_FALSE(asked.has_partial_files());

@@ -336,7 +336,9 @@ TEST(UnitigGraph, ContigPathsSpellTheContigsAlongLinksListedOnce) {
     for (std::size_t i = 0; i < contigs.size(); ++i) {
       EXPECT_EQ(spelled(graph, paths[i]), contigs[i].bases) << "contig " << i;
       EXPECT_EQ(paths[i].size(), extend ? 2u : 1u) << "a flank and the repeat";
-      for (std::size_t step = 1; step < paths[i].size(); ++step) EXPECT_TRUE(linked(links, paths[i][step - 1], paths[i][step]));
+      for (std::size_t step = 1; step < paths[i].size(); ++step) {
+        EXPECT_TRUE(linked(links, paths[i][step - 1], paths[i][step]));
+      }
     }
     // The paths give the same contigs as a call without them.
     const std::vector<Unitig> alone = graph.contigs(200, extend);
