@@ -106,7 +106,7 @@ GraphImage graph_image_from(const std::string& word) {
 }
 
 std::optional<std::string> find_bandage() {
-  const char* path = std::getenv("PATH");
+  const char* path = std::getenv("PATH");  // NOLINT(concurrency-mt-unsafe): no thread calls setenv
   std::string_view directories = path != nullptr ? path : "";
   while (!directories.empty()) {
     const std::size_t colon = directories.find(':');
