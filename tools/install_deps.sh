@@ -17,6 +17,9 @@ packages+=(iproute2)
 # Genomics checks in make test: Jellyfish is the k-mer counter's reference; minimap2 and
 # MUMmer's dnadiff judge assemblies (genomics/evaluate_assembly.sh).
 packages+=(jellyfish minimap2 mummer python3)
+# The assembler draws graph.png from its graph.gfa with Bandage (run headless), and make test
+# checks the picture (tests/genomics/assembler_graph_test.cpp).
+packages+=(bandage)
 # Genomics input: isa-l inflates gzip and BGZF (2.5-3x zlib's speed, measured by `make
 # decompression-bench`); tabix brings bgzip, which makes the BGZF files the tests split.
 packages+=(libisal-dev tabix)

@@ -15,6 +15,7 @@
 #include <xenon/xenon.hpp>
 #include "genomics/assembler/assembler_settings.hpp"
 #include "genomics/assembler/flat_lists.hpp"
+#include "genomics/assembler/graph_gfa.hpp"
 #include "genomics/assembler/graph_protocol.hpp"
 #include "genomics/assembler/graph_store.hpp"
 #include "genomics/assembler/read_threads.hpp"
@@ -119,12 +120,16 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       contig.kmers = reader.u64();
       contig.circular = reader.u64() != 0;
     }
+    GraphFile graph;
+    graph.text = reader.text();
+    graph.segments = reader.u64();
+    graph.bases = reader.u64();
     if (!reader.at_end()) throw std::runtime_error("checkpoints/contigs: bytes after the contigs");
     summarize(contigs);
     this->log().line("phases counting to contigs: skipped: " + std::to_string(contigs.size()) +
                      " contigs from checkpoints/" + kContigsCheckpoint);
     report("resumed from checkpoints/contigs");
-    write_outputs(contigs);
+    write_outputs(contigs, graph);
     return true;
   }
 
@@ -218,7 +223,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
            " cleaning-rounds=" + std::to_string(settings_.cleaning.rounds) +
            " repeat-rounds=" + std::to_string(settings_.repeat_rounds) +
            " min-passages=" + std::to_string(settings_.minimum_passages) +
-           " min-contig=" + std::to_string(settings_.minimum_contig);
+           " min-contig=" + std::to_string(settings_.minimum_contig) +
+           " with graph.gfa";  // so that a checkpoint of the contigs alone is not read as one with it
   }
 
   // The outcome's counts up to the contigs, in the contigs checkpoint's order.
@@ -227,8 +233,9 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
             &outcome_.cleaning.tips_removed, &outcome_.cleaning.bubbles_popped, &outcome_.repeats_resolved};
   }
 
-  // The contigs, before they are written: with the counts and the outcome, all the outputs.
-  void save_contigs_checkpoint(const std::vector<Unitig>& contigs) {
+  // The contigs and the graph, before they are written: with the counts and the outcome, all
+  // the outputs (the graph the contigs were read from is not rebuilt on --continue).
+  void save_contigs_checkpoint(const std::vector<Unitig>& contigs, const GraphFile& graph) {
     CheckpointWriter writer;
     this->save_count(writer);
     for (const std::uint64_t* field : outcome_fields()) writer.u64(*field);
@@ -240,6 +247,9 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       writer.u64(contig.kmers);
       writer.u64(contig.circular ? 1 : 0);
     }
+    writer.text(graph.text);
+    writer.u64(graph.segments);
+    writer.u64(graph.bases);
     this->save_checkpoint(kContigsCheckpoint, contigs_options(), writer);
   }
 
@@ -544,15 +554,17 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       };
     }
     this->log().begin_phase("contigs");
-    const std::vector<Unitig> contigs = graph_->contigs(settings_.minimum_contig, true, reads, mates);
+    std::vector<std::vector<UnitigGraph::Oriented>> paths;
+    const std::vector<Unitig> contigs = graph_->contigs(settings_.minimum_contig, true, reads, mates, &paths);
+    const GraphFile graph = graph_gfa(*graph_, paths);
     threads_.reset();
     graph_.reset();
     summarize(contigs);
     this->log().end_phase(std::to_string(outcome_.contigs) + " contigs, " + std::to_string(outcome_.total_length) +
                           " bases, the largest " + std::to_string(outcome_.largest_contig) + ", N50 " +
                           std::to_string(outcome_.n50));
-    save_contigs_checkpoint(contigs);
-    write_outputs(contigs);
+    save_contigs_checkpoint(contigs, graph);
+    write_outputs(contigs, graph);
   }
 
   void summarize(const std::vector<Unitig>& contigs) {
@@ -566,8 +578,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     outcome_.n50 = n50(contigs);
   }
 
-  // The output files, published together.
-  void write_outputs(const std::vector<Unitig>& contigs) {
+  // The output files, published together; then the picture of the graph, if it is drawn.
+  void write_outputs(const std::vector<Unitig>& contigs, const GraphFile& graph) {
     this->log().begin_phase("writing");
     AtomicOutputFile contigs_file(this->output_path(kContigsFile));
     contigs_file.write(contigs_fasta(contigs));
@@ -575,9 +587,15 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     summary.write(assembly_json(settings_, outcome_));
     AtomicOutputFile histogram(this->output_path(kHistogramFile));
     histogram.write(this->histogram().jellyfish_text());
-    publish_together({&contigs_file, &summary, &histogram});
+    AtomicOutputFile graph_file(this->output_path(kGraphFile));
+    graph_file.write(graph.text);
+    publish_together({&contigs_file, &summary, &histogram, &graph_file});
     this->log().end_phase();
-    this->succeed({contigs_file.path(), summary.path(), histogram.path()});
+    std::vector<std::string> written{contigs_file.path(), summary.path(), histogram.path(), graph_file.path()};
+    const std::optional<std::string> image = draw_graph_image(
+        settings_.graph_image, graph, graph_file.path(), this->output_path(kGraphImageFile), this->log());
+    if (image) written.push_back(*image);
+    this->succeed(written);
   }
 
   // A line of progress on standard error (unless quiet); returns its text.

@@ -20,12 +20,14 @@ std::uint64_t coverage_threshold_from(const KmerHistogram& histogram) {
   return 2;
 }
 
+std::string contig_name(std::size_t index) { return "contig_" + std::to_string(index + 1); }
+
 std::string contigs_fasta(const std::vector<Unitig>& contigs) {
   std::string text;
   char header[160];
   for (std::size_t i = 0; i < contigs.size(); ++i) {
     const Unitig& contig = contigs[i];
-    std::snprintf(header, sizeof header, ">contig_%zu length=%zu coverage=%.2f%s\n", i + 1,
+    std::snprintf(header, sizeof header, ">%s length=%zu coverage=%.2f%s\n", contig_name(i).c_str(),
                   contig.bases.size(), contig.coverage(), contig.circular ? " circular" : "");
     text += header;
     for (std::size_t at = 0; at < contig.bases.size(); at += 80) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "genomics/assembler/graph_image.hpp"
 #include "genomics/assembler/unitig_graph.hpp"
 #include "genomics/counter/counter_settings.hpp"
 #include "genomics/kmer/kmer_histogram.hpp"
@@ -20,6 +21,7 @@ struct AssemblerSettings {
   CleaningSettings cleaning;
   int repeat_rounds = 3;               // rounds of settling repeats with reads (0: none)
   std::uint32_t minimum_passages = 2;  // reads that must pair a way into a repeat with a way out
+  GraphImage graph_image = GraphImage::automatic;  // whether to draw graph.png
 };
 
 // What it did (filled in on node 0, read after the engine has stopped).
@@ -39,16 +41,22 @@ struct AssemblyOutcome {
 
 inline constexpr const char* kContigsFile = "contigs.fasta";
 inline constexpr const char* kAssemblySummaryFile = "assembly.json";
+inline constexpr const char* kGraphFile = "graph.gfa";        // the graph the contigs were read from
+inline constexpr const char* kGraphImageFile = "graph.png";  // drawn by Bandage from graph.gfa
 // In DIR/checkpoints: the graph as the stores left it (the unitig pieces their walks found,
 // and the cycles), with the counts, histogram and tally: what --continue starts from.
 inline constexpr const char* kGraphCheckpoint = "graph";
-// The contigs (about the genome's size), with the outcome up to them: all the outputs need.
+// The contigs (about the genome's size) and graph.gfa, with the outcome up to them: all the
+// outputs need.
 inline constexpr const char* kContigsCheckpoint = "contigs";
 
 // The solidity threshold from a k-mer histogram: the count at its first minimum (between the
 // error k-mers seen once or twice and the genome's peak: the first count with no fewer k-mers
 // at the next count, where some are), at least 2; 2 when there is none.
 std::uint64_t coverage_threshold_from(const KmerHistogram& histogram);
+
+// The name of the contig at `index` (from 0) in contigs.fasta and graph.gfa: "contig_N", N from 1.
+std::string contig_name(std::size_t index);
 
 // Contigs as FASTA, 80 bases a line: ">contig_N length=L coverage=C [circular]".
 std::string contigs_fasta(const std::vector<Unitig>& contigs);

@@ -66,6 +66,25 @@ const std::vector<UnitigGraph::Oriented>& UnitigGraph::before(const Junctions& j
   return found == junctions.ending.end() ? kNone : found->second;
 }
 
+std::vector<std::pair<UnitigGraph::Oriented, UnitigGraph::Oriented>> UnitigGraph::links() const {
+  const Junctions joined = junctions();
+  std::vector<std::pair<Oriented, Oriented>> links;
+  for (std::size_t index = 0; index < unitigs_.size(); ++index) {
+    if (unitigs_[index].circular) {  // its last k-1 bases are its first: it follows itself
+      links.emplace_back(2 * index, 2 * index);
+      continue;
+    }
+    for (const Oriented from : {2 * index, 2 * index + 1}) {
+      for (const Oriented to : after(joined, from)) {
+        // Of the link and the same link read the other way, the smaller pair is listed.
+        if (std::pair(from, to) <= std::pair(to ^ 1, from ^ 1)) links.emplace_back(from, to);
+      }
+    }
+  }
+  std::sort(links.begin(), links.end());
+  return links;
+}
+
 // Higher mean coverage wins (compared exactly, as fractions); on a tie, the unitig first in
 // sequence order (indexes follow it).
 bool UnitigGraph::better(std::size_t a, std::size_t b) const {
@@ -409,43 +428,46 @@ std::vector<UnitigGraph::Oriented> UnitigGraph::way_on(const Junctions& joined, 
 
 // The unitig with what follows it and what comes before it (way_on, both ways): every
 // occurrence of a unitig in the genome goes on that way, so the extension is as true as the
-// unitig. `members` gets the unitigs it holds whole.
+// unitig. `path` gets the unitigs it holds, in order, each read the way the bases go.
 std::string UnitigGraph::extended(const Junctions& joined, std::size_t index, const NextAfter& reads,
-                                  const MatesAfter& mates, std::vector<std::size_t>& members) const {
+                                  const MatesAfter& mates, std::vector<Oriented>& path) const {
   const std::size_t overlap = static_cast<std::size_t>(k_) - 1;
   const std::vector<Oriented> forward = way_on(joined, 2 * index, reads, mates);
   const std::vector<Oriented> backward = way_on(joined, 2 * index + 1, reads, mates);
-  members.clear();
+  path.clear();
+  const auto holds = [&](Oriented oriented) {
+    return std::any_of(path.begin(), path.end(), [&](Oriented member) { return member / 2 == oriented / 2; });
+  };
   std::string bases;
   // Backward, read the other way, then the unitig and forward.
   for (auto it = backward.rbegin(); it != backward.rend(); ++it) {
     const Oriented oriented = *it ^ 1;
     const std::string piece = oriented_bases(oriented);
     bases += bases.empty() ? piece : piece.substr(overlap);
-    members.push_back(oriented / 2);
+    path.push_back(oriented);
   }
   for (std::size_t i = 1; i < forward.size(); ++i) {
-    if (std::find(members.begin(), members.end(), forward[i] / 2) != members.end()) break;
+    if (holds(forward[i])) break;
     bases += oriented_bases(forward[i]).substr(overlap);
-    members.push_back(forward[i] / 2);
+    path.push_back(forward[i]);
   }
   return bases;
 }
 
 std::vector<Unitig> UnitigGraph::contigs(std::size_t minimum_length, bool extend, const NextAfter& reads,
-                                         const MatesAfter& mates) const {
+                                         const MatesAfter& mates, std::vector<std::vector<Oriented>>* paths) const {
   std::vector<Unitig> candidates;
-  std::vector<std::vector<std::size_t>> members(unitigs_.size());
+  std::vector<std::vector<Oriented>> candidate_paths(unitigs_.size());
   const Junctions joined = extend ? junctions() : Junctions{};
   for (std::size_t index = 0; index < unitigs_.size(); ++index) {
     Unitig contig = unitigs_[index];
     if (contig.circular) {
       contig.bases.resize(contig.bases.size() - static_cast<std::size_t>(k_) + 1);
-      members[index].assign(1, index);
+      candidate_paths[index].assign(1, 2 * index);
     } else if (extend) {
-      contig.bases = extended(joined, index, reads, mates, members[index]);
+      contig.bases = extended(joined, index, reads, mates, candidate_paths[index]);
     } else {
-      members[index].assign(1, index);
+      candidate_paths[index].assign(1, 2 * index);
     }
     candidates.push_back(std::move(contig));
   }
@@ -457,19 +479,35 @@ std::vector<Unitig> UnitigGraph::contigs(std::size_t minimum_length, bool extend
                                                                     : a < b;
   });
   std::vector<bool> covered(unitigs_.size(), false);
-  std::vector<Unitig> contigs;
+  // Each contig with its path: sorted as pairs, they keep the order the contigs alone would take.
+  std::vector<std::pair<Unitig, std::vector<Oriented>>> chosen;
   for (const std::size_t index : order) {
     if (covered[index]) continue;
-    for (const std::size_t member : members[index]) covered[member] = true;
+    std::vector<Oriented>& path = candidate_paths[index];
+    for (const Oriented member : path) covered[member / 2] = true;
     Unitig& contig = candidates[index];
     if (contig.bases.size() < minimum_length) continue;
     std::string reverse = reverse_complement(contig.bases);
-    if (reverse < contig.bases) contig.bases = std::move(reverse);
-    contigs.push_back(std::move(contig));
+    if (reverse < contig.bases) {
+      contig.bases = std::move(reverse);
+      // The same unitigs, last first, each read the other way.
+      std::reverse(path.begin(), path.end());
+      for (Oriented& member : path) member ^= 1;
+    }
+    chosen.emplace_back(std::move(contig), std::move(path));
   }
-  std::sort(contigs.begin(), contigs.end(), [](const Unitig& a, const Unitig& b) {
+  std::sort(chosen.begin(), chosen.end(), [](const auto& left, const auto& right) {
+    const Unitig& a = left.first;
+    const Unitig& b = right.first;
     return a.bases.size() != b.bases.size() ? a.bases.size() > b.bases.size() : a.bases < b.bases;
   });
+  std::vector<Unitig> contigs;
+  contigs.reserve(chosen.size());
+  if (paths != nullptr) paths->clear();
+  for (auto& [contig, path] : chosen) {
+    contigs.push_back(std::move(contig));
+    if (paths != nullptr) paths->push_back(std::move(path));
+  }
   return contigs;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace xenon::genomics {
@@ -77,8 +78,15 @@ class UnitigGraph {
   // crossed decides). Failing that, `mates` can: the way where at least three read pairs with
   // a mate in the contig's last long unitig (300 bases or more, at most 300 bases back) have
   // the other mate, when no pair points to another way.
+  // `paths` (when given) gets each contig's unitigs in order, read as the contig reads them
+  // (the contig spells them joined on their k-1 shared bases; a cycle's contig leaves out the
+  // last k-1 bases of its one unitig read forward, the first k-1 read reverse complemented).
   std::vector<Unitig> contigs(std::size_t minimum_length, bool extend = true, const NextAfter& reads = {},
-                              const MatesAfter& mates = {}) const;
+                              const MatesAfter& mates = {}, std::vector<std::vector<Oriented>>* paths = nullptr) const;
+
+  // Every link of the graph once (a link read the other way, y^1 then x^1, is the same link):
+  // x then y where the last k-1 bases of x are the first of y, and a cycle to itself; sorted.
+  std::vector<std::pair<Oriented, Oriented>> links() const;
 
 
   // Settles repeats: a unitig that n unitigs enter and n leave (n >= 2), where reads pair
@@ -88,6 +96,7 @@ class UnitigGraph {
   std::uint64_t resolve_repeats(const Passages& passages, std::uint32_t minimum_passages);
 
   const std::vector<Unitig>& unitigs() const { return unitigs_; }
+  int k() const { return k_; }
 
  private:
 
@@ -106,7 +115,7 @@ class UnitigGraph {
   const std::vector<Oriented>& before(const Junctions& junctions, Oriented oriented) const;
   bool better(std::size_t a, std::size_t b) const;  // a is kept over b
   std::string extended(const Junctions& joined, std::size_t index, const NextAfter& reads, const MatesAfter& mates,
-                       std::vector<std::size_t>& members) const;
+                       std::vector<Oriented>& path) const;
   std::vector<Oriented> way_on(const Junctions& joined, Oriented start, const NextAfter& reads,
                                const MatesAfter& mates) const;
 

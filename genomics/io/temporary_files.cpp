@@ -21,11 +21,20 @@ constexpr std::size_t kSlots = 64;
 std::mutex registry_mutex;
 std::array<const std::string*, kSlots> registry{};
 
-// The process id at the end of `name` after `marker` ("counts.txt.partial-123" -> 123), or 0.
+// The process id at the end of `name` after `marker` ("counts.txt.partial-123" -> 123, and
+// "graph.png.partial-123.png" -> 123), or 0.
 long owner_pid(const std::string& name, const std::string& marker) {
   const std::size_t at = name.rfind(marker);
   if (at == std::string::npos || at == 0) return 0;
-  const std::string digits = name.substr(at + marker.size());
+  std::string digits = name.substr(at + marker.size());
+  const std::size_t extension = digits.find('.');
+  if (extension != std::string::npos) {
+    if (name.compare(name.size() - (digits.size() - extension), std::string::npos,
+                     std::filesystem::path(name.substr(0, at)).extension().string()) != 0) {
+      return 0;  // only the ending of the file it stands for
+    }
+    digits.resize(extension);
+  }
   if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) return 0;
   return std::stol(digits);
 }
@@ -71,6 +80,10 @@ void TemporaryFiles::remove_all_before_exit() noexcept {
 }
 
 std::string partial_file_name(const std::string& path, long pid) { return path + ".partial-" + std::to_string(pid); }
+
+std::string partial_file_name_keeping_extension(const std::string& path, long pid) {
+  return partial_file_name(path, pid) + std::filesystem::path(path).extension().string();
+}
 
 int remove_stale_temporary_files(const std::string& directory) {
   std::error_code error;

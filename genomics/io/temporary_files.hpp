@@ -26,10 +26,13 @@ class TemporaryFiles {
 
 // The name a process with id `pid` gives its half-written copy of `path`.
 std::string partial_file_name(const std::string& path, long pid);
+// The same, ending as `path` ends ("graph.png" -> "graph.png.partial-PID.png"): for a child
+// program that picks the format by the name's ending.
+std::string partial_file_name_keeping_extension(const std::string& path, long pid);
 
 // Removes from `directory` the half-written files of runs that no longer exist (names ending
-// ".partial-PID" or ".copy-PID" whose PID is no running process: a run killed by SIGKILL, or
-// on a machine that crashed). Returns how many it removed.
+// ".partial-PID", ".partial-PID.EXT" or ".copy-PID" whose PID is no running process: a run
+// killed by SIGKILL, or on a machine that crashed). Returns how many it removed.
 int remove_stale_temporary_files(const std::string& directory);
 
 }  // namespace xenon::genomics

@@ -5,8 +5,8 @@
 //   zcat reads.fq.gz | assembler -k 31 -o out -
 //   mpiexec -n 4 assembler -k 31 -o out reads.fq.gz
 // Writes out/contigs.fasta, out/assembly.json (contigs, total length, largest, N50, and how
-// the graph was built) and out/histogram.txt, all or none; out/assembler.log tells how the
-// run went.
+// the graph was built), out/histogram.txt and out/graph.gfa, all or none, then out/graph.png
+// (Bandage's picture of graph.gfa) when it is drawn; out/assembler.log tells how the run went.
 #include <algorithm>
 #include <cstdio>
 #include <memory>
@@ -40,8 +40,9 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
                            "with a de Bruijn graph over workers and MPI nodes: counts k-mers, keeps "
                            "those counted often enough, walks unitigs, removes tips and pops bubbles. "
                            "'-' reads standard input (copied into DIR while the assembler runs, as it "
-                           "reads its inputs more than once). Writes DIR/contigs.fasta, DIR/assembly.json "
-                           "and DIR/histogram.txt, and logs the run in DIR/assembler.log. DIR must be new, "
+                           "reads its inputs more than once). Writes DIR/contigs.fasta, DIR/assembly.json, "
+                           "DIR/histogram.txt and DIR/graph.gfa (the graph the contigs were read from, GFA 1), "
+                           "then DIR/graph.png (see --graph-image), and logs the run in DIR/assembler.log. DIR must be new, "
                            "empty or the assembler's own (see --force); a run replaces the results of the one "
                            "before.");
   threads.add_to(command_line, options);
@@ -60,6 +61,11 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
   command_line.add_unsigned("tip-length", &tip_length, "remove dead ends shorter than this many bases (0: 2.5 k)");
   std::uint64_t bubble_length = 0;
   command_line.add_unsigned("bubble-length", &bubble_length, "pop bubbles with branches up to this many bases (0: 5 k)");
+  std::string graph_image = "auto";
+  command_line.add_string("graph-image", &graph_image,
+                          "draw DIR/graph.png from graph.gfa with Bandage: yes, no, or auto (when Bandage is "
+                          "installed and the graph has at most " + std::to_string(kAutomaticImageSegments) +
+                              " segments and " + std::to_string(kAutomaticImageBases) + " bases)");
   std::int64_t block_kib = static_cast<std::int64_t>(settings.counting.block_bytes >> 10);
   command_line.add_integer("block-kib", &block_kib, 4, 1 << 20, "input block size handed to a parser, in KiB");
   command_line.add_string("stats", &statistics_directory,
@@ -84,6 +90,15 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
   check_standard_input_once(settings.counting.files);
   if (settings.counting.output_directory.empty()) throw UsageError("no output directory: give -o DIR");
   if (settings.minimum_contig == 0) throw UsageError("--min-contig must be at least 1");
+  try {
+    settings.graph_image = graph_image_from(graph_image);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(error.what());
+  }
+  // Found now rather than after the assembly it would have waited for.
+  if (settings.graph_image == GraphImage::yes && !find_bandage()) {
+    throw UsageError("--graph-image yes: Bandage is not installed (no Bandage on PATH; Debian package bandage)");
+  }
   return true;
 }
 
@@ -119,7 +134,9 @@ int main(int argc, char** argv) {
   EngineOptions options;
   ThreadOptions threads;
   AssemblerSettings settings;
-  OutputRules output{kProgram, {kContigsFile, kAssemblySummaryFile, kHistogramFile}, {kGraphCheckpoint, kContigsCheckpoint}};
+  OutputRules output{kProgram,
+                     {kContigsFile, kAssemblySummaryFile, kHistogramFile, kGraphFile, kGraphImageFile},
+                     {kGraphCheckpoint, kContigsCheckpoint}};
   std::string statistics_directory;
   return tool_main(
       kProgram, argc, argv,

@@ -299,6 +299,77 @@ TEST(UnitigGraph, ExtendsContigsIntoARepeatSoEachCopyIsWrittenBesideItsFlanks) {
   }
 }
 
+// The bases of a path of oriented unitigs, joined on their k-1 shared bases.
+std::string spelled(const UnitigGraph& graph, const std::vector<UnitigGraph::Oriented>& path) {
+  std::string bases;
+  for (const UnitigGraph::Oriented oriented : path) {
+    std::string piece = graph.unitigs()[oriented / 2].bases;
+    if (oriented % 2 != 0) piece = reverse_complement(piece);
+    bases += bases.empty() ? piece : piece.substr(kK - 1);
+  }
+  return bases;
+}
+
+bool linked(const std::vector<std::pair<UnitigGraph::Oriented, UnitigGraph::Oriented>>& links, UnitigGraph::Oriented x,
+            UnitigGraph::Oriented y) {
+  return std::find(links.begin(), links.end(), std::pair(x, y)) != links.end() ||
+         std::find(links.begin(), links.end(), std::pair(y ^ 1, x ^ 1)) != links.end();
+}
+
+TEST(UnitigGraph, ContigPathsSpellTheContigsAlongLinksListedOnce) {
+  std::mt19937_64 random(6);
+  SharedRepeat shared(random, 300, 2000, 1500);
+  const UnitigGraph& graph = shared.graph;
+  // Two ways into the repeat and two out, each link once (not again read the other way).
+  const auto links = graph.links();
+  ASSERT_EQ(links.size(), 4u);
+  for (const auto& [x, y] : links) {
+    EXPECT_FALSE(std::pair(y ^ 1, x ^ 1) != std::pair(x, y) &&
+                 std::find(links.begin(), links.end(), std::pair(y ^ 1, x ^ 1)) != links.end());
+    EXPECT_EQ(spelled(graph, {x}).substr(spelled(graph, {x}).size() - (kK - 1)), spelled(graph, {y}).substr(0, kK - 1));
+  }
+  for (const bool extend : {true, false}) {
+    std::vector<std::vector<UnitigGraph::Oriented>> paths;
+    const std::vector<Unitig> contigs = graph.contigs(200, extend, {}, {}, &paths);
+    EXPECT_EQ(contigs.size(), extend ? 4u : 5u);
+    ASSERT_EQ(paths.size(), contigs.size());
+    for (std::size_t i = 0; i < contigs.size(); ++i) {
+      EXPECT_EQ(spelled(graph, paths[i]), contigs[i].bases) << "contig " << i;
+      EXPECT_EQ(paths[i].size(), extend ? 2u : 1u) << "a flank and the repeat";
+      for (std::size_t step = 1; step < paths[i].size(); ++step) {
+        EXPECT_TRUE(linked(links, paths[i][step - 1], paths[i][step]));
+      }
+    }
+    // The paths give the same contigs as a call without them.
+    const std::vector<Unitig> alone = graph.contigs(200, extend);
+    ASSERT_EQ(alone.size(), contigs.size());
+    for (std::size_t i = 0; i < contigs.size(); ++i) EXPECT_EQ(alone[i].bases, contigs[i].bases);
+  }
+}
+
+TEST(UnitigGraph, ACyclesPathIsItsUnitigLinkedToItself) {
+  std::mt19937_64 random(8);
+  // Long circles, and ones shorter than k (their unitig goes round more than once).
+  for (int circles = 0; circles < 40; ++circles) {
+    const std::string circle = random_bases(random, circles < 20 ? 300 : 3 + random() % 8);
+    std::string around = circle;
+    while (around.size() < circle.size() + kK - 1) around += circle;
+    around.resize(circle.size() + kK - 1);
+    UnitigGraph graph(kK);
+    graph.add(around, 9 * circle.size(), true);
+    graph.compact();
+    std::vector<std::vector<UnitigGraph::Oriented>> paths;
+    const std::vector<Unitig> contigs = graph.contigs(1, true, {}, {}, &paths);
+    ASSERT_EQ(paths.size(), 1u);
+    ASSERT_EQ(paths[0].size(), 1u);
+    const std::string bases = spelled(graph, paths[0]);
+    // The contig leaves out the k-1 bases that close the cycle: the last read forward, the first reversed.
+    const bool forward = paths[0][0] % 2 == 0;
+    EXPECT_EQ(forward ? bases.substr(0, bases.size() - (kK - 1)) : bases.substr(kK - 1), contigs[0].bases);
+    EXPECT_EQ(graph.links(), (std::vector<std::pair<UnitigGraph::Oriented, UnitigGraph::Oriented>>{{0, 0}}));
+  }
+}
+
 // A node that threads reads is sent only the unitigs' ends (a long unitig's first and last
 // k-mers): it traces every read as the whole graph does, and the runs it traced, counted on
 // another node, give the same passages and the same reads to keep.

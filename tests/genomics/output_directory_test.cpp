@@ -92,11 +92,18 @@ TEST(OutputDirectory, RemovesThePartialFilesOfDeadProcessesOnly) {
   const long dead = dead_process_id();
   folder.write(partial_file_name("histogram.txt", dead), "half");
   folder.write(".input-1.copy-" + std::to_string(dead), "half");
+  // A picture a child program was drawing: the ending kept, for the program to pick the format.
+  folder.write(partial_file_name_keeping_extension("graph.png", dead), "half");
+  EXPECT_EQ(partial_file_name_keeping_extension("graph.png", dead), "graph.png.partial-" + std::to_string(dead) + ".png");
   folder.write(partial_file_name("counts.txt", getppid()), "a live process's");
+  folder.write(partial_file_name_keeping_extension("graph.png", getppid()), "a live process's");
   folder.write("reads.partial-notapid", "not ours");
+  folder.write("notes.partial-" + std::to_string(dead) + ".txt", "not ours: the ending is not the file's");
   const OutputDirectory ready(folder.path(), counter_rules());
-  EXPECT_EQ(folder.entries(), (std::vector<std::string>{partial_file_name("counts.txt", getppid()), "kmer_counter.log",
-                                                         "reads.partial-notapid"}));
+  EXPECT_EQ(folder.entries(),
+            (std::vector<std::string>{partial_file_name("counts.txt", getppid()),
+                                      partial_file_name_keeping_extension("graph.png", getppid()), "kmer_counter.log",
+                                      "notes.partial-" + std::to_string(dead) + ".txt", "reads.partial-notapid"}));
 }
 
 TEST(Checkpoint, IsUsedOnlyWholeAndFromTheSameOrigin) {
