@@ -70,8 +70,9 @@ class UnitigGraph {
   // Contigs of at least `minimum_length` bases: each in the orientation that is smaller of it
   // and its reverse complement, a cycle without its repeated k-1 bases, longest first. With
   // `extend`, a unitig goes on into its neighbours while only one way leads on (into a repeat:
-  // so each copy of a repeat is written beside what surrounds it), and a unitig held whole in
-  // a longer contig is not written again.
+  // so each copy of a repeat is written beside what surrounds it), a unitig held whole in a
+  // longer contig is not written again, and a contig's ends lose what a longer contig holds,
+  // but for a repeat right next to the rest (read 1.5 times as often or more).
   // Where two or more ways lead on, `reads` (when given) can pick one: the way taken by at
   // least two reads that went through the last unitigs of the contig so far, when no read
   // that went through them took another (the longest such stretch of unitigs that reads
@@ -114,8 +115,11 @@ class UnitigGraph {
   const std::vector<Oriented>& after(const Junctions& junctions, Oriented oriented) const;
   const std::vector<Oriented>& before(const Junctions& junctions, Oriented oriented) const;
   bool better(std::size_t a, std::size_t b) const;  // a is kept over b
-  std::string extended(const Junctions& joined, std::size_t index, const NextAfter& reads, const MatesAfter& mates,
-                       std::vector<Oriented>& path) const;
+  std::vector<Oriented> extension(const Junctions& joined, std::size_t index, const NextAfter& reads,
+                                  const MatesAfter& mates) const;
+  std::size_t spelled_length(const std::vector<Oriented>& walk) const;
+  std::string spelled(const std::vector<Oriented>& walk) const;
+  void trim_covered_ends(std::vector<Oriented>& walk, const std::vector<bool>& covered, std::size_t minimum_length) const;
   std::vector<Oriented> way_on(const Junctions& joined, Oriented start, const NextAfter& reads,
                                const MatesAfter& mates) const;
 
