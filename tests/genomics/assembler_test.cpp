@@ -241,6 +241,50 @@ TEST(Assembler, ReadsThreadedByEveryStoreGiveTheSameContigs) {
   }
 }
 
+// The same read pairs as SPAdes and MEGAHIT take them: two positional files, -1/-2, and one
+// interleaved file (--12); all give the same bytes, also when the interleaved file is read in
+// pieces by the stores of 2 and 3 processes (a piece may begin with a second mate: mates are
+// paired by their record number in the file). -s gives the unpaired run: one file of every
+// read, whose contigs differ from the paired ones (so pairing is seen to matter here).
+TEST(Assembler, PairsGivenPositionallyAsMinusOneMinusTwoOrInterleavedGiveTheSameContigs) {
+  ASSERT_TRUE(test_data_present());
+  OutputDirectory reference;
+  assemble(reference, "-k 31 -threads-per-node 1", kShigella);
+  const std::string first = data_directory() + "/unicycler-sample/short_reads_1.fastq.gz";
+  const std::string second = data_directory() + "/unicycler-sample/short_reads_2.fastq.gz";
+  OutputDirectory inputs;
+  // Each FASTQ record on one line, then the two files' lines side by side, back to records.
+  const std::string in = inputs.path() + "/";
+  ASSERT_EQ(run_command("zcat " + first + " | paste - - - - > " + in + "1.tsv && zcat " + second + " | paste - - - - > " +
+                        in + "2.tsv && paste " + in + "1.tsv " + in + "2.tsv | tr '\\t' '\\n' > " + in +
+                        "interleaved.fq && zcat " + first + " " + second + " > " + in + "every_read.fq")
+                .exit_code,
+            0);
+  const std::string interleaved = in + "interleaved.fq";
+  for (const std::string& form : {" -1 " + first + " -2 " + second, " --12 " + interleaved}) {
+    OutputDirectory out;
+    assemble(out, "-k 31 -threads-per-node 2", form);
+    EXPECT_EQ(out.read("contigs.fasta"), reference.read("contigs.fasta")) << form;
+    EXPECT_EQ(out.read("assembly.json"), reference.read("assembly.json")) << form;
+  }
+  if (xenon::testing::built_with_mpi()) {
+    for (const auto& [processes, threads] : {std::pair{2, 2}, std::pair{3, 3}}) {
+      if (under_sanitizer() && processes == 3) continue;
+      OutputDirectory out;
+      const auto run = mpi_run(processes, "assembler", "--quiet -k 31 -threads-per-node " + std::to_string(threads) +
+                                                           " -o " + out.path() + " --12 " + interleaved);
+      ASSERT_EQ(run.exit_code, 0) << run.output;
+      EXPECT_EQ(out.read("contigs.fasta"), reference.read("contigs.fasta")) << processes << " processes";
+    }
+  }
+  OutputDirectory single, unpaired;
+  assemble(single, "-k 31", " -s " + first + " -s " + second);
+  assemble(unpaired, "-k 31", " " + in + "every_read.fq");
+  EXPECT_EQ(single.read("contigs.fasta"), unpaired.read("contigs.fasta"));
+  EXPECT_NE(single.read("contigs.fasta"), reference.read("contigs.fasta")) << "pairs change nothing on this set";
+  EXPECT_NE(single.read("assembler.log").find("short_reads_1.fastq.gz (single)"), std::string::npos);
+}
+
 TEST(Assembler, ThresholdAndCleaningCanBeChosen) {
   ASSERT_TRUE(test_data_present());
   // Options, not threads: the other assembler tests give ThreadSanitizer the same threads.
@@ -279,6 +323,34 @@ TEST(Assembler, RefusesBadUseAndBadInputWithOneLine) {
   OutputDirectory bad;
   const std::string truncated = bad.write("truncated.fq", "@r1\nACGTACGTACGTACGTACGTACGTACGTACGTACGT\n+\nIIII\n");
   expect_refused(truncated, 1, "truncated.fq");
+}
+
+// Each form of pairs refused as it must be: one line, no outputs.
+TEST(Assembler, RefusesPairsThatCannotPairWithOneLine) {
+  OutputDirectory inputs;
+  const std::string bases = "GATTACACCGTTAGCATGCAAGTCCTAGGCTTAACGGATCCATGACTGATCGTAGCATCG";
+  const std::string record = bases + "\n+\n" + std::string(bases.size(), 'I') + "\n";
+  const auto records = [&](int count) {
+    std::string text;
+    for (int i = 1; i <= count; ++i) text += "@r" + std::to_string(i) + "\n" + record;
+    return text;
+  };
+  const std::string three = inputs.write("three.fq", records(3));
+  const std::string two = inputs.write("two.fq", records(2));
+  const std::string missing = inputs.path() + "/missing.fq";
+  expect_refused("-1 " + three, 2, "-1 given 1 time(s) and -2 0 time(s)");
+  expect_refused("-1 " + three + " -2 " + three + " -2 " + two, 2, "-1 given 1 time(s) and -2 2 time(s)");
+  expect_refused("-1 " + three + " -2 " + two, 1, three + " (-1) holds 3 records and " + two + " (-2) holds 2");
+  expect_refused("--12 " + three, 1, three + ": 3 records, an odd number");
+  for (const std::string option : {"-1 ", "-2 ", "--12 ", "-s "}) {
+    const std::string other = option == "-1 " ? " -2 " + two : option == "-2 " ? " -1 " + two : "";
+    expect_refused(option + missing + other, 1, "missing.fq: cannot open");
+  }
+  // Positional files keep their rule: different counts leave them unpaired, with a warning.
+  OutputDirectory out;
+  assemble(out, "-k 21 --min-contig 1", " " + three + " " + two);
+  EXPECT_NE(out.read("assembler.log").find("hold different numbers of records: their reads are not paired"),
+            std::string::npos);
 }
 
 }  // namespace
