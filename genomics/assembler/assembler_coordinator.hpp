@@ -18,6 +18,7 @@
 #include "genomics/assembler/graph_protocol.hpp"
 #include "genomics/assembler/graph_store.hpp"
 #include "genomics/assembler/read_threads.hpp"
+#include "genomics/assembler/run_record.hpp"
 #include "genomics/assembler/thread_protocol.hpp"
 #include "genomics/assembler/unitig_graph.hpp"
 #include "genomics/assembler/vertex_table.hpp"
@@ -589,7 +590,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     outcome_.n50 = n50(contigs);
   }
 
-  // The output files, published together.
+  // The output files, published together; the run record holds the phases up to this one.
   void write_outputs(const std::vector<Unitig>& contigs) {
     this->log().begin_phase("writing");
     AtomicOutputFile contigs_file(this->output_path(kContigsFile));
@@ -598,9 +599,11 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     summary.write(assembly_json(settings_, outcome_));
     AtomicOutputFile histogram(this->output_path(kHistogramFile));
     histogram.write(this->histogram().jellyfish_text());
-    publish_together({&contigs_file, &summary, &histogram});
+    AtomicOutputFile run_record(this->output_path(kRunRecordFile));
+    run_record.write(run_json(settings_, outcome_, this->log().phases(), this->node_count(), this->worker_count()));
+    publish_together({&contigs_file, &summary, &histogram, &run_record});
     this->log().end_phase();
-    this->succeed({contigs_file.path(), summary.path(), histogram.path()});
+    this->succeed({contigs_file.path(), summary.path(), histogram.path(), run_record.path()});
   }
 
   // A line of progress on standard error (unless quiet); returns its text.

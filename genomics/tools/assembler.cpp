@@ -6,8 +6,8 @@
 //   zcat reads.fq.gz | assembler -k 31 -o out -
 //   mpiexec -n 4 assembler -k 31 -o out reads.fq.gz
 // Writes out/contigs.fasta, out/assembly.json (contigs, total length, largest, N50, and how
-// the graph was built) and out/histogram.txt, all or none; out/assembler.log tells how the
-// run went.
+// the graph was built), out/histogram.txt and out/run.json (the run record: version, command
+// line, inputs, settings, phase times), all or none; out/assembler.log tells how the run went.
 #include <algorithm>
 #include <cstdio>
 #include <memory>
@@ -17,6 +17,7 @@
 #include <xenon/xenon.hpp>
 #include "genomics/assembler/assembler_coordinator.hpp"
 #include "genomics/assembler/assembler_settings.hpp"
+#include "genomics/assembler/run_record.hpp"
 #include "genomics/io/input_copies.hpp"
 #include "genomics/tools/input_options.hpp"
 #include "genomics/tools/node_statistics.hpp"
@@ -49,8 +50,9 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
                            "of them, and left unpaired (a warning in the log) if two such files hold different "
                            "numbers of records. "
                            "'-' reads standard input (copied into DIR while the assembler runs, as it "
-                           "reads its inputs more than once). Writes DIR/contigs.fasta, DIR/assembly.json "
-                           "and DIR/histogram.txt, and logs the run in DIR/assembler.log. DIR must be new, "
+                           "reads its inputs more than once). Writes DIR/contigs.fasta, DIR/assembly.json, "
+                           "DIR/histogram.txt and DIR/run.json (the run record), and logs the run in "
+                           "DIR/assembler.log. DIR must be new, "
                            "empty or the assembler's own (see --force); a run replaces the results of the one "
                            "before.");
   threads.add_to(command_line, options);
@@ -81,6 +83,7 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
   if (!command_line.parse(argc, argv)) return false;
   threads.resolve(command_line, options);
   resolve_inputs(inputs, settings.counting.files, settings.counting.roles);
+  settings.command_line.assign(argv, argv + argc);
   settings.counting.k = static_cast<int>(k);
   settings.counting.block_bytes = static_cast<std::size_t>(block_kib) << 10;
   settings.counting.show_progress = !quiet;
@@ -129,7 +132,8 @@ int main(int argc, char** argv) {
   EngineOptions options;
   ThreadOptions threads;
   AssemblerSettings settings;
-  OutputRules output{kProgram, {kContigsFile, kAssemblySummaryFile, kHistogramFile}, {kGraphCheckpoint, kContigsCheckpoint}};
+  OutputRules output{kProgram, {kContigsFile, kAssemblySummaryFile, kHistogramFile, kRunRecordFile},
+                     {kGraphCheckpoint, kContigsCheckpoint}};
   std::string statistics_directory;
   return tool_main(
       kProgram, argc, argv,

@@ -185,8 +185,8 @@ TEST(Assembler, WritesTheSameBytesForEveryThreadAndProcessCountAndAccountsForEve
     const std::string contigs = reference.read("contigs.fasta");
     const std::string summary = reference.read("assembly.json");
     ASSERT_GT(contigs.size(), 100000u);
-    EXPECT_EQ(reference.entries(),
-              (std::vector<std::string>{"assembler.log", "assembly.json", "contigs.fasta", "histogram.txt"}));
+    EXPECT_EQ(reference.entries(), (std::vector<std::string>{"assembler.log", "assembly.json", "contigs.fasta",
+                                                             "histogram.txt", "run.json"}));
     for (const int threads : {2, 3, 5}) {
       if (under_sanitizer() && threads != 3) continue;  // the sanitizers' time goes where threads meet
       OutputDirectory out;
@@ -283,6 +283,109 @@ TEST(Assembler, PairsGivenPositionallyAsMinusOneMinusTwoOrInterleavedGiveTheSame
   EXPECT_EQ(single.read("contigs.fasta"), unpaired.read("contigs.fasta"));
   EXPECT_NE(single.read("contigs.fasta"), reference.read("contigs.fasta")) << "pairs change nothing on this set";
   EXPECT_NE(single.read("assembler.log").find("short_reads_1.fastq.gz (single)"), std::string::npos);
+}
+
+// DIR/run.json read by Python's json module, one "key=value" line per field ("input=FILE ROLE
+// BYTES", "phase=NAME SECONDS" for each of the lists), so a file that is not JSON fails here.
+std::multimap<std::string, std::string> run_record(const OutputDirectory& out) {
+  const std::string script =
+      "import json, sys\n"
+      "r = json.load(open(sys.argv[1]))\n"
+      "for key, value in r.items():\n"
+      "    if key == 'inputs':\n"
+      "        for i in value: print('input=%s %s %d' % (i['file'], i['role'], i['bytes']))\n"
+      "    elif key == 'phases':\n"
+      "        for p in value: print('phase=%s %.3f' % (p['name'], p['seconds']))\n"
+      "    elif key == 'command_line':\n"
+      "        print('command_line=' + ' '.join(value))\n"
+      "    else:\n"
+      "        print('%s=%s' % (key, value))\n";
+  const xenon::testing::TemporaryDirectory scripts("xenon-run-record");
+  const auto run = run_command("python3 " + scripts.write("read_run_record.py", script) + " " + out.path() + "/run.json");
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  std::multimap<std::string, std::string> fields;
+  std::istringstream lines(run.output);
+  for (std::string line; std::getline(lines, line);) {
+    const auto equals = line.find('=');
+    if (equals != std::string::npos) fields.emplace(line.substr(0, equals), line.substr(equals + 1));
+  }
+  return fields;
+}
+
+std::string field(const std::multimap<std::string, std::string>& fields, const std::string& key) {
+  const auto found = fields.find(key);
+  return found == fields.end() ? "(missing)" : found->second;
+}
+
+// The run record: the version, the command line, every input with its role and size, k, the
+// threshold and where it came from, the cleaning and repeat settings applied, and each phase
+// of the log with its seconds.
+TEST(Assembler, RunRecordTellsWhatRanOnWhatWithWhichSettingsAndHowLongEachPhaseTook) {
+  ASSERT_TRUE(test_data_present());
+  const std::string first = data_directory() + "/lambda/reads_1.fq.gz";
+  const std::string second = data_directory() + "/lambda/reads_2.fq.gz";
+  const std::string single = data_directory() + "/lambda/art_1.fq.gz";
+  OutputDirectory forced, chosen;
+  const std::string arguments = "--quiet -k 31 --min-coverage 3 --tip-length 40 -o " + forced.path() + " -s " +
+                                single + " -1 " + first + " -2 " + second;
+  const auto run = run_binary("assembler", arguments);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("wrote " + forced.path() + "/run.json"), std::string::npos) << run.output;
+  const std::multimap<std::string, std::string> record = run_record(forced);
+  const std::string version = run_binary("assembler", "--version").output;  // "assembler (Xenon) 0.1.0\n"
+  EXPECT_EQ(field(record, "program"), "assembler");
+  EXPECT_EQ("assembler (Xenon) " + field(record, "version") + "\n", version);
+  const std::string command_line = field(record, "command_line");
+  EXPECT_NE(command_line.find("assembler " + arguments), std::string::npos) << command_line;
+  const auto inputs = record.equal_range("input");
+  std::vector<std::string> listed;
+  for (auto input = inputs.first; input != inputs.second; ++input) listed.push_back(input->second);
+  const auto size = [](const std::string& file) { return std::to_string(std::filesystem::file_size(file)); };
+  EXPECT_EQ(listed, (std::vector<std::string>{first + " pair 1 " + size(first), second + " pair 2 " + size(second),
+                                              single + " single " + size(single)}));
+  EXPECT_EQ(field(record, "k"), "31");
+  EXPECT_EQ(field(record, "coverage_threshold"), "3");
+  EXPECT_EQ(field(record, "coverage_threshold_from"), "--min-coverage");
+  EXPECT_EQ(field(record, "tip_length"), "40");
+  EXPECT_EQ(field(record, "bubble_length"), "155") << "5 k by default";
+  EXPECT_EQ(field(record, "cleaning_rounds"), "10");
+  EXPECT_EQ(field(record, "repeat_rounds"), "3");
+  EXPECT_EQ(field(record, "minimum_passages"), "2");
+  EXPECT_EQ(field(record, "minimum_contig_length"), "200");
+  EXPECT_EQ(field(record, "nodes"), "1");
+  // Each phase the log ended before the files were written, in order, with its seconds.
+  std::vector<std::string> phases, logged;
+  double seconds = 0;
+  const auto listed_phases = record.equal_range("phase");
+  for (auto phase = listed_phases.first; phase != listed_phases.second; ++phase) {
+    const auto space = phase->second.rfind(' ');
+    phases.push_back(phase->second.substr(0, space));
+    const double phase_seconds = std::stod(phase->second.substr(space + 1));
+    EXPECT_GE(phase_seconds, 0.0) << phase->second;
+    seconds += phase_seconds;
+  }
+  std::istringstream log(forced.read("assembler.log"));
+  for (std::string line; std::getline(log, line);) {
+    const auto at = line.find("  phase ");
+    const auto done = line.find(": done in ");
+    if (at != std::string::npos && done != std::string::npos) logged.push_back(line.substr(at + 8, done - at - 8));
+  }
+  ASSERT_FALSE(logged.empty());
+  EXPECT_EQ(logged.back(), "writing");
+  logged.pop_back();
+  EXPECT_EQ(phases, logged);
+  EXPECT_EQ(phases.front(), "counting");
+  EXPECT_EQ(phases.back(), "contigs");
+  const auto finished = forced.read("assembler.log").find("finished in ");
+  ASSERT_NE(finished, std::string::npos);
+  EXPECT_LE(seconds, std::stod(forced.read("assembler.log").substr(finished + 12)) + 0.01);
+  // The threshold from the histogram, said so, the same as assembly.json's.
+  assemble(chosen, "-k 31", " -1 " + first + " -2 " + second);
+  const std::multimap<std::string, std::string> chosen_record = run_record(chosen);
+  EXPECT_EQ(field(chosen_record, "coverage_threshold_from"), "histogram");
+  EXPECT_EQ(field(chosen_record, "coverage_threshold"),
+            std::to_string(json_number(chosen.read("assembly.json"), "coverage_threshold")));
+  EXPECT_EQ(field(chosen_record, "tip_length"), "77") << "2.5 k by default";
 }
 
 TEST(Assembler, ThresholdAndCleaningCanBeChosen) {
