@@ -446,6 +446,8 @@ class CounterCoordinator : public Actor {
       fail(InputError(settings_.files[first->file_index], record, first->text).what());
       return;
     }
+    // Pairs said to be pairs that cannot be (-1/-2 of other record counts, a --12 file of an
+    // odd count) end the run now, before the assembler builds anything on them.
     check_mate_records(settings_.files, settings_.roles, records_per_file());
     input_done(tally);
   }
