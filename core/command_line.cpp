@@ -53,6 +53,11 @@ void CommandLine::add_string(std::string name, std::string* target, std::string 
                       target->empty() ? "none" : *target});
 }
 
+void CommandLine::add_string_list(std::string name, std::vector<std::string>* target, std::string help) {
+  options_.push_back({std::move(name), Kind::kStringList, target, 0, 0, std::move(help),
+                      target->empty() ? "none" : std::to_string(target->size()) + " given"});
+}
+
 void CommandLine::add_flag(std::string name, bool* target, std::string help) {
   options_.push_back({std::move(name), Kind::kFlag, target, 0, 0, std::move(help),
                       *target ? "on" : "off"});
@@ -109,6 +114,10 @@ void CommandLine::assign(const Option& option, std::string_view value) const {
     case Kind::kString:
       if (value.empty()) throw CommandLineError("option -" + option.name + " needs a value");
       *static_cast<std::string*>(option.target) = std::string(value);
+      break;
+    case Kind::kStringList:
+      if (value.empty()) throw CommandLineError("option -" + option.name + " needs a value");
+      static_cast<std::vector<std::string>*>(option.target)->emplace_back(value);
       break;
     case Kind::kFlag:
       if (value == "1" || value == "yes" || value == "true" || value == "on") {
@@ -171,7 +180,7 @@ bool CommandLine::parse(int argc, const char* const* argv) {
       // `-o --dump` would make a folder named --dump: a value that is itself one of our
       // options is a forgotten value. ("-" alone is a value, standard input; an unknown name
       // such as -reads.fq passes; --o=--dump passes it on purpose.)
-      if (option->kind == Kind::kString && names_an_option(value)) {
+      if ((option->kind == Kind::kString || option->kind == Kind::kStringList) && names_an_option(value)) {
         throw CommandLineError("option -" + option->name + " needs a value, but the next argument is the option '" +
                                std::string(value) + "'");
       }

@@ -19,6 +19,7 @@
 #include "genomics/assembler/graph_protocol.hpp"
 #include "genomics/assembler/graph_store.hpp"
 #include "genomics/assembler/read_threads.hpp"
+#include "genomics/assembler/run_record.hpp"
 #include "genomics/assembler/thread_protocol.hpp"
 #include "genomics/assembler/unitig_graph.hpp"
 #include "genomics/assembler/vertex_table.hpp"
@@ -399,7 +400,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       this->log().line("reads threaded by node 0 alone: no stores (resumed from checkpoints/" +
                        std::string(kGraphCheckpoint) + ")");
       threads_.emplace(*graph_, settings_.counting.k);
-      threads_->thread_files(settings_.counting.files, pairs);
+      threads_->thread_files(settings_.counting.files, pairs, settings_.counting.roles);
       pairs ? reads_and_pairs_threaded() : repeat_round_threaded();
       return;
     }
@@ -455,8 +456,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     threading_maybe_done();
   }
 
-  // Once every store has reported and every message it sent has arrived: mates paired (files
-  // 1 and 2, 3 and 4, ...: the records at the same place in both), then the step goes on.
+  // Once every store has reported and every message it sent has arrived: mates paired (as
+  // mate_files() says: -1/-2, --12, positional files by position), then the step goes on.
   void threading_maybe_done() {
     if (threading_.stores_awaited != 0 || threading_.messages_received != threading_.messages_promised) return;
     if (!threading_.failure.empty()) throw std::runtime_error(threading_.failure);
@@ -471,29 +472,52 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   }
 
   // Each mate's unitigs by its record number in its file (the records of the file's pieces
-  // before its own, then its place in its piece), then the pairs, as thread_files() pairs them.
+  // before its own, then its place in its piece, from 1), then the pairs, as thread_files()
+  // pairs them: by global record number, so a piece boundary between two mates (of two files,
+  // or of one interleaved file) changes nothing.
   void pair_mates() {
-    const std::size_t files = settings_.counting.files.size();
-    if (files % 2 != 0) return;
-    std::vector<std::uint64_t> records(files, 0);
+    const std::vector<std::string>& files = settings_.counting.files;
+    std::vector<std::uint64_t> records(files.size(), 0);
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> first_of_piece;
     for (const auto& [piece, count] : threading_.piece_records) {  // in file, then piece order
       first_of_piece[piece] = records[piece.first];
       records[piece.first] += count;
     }
-    for (std::uint32_t file = 0; file < files; file += 2) {
-      if (records[file] != records[file + 1]) {
-        threads_->add_unpaired_files(1);  // mates are records at the same place in both files: not these
+    check_mate_records(files, settings_.counting.roles, records);  // found when counting, unless resumed
+    for (const MateFiles& mates : mate_files(settings_.counting.roles, files.size())) {
+      if (mates.interleaved()) {
+        pair_interleaved(mates.first, first_of_piece);
         continue;
       }
-      MateCursor first(threading_.paths, first_of_piece, file);
-      MateCursor second(threading_.paths, first_of_piece, file + 1);
+      if (records[mates.first] != records[mates.second]) {
+        threads_->add_unpaired_files(1);  // positional files: mates are records at the same place in both, not these
+        continue;
+      }
+      MateCursor first(threading_.paths, first_of_piece, mates.first);
+      MateCursor second(threading_.paths, first_of_piece, mates.second);
       for (; !first.at_end(); first.advance()) {
         while (!second.at_end() && second.record() < first.record()) second.advance();
         if (!second.at_end() && second.record() == first.record()) threads_->add_pair(first.path(), second.path());
       }
     }
     threading_.paths.clear();
+  }
+
+  // One interleaved file: records 1 and 2, 3 and 4, ... are mates (a read that met no unitig
+  // has no path here, and its mate then has none to pair with).
+  void pair_interleaved(std::uint32_t file,
+                        const std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t>& first_of_piece) {
+    std::span<const ReadThreads::CompactOriented> first_mate;
+    std::uint64_t first_record = 0;  // 0: no first mate waiting
+    for (MateCursor mate(threading_.paths, first_of_piece, file); !mate.at_end(); mate.advance()) {
+      if (mate.record() % 2 == 1) {
+        first_mate = mate.path();
+        first_record = mate.record();
+      } else if (first_record != 0 && first_record + 1 == mate.record()) {
+        threads_->add_pair(first_mate, mate.path());
+        first_record = 0;
+      }
+    }
   }
 
   // The paths of the reads of one piece that met the graph, by their record in the piece.
@@ -578,7 +602,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     outcome_.n50 = n50(contigs);
   }
 
-  // The output files, published together; then the picture of the graph, if it is drawn.
+  // The output files, published together (the run record holds the phases up to this one);
+  // then the picture of the graph, if it is drawn.
   void write_outputs(const std::vector<Unitig>& contigs, const GraphFile& graph) {
     this->log().begin_phase("writing");
     AtomicOutputFile contigs_file(this->output_path(kContigsFile));
@@ -589,9 +614,12 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     histogram.write(this->histogram().jellyfish_text());
     AtomicOutputFile graph_file(this->output_path(kGraphFile));
     graph_file.write(graph.text);
-    publish_together({&contigs_file, &summary, &histogram, &graph_file});
+    AtomicOutputFile run_record(this->output_path(kRunRecordFile));
+    run_record.write(run_json(settings_, outcome_, this->log().phases(), this->node_count(), this->worker_count()));
+    publish_together({&contigs_file, &summary, &histogram, &graph_file, &run_record});
     this->log().end_phase();
-    std::vector<std::string> written{contigs_file.path(), summary.path(), histogram.path(), graph_file.path()};
+    std::vector<std::string> written{contigs_file.path(), summary.path(), histogram.path(), graph_file.path(),
+                                     run_record.path()};
     const std::optional<std::string> image = draw_graph_image(
         settings_.graph_image, graph, graph_file.path(), this->output_path(kGraphImageFile), this->log());
     if (image) written.push_back(*image);

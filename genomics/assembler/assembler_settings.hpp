@@ -22,6 +22,7 @@ struct AssemblerSettings {
   int repeat_rounds = 3;               // rounds of settling repeats with reads (0: none)
   std::uint32_t minimum_passages = 2;  // reads that must pair a way into a repeat with a way out
   GraphImage graph_image = GraphImage::automatic;  // whether to draw graph.png
+  std::vector<std::string> command_line;  // as given, for the run record
 };
 
 // What it did (filled in on node 0, read after the engine has stopped).

@@ -30,7 +30,8 @@ std::vector<UnitigEnds> ReadThreads::ends_of(const UnitigGraph& graph, int k) {
   return ends;
 }
 
-void ReadThreads::thread_files(const std::vector<std::string>& files, bool pair_files) {
+void ReadThreads::thread_files(const std::vector<std::string>& files, bool pair_mates,
+                               const std::vector<InputRole>& roles) {
   // Each record whole: FASTQ records come in one piece, FASTA ones line by line.
   struct Visitor {
     ReadThreads& threads;
@@ -52,24 +53,38 @@ void ReadThreads::thread_files(const std::vector<std::string>& files, bool pair_
     void resume_record(std::string_view /*carried*/) {}  // `record` holds those bases already
     void bases(std::string_view line) { record.append(line); }
   };
+  const std::vector<MateFiles> mates = pair_mates ? mate_files(roles, files.size()) : std::vector<MateFiles>{};
+  // Every record's path, for the files that hold mates (each read once, all its records).
+  std::map<std::uint32_t, FlatLists<CompactOriented>> paths_of;
+  for (const MateFiles& each : mates) {
+    paths_of[each.first];
+    paths_of[each.second];
+  }
   std::string block;
-  const bool pairing = pair_files && files.size() % 2 == 0;
-  FlatLists<CompactOriented> first_mates, second_mates;
   for (std::size_t file = 0; file < files.size(); ++file) {
     BlockSplitter splitter(files[file], static_cast<std::uint32_t>(file), 1 << 20, static_cast<std::size_t>(k_ - 1));
-    FlatLists<CompactOriented>* paths = !pairing ? nullptr : file % 2 == 0 ? &first_mates : &second_mates;
-    if (paths != nullptr) paths->clear();
-    Visitor visitor{*this, paths, {}, false};
+    const auto paths = paths_of.find(static_cast<std::uint32_t>(file));
+    Visitor visitor{*this, paths == paths_of.end() ? nullptr : &paths->second, {}, false};
     BlockOrigin origin;
     while (splitter.next(origin, block)) SequenceParser(origin, block, files[file]).parse(visitor);
     visitor.close();
-    if (pairing && file % 2 == 1) {
-      if (first_mates.size() == second_mates.size()) {
-        for (std::size_t i = 0; i < first_mates.size(); ++i) add_pair(first_mates[i], second_mates[i]);
-      } else {
-        ++unpaired_files_;  // mates are records at the same place in both files: not these
-      }
+  }
+  if (mates.empty()) return;
+  std::vector<std::uint64_t> records(files.size(), 0);
+  for (const auto& [file, paths] : paths_of) records[file] = paths.size();
+  check_mate_records(files, roles, records);
+  for (const MateFiles& each : mates) {
+    const FlatLists<CompactOriented>& first = paths_of.at(each.first);
+    if (each.interleaved()) {
+      for (std::size_t i = 0; i + 1 < first.size(); i += 2) add_pair(first[i], first[i + 1]);
+      continue;
     }
+    const FlatLists<CompactOriented>& second = paths_of.at(each.second);
+    if (first.size() != second.size()) {
+      ++unpaired_files_;  // positional files: mates are records at the same place in both, not these
+      continue;
+    }
+    for (std::size_t i = 0; i < first.size(); ++i) add_pair(first[i], second[i]);
   }
 }
 

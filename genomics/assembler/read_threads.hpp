@@ -12,6 +12,7 @@
 
 #include "genomics/assembler/flat_lists.hpp"
 #include "genomics/assembler/unitig_graph.hpp"
+#include "genomics/io/read_pairing.hpp"
 #include "genomics/kmer/kmer.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
 
@@ -57,10 +58,13 @@ class ReadThreads {
   void add_pair(std::span<const CompactOriented> first, std::span<const CompactOriented> second);
   void add_unpaired_files(std::uint64_t files) { unpaired_files_ += files; }
 
-  // Threads every read of `files` (FASTA/FASTQ, plain or gzip). With `pair_files`, files 1
-  // and 2, 3 and 4, ... hold mates: records at the same place in both (when both files hold
-  // as many records; unpaired_files() counts the pairs of files that did not).
-  void thread_files(const std::vector<std::string>& files, bool pair_files = false);
+  // Threads every read of `files` (FASTA/FASTQ, plain or gzip). With `pair_mates`, pairs the
+  // mates that the files' `roles` say (mate_files(); no roles: every file positional, so
+  // files 1 and 2, 3 and 4, ...). Files said to be pairs that cannot be (check_mate_records)
+  // throw; positional ones that hold different numbers of records are left unpaired, and
+  // unpaired_files() counts them.
+  void thread_files(const std::vector<std::string>& files, bool pair_mates = false,
+                    const std::vector<InputRole>& roles = {});
   // Threads reads kept by an earlier ReadThreads (through a graph that joined unitigs since:
   // a read crosses no more unitigs than it did, so no other read can matter).
   void thread_reads(const std::vector<std::string>& reads);

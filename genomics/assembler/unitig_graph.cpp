@@ -350,9 +350,8 @@ std::uint64_t UnitigGraph::resolve_repeats(const Passages& passages, std::uint32
 }
 
 CleaningReport UnitigGraph::clean(const CleaningSettings& settings) {
-  const std::size_t k = static_cast<std::size_t>(k_);
-  const std::size_t tip_length = settings.tip_length != 0 ? settings.tip_length : k * 5 / 2;
-  const std::size_t bubble_length = settings.bubble_length != 0 ? settings.bubble_length : k * 5;
+  const std::size_t tip_length = settings.tip_length_for(k_);
+  const std::size_t bubble_length = settings.bubble_length_for(k_);
   CleaningReport report;
   compact();
   for (report.rounds = 0; report.rounds < settings.rounds;) {

@@ -31,6 +31,13 @@ struct CleaningSettings {
   std::size_t tip_length = 0;      // tips shorter than this (bases) are removed; 0: 2.5 k
   std::size_t bubble_length = 0;   // bubbles with branches up to this long are popped; 0: 5 k
   int rounds = 10;                 // at most, each one tips, then bubbles
+  // The lengths applied with k-mers of k bases (the defaults where 0).
+  std::size_t tip_length_for(int k) const {
+    return tip_length != 0 ? tip_length : static_cast<std::size_t>(k) * 5 / 2;
+  }
+  std::size_t bubble_length_for(int k) const {
+    return bubble_length != 0 ? bubble_length : static_cast<std::size_t>(k) * 5;
+  }
 };
 
 struct CleaningReport {

@@ -141,7 +141,7 @@ class CounterCoordinator : public Actor {
     const std::optional<std::string> inputs = checkpoint::describe_inputs(settings_.files);
     if (!inputs) return std::nullopt;
     return std::string(store_type()) + " (Xenon " XENON_VERSION_STRING ") k=" + std::to_string(settings_.k) + options +
-           " inputs: " + *inputs;
+           " inputs: " + *inputs + describe_roles(settings_.roles);
   }
   void save_checkpoint(const char* name, const std::string& options, const CheckpointWriter& writer) {
     const std::optional<std::string> origin = checkpoint_origin(options);
@@ -446,7 +446,22 @@ class CounterCoordinator : public Actor {
       fail(InputError(settings_.files[first->file_index], record, first->text).what());
       return;
     }
+    // Pairs said to be pairs that cannot be (-1/-2 of other record counts, a --12 file of an
+    // odd count) end the run now, before the assembler builds anything on them.
+    check_mate_records(settings_.files, settings_.roles, records_per_file());
     input_done(tally);
+  }
+
+  // Each input's records, from the readers' pieces.
+  std::vector<std::uint64_t> records_per_file() const {
+    std::vector<std::uint64_t> records(settings_.files.size(), 0);
+    for (const std::optional<ReaderReport>& each : reports_) {
+      for (const PieceRecords& piece : each->pieces) {
+        if (piece.file_index >= records.size()) throw std::invalid_argument("a reader's piece names no input");
+        records[piece.file_index] += piece.records;
+      }
+    }
+    return records;
   }
 
   void input_done(const InputTally& tally) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "genomics/counter/counter_protocol.hpp"
+#include "genomics/io/read_pairing.hpp"
 #include "genomics/kmer/kmer_histogram.hpp"
 
 namespace xenon::genomics {
@@ -15,6 +16,7 @@ namespace xenon::genomics {
 struct CounterSettings {
   int k = 31;
   std::vector<std::string> files;
+  std::vector<InputRole> roles;    // one per file, how it was given (-1, -2, --12, -s, positional)
   std::string output_directory;
   bool dump = false;               // write every k-mer with its count (sorted)
   std::uint64_t minimum_count = 1; // of the k-mers dumped

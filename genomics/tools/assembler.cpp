@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // assembler: assembles short reads (FASTA/FASTQ, plain or gzip) into contigs with a de Bruijn
 // graph spread over store actors on every worker of every node.
-//   assembler -t 2 -k 31 -o out reads_1.fq.gz reads_2.fq.gz
+//   assembler -t 2 -k 31 -o out -1 reads_1.fq.gz -2 reads_2.fq.gz
+//   assembler -o out --12 interleaved.fq -s unpaired.fq
 //   zcat reads.fq.gz | assembler -k 31 -o out -
 //   mpiexec -n 4 assembler -k 31 -o out reads.fq.gz
 // Writes out/contigs.fasta, out/assembly.json (contigs, total length, largest, N50, and how
-// the graph was built), out/histogram.txt and out/graph.gfa, all or none, then out/graph.png
+// the graph was built), out/histogram.txt, out/graph.gfa and out/run.json (the run record:
+// version, command line, inputs, settings, phase times), all or none, then out/graph.png
 // (Bandage's picture of graph.gfa) when it is drawn; out/assembler.log tells how the run went.
 #include <algorithm>
 #include <cstdio>
@@ -16,7 +18,9 @@
 #include <xenon/xenon.hpp>
 #include "genomics/assembler/assembler_coordinator.hpp"
 #include "genomics/assembler/assembler_settings.hpp"
+#include "genomics/assembler/run_record.hpp"
 #include "genomics/io/input_copies.hpp"
+#include "genomics/tools/input_options.hpp"
 #include "genomics/tools/node_statistics.hpp"
 #include "genomics/tools/thread_options.hpp"
 #include "genomics/tools/tool_main.hpp"
@@ -36,13 +40,21 @@ struct UsageError : std::runtime_error {
 bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOptions& threads,
                         AssemblerSettings& settings, OutputRules& output, std::string& statistics_directory) {
   CommandLine command_line(kProgram,
-                           "Assembles short reads in FASTA/FASTQ files, plain or gzip, into contigs "
+                           "Assembles short reads into contigs "
                            "with a de Bruijn graph over workers and MPI nodes: counts k-mers, keeps "
                            "those counted often enough, walks unitigs, removes tips and pops bubbles. "
+                           "Inputs are FASTA or FASTQ, plain, gzip or BGZF. Which reads are mates: "
+                           "-1 A -2 B pairs record N of A with record N of B (an error if A and B hold different "
+                           "numbers of records); --12 F pairs records 1 and 2, 3 and 4, ... of F; -s F holds "
+                           "unpaired reads; the FILES given without an option are paired among themselves by position "
+                           "(the first with the second, the third with the fourth, ...) when there is an even number "
+                           "of them, and left unpaired (a warning in the log) if two such files hold different "
+                           "numbers of records. "
                            "'-' reads standard input (copied into DIR while the assembler runs, as it "
                            "reads its inputs more than once). Writes DIR/contigs.fasta, DIR/assembly.json, "
-                           "DIR/histogram.txt and DIR/graph.gfa (the graph the contigs were read from, GFA 1), "
-                           "then DIR/graph.png (see --graph-image), and logs the run in DIR/assembler.log. DIR must be new, "
+                           "DIR/histogram.txt, DIR/graph.gfa (the graph the contigs were read from, GFA 1) and "
+                           "DIR/run.json (the run record), then DIR/graph.png (see --graph-image), and logs the "
+                           "run in DIR/assembler.log. DIR must be new, "
                            "empty or the assembler's own (see --force); a run replaces the results of the one "
                            "before.");
   threads.add_to(command_line, options);
@@ -73,9 +85,12 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
                           "DIR/assembler-node-N.json");
   bool quiet = false;
   command_line.add_flag("quiet", &quiet, "no progress on standard error");
-  command_line.allow_positional("FILES", &settings.counting.files);
+  InputOptions inputs;
+  add_input_options(command_line, inputs, " (mates guide the contigs through repeats)");
   if (!command_line.parse(argc, argv)) return false;
   threads.resolve(command_line, options);
+  resolve_inputs(inputs, settings.counting.files, settings.counting.roles);
+  settings.command_line.assign(argv, argv + argc);
   settings.counting.k = static_cast<int>(k);
   settings.counting.block_bytes = static_cast<std::size_t>(block_kib) << 10;
   settings.counting.show_progress = !quiet;
@@ -86,7 +101,6 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
   if (settings.counting.k % 2 == 0) {
     throw UsageError("-k must be odd: an even k-mer can be its own reverse complement");
   }
-  if (settings.counting.files.empty()) throw UsageError("no input files (FASTA or FASTQ, plain or gzip)");
   check_standard_input_once(settings.counting.files);
   if (settings.counting.output_directory.empty()) throw UsageError("no output directory: give -o DIR");
   if (settings.minimum_contig == 0) throw UsageError("--min-contig must be at least 1");
@@ -135,7 +149,7 @@ int main(int argc, char** argv) {
   ThreadOptions threads;
   AssemblerSettings settings;
   OutputRules output{kProgram,
-                     {kContigsFile, kAssemblySummaryFile, kHistogramFile, kGraphFile, kGraphImageFile},
+                     {kContigsFile, kAssemblySummaryFile, kHistogramFile, kGraphFile, kGraphImageFile, kRunRecordFile},
                      {kGraphCheckpoint, kContigsCheckpoint}};
   std::string statistics_directory;
   return tool_main(
@@ -152,7 +166,8 @@ int main(int argc, char** argv) {
         std::unique_ptr<InputCopies> copies;  // removed when the run ends, whichever way
         if (engine.node_index() == 0) {
           const std::string& directory = settings.counting.output_directory;
-          run.open_log(output, directory, settings.counting.files, threads.describe(options), engine.node_count());
+          run.open_log(output, directory, settings.counting.files, settings.counting.roles, threads.describe(options),
+                       engine.node_count());
           copies = copy_inputs_read_once(settings.counting.files, directory, run.log);
           if (kmer_words(settings.counting.k) == 1) {
             start_assembly<1>(engine, settings, counted, outcome, run.log);

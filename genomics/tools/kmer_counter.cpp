@@ -12,6 +12,7 @@
 #include <xenon/xenon.hpp>
 #include "genomics/counter/counter_coordinator.hpp"
 #include "genomics/counter/counter_settings.hpp"
+#include "genomics/tools/input_options.hpp"
 #include "genomics/tools/node_statistics.hpp"
 #include "genomics/tools/thread_options.hpp"
 #include "genomics/tools/tool_main.hpp"
@@ -32,9 +33,11 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
                         CounterSettings& settings, OutputRules& output, std::string& statistics_directory) {
   CommandLine command_line(kProgram,
                            "Counts canonical k-mers (a k-mer and its reverse complement are one) "
-                           "in FASTA/FASTQ files, plain or gzip, across workers and MPI nodes; "
-                           "'-' reads standard input. Writes DIR/histogram.txt (as jellyfish histo), "
-                           "DIR/summary.json and, with --dump, DIR/counts.txt, and logs the run in "
+                           "in FASTA/FASTQ files, plain, gzip or BGZF, across workers and MPI nodes; "
+                           "'-' reads standard input. Inputs may be given as the assembler takes them (-1/-2, --12, "
+                           "-s, or positional FILES): every read is counted the same way, but pairs given with -1/-2 "
+                           "must hold as many records, and a --12 file an even number. "
+                           "Writes DIR/histogram.txt (as jellyfish histo), DIR/summary.json and, with --dump, DIR/counts.txt, and logs the run in "
                            "DIR/kmer_counter.log. DIR must be new, empty or kmer_counter's own (see --force); "
                            "a run replaces the results of the one before.");
   threads.add_to(command_line, options);
@@ -52,14 +55,15 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
                           "DIR/kmer_counter-node-N.json");
   bool quiet = false;
   command_line.add_flag("quiet", &quiet, "no progress line on standard error");
-  command_line.allow_positional("FILES", &settings.files);
+  InputOptions inputs;
+  add_input_options(command_line, inputs, " (each read is counted alone; -1/-2 files must hold as many records)");
   if (!command_line.parse(argc, argv)) return false;
   threads.resolve(command_line, options);
+  resolve_inputs(inputs, settings.files, settings.roles);
   settings.k = static_cast<int>(k);
   settings.block_bytes = static_cast<std::size_t>(block_kib) << 10;
   settings.show_progress = !quiet;
   settings.resume = output.resume;
-  if (settings.files.empty()) throw UsageError("no input files (FASTA or FASTQ, plain or gzip)");
   check_standard_input_once(settings.files);
   if (settings.output_directory.empty()) throw UsageError("no output directory: give -o DIR");
   if (settings.minimum_count == 0) throw UsageError("--min-count must be at least 1");
@@ -103,7 +107,8 @@ int main(int argc, char** argv) {
         register_parsers(engine);
         CounterOutcome outcome;
         if (engine.node_index() == 0) {
-          run.open_log(output, settings.output_directory, settings.files, threads.describe(options), engine.node_count());
+          run.open_log(output, settings.output_directory, settings.files, settings.roles, threads.describe(options),
+                       engine.node_count());
           if (kmer_words(settings.k) == 1) {
             start_count<1>(engine, settings, outcome, run.log);
           } else {

@@ -21,6 +21,7 @@
 #include "genomics/io/input_error.hpp"
 #include "genomics/io/input_file.hpp"
 #include "genomics/io/output_directory.hpp"
+#include "genomics/io/read_pairing.hpp"
 #include "genomics/io/run_log.hpp"
 #include "genomics/run/out_of_memory.hpp"
 #include "genomics/run/sudden_exit.hpp"
@@ -50,7 +51,7 @@ struct ToolRun {
   // removed) and opens DIR/PROGRAM.log in it, which begins with what was asked and how the
   // run is laid out. Creating the log is what finds an unwritable directory, at once.
   void open_log(const OutputRules& rules, const std::string& directory, const std::vector<std::string>& inputs,
-                const std::string& threads, int nodes) {
+                const std::vector<InputRole>& roles, const std::string& threads, int nodes) {
     for (const std::string& input : inputs) InputFile::check_readable(input);
     output.emplace(directory, rules);
     try {
@@ -71,7 +72,11 @@ struct ToolRun {
     log.line("threads: " + threads);
     log.line("nodes: " + std::to_string(nodes) + (nodes == 1 ? " (one process)" : " (MPI processes; the log is node 0's)"));
     std::string names;
-    for (const std::string& input : inputs) names += (names.empty() ? "" : ", ") + input_display_name(input);
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      const bool positional = roles.empty() || roles[i] == InputRole::kPositional;
+      names += (names.empty() ? "" : ", ") + input_display_name(inputs[i]) +
+               (positional ? "" : " (" + std::string(role_name(roles[i])) + ")");
+    }
     log.line("inputs: " + names);
     output->remove_previous_results();
     if (rules.resume) log.line("--continue: the phases with a whole checkpoint of these inputs and options are skipped");

@@ -164,5 +164,27 @@ TEST(CommandLine, CollectsPositionalArgumentsWhenAllowed) {
   EXPECT_EQ(files, (std::vector<std::string>{"a.fq", "b.fq"}));
 }
 
+// As SPAdes's -1/-2: each use adds a value, in order; the names may be digits.
+TEST(CommandLine, CollectsEveryValueOfARepeatableOption) {
+  Parsed parsed;
+  CommandLine command_line = make(parsed);
+  std::vector<std::string> first, interleaved;
+  command_line.add_string_list("1", &first, "first mates");
+  command_line.add_string_list("12", &interleaved, "interleaved");
+  ASSERT_TRUE(parse(command_line, {"-1", "a.fq", "-pin", "-1", "-", "--12=c.fq", "--1", "b.fq"}));
+  EXPECT_EQ(first, (std::vector<std::string>{"a.fq", "-", "b.fq"}));
+  EXPECT_EQ(interleaved, (std::vector<std::string>{"c.fq"}));
+  EXPECT_TRUE(command_line.given("1"));
+  try {
+    parse(command_line, {"-1", "--12", "c.fq"});
+    FAIL() << "-1 --12 was accepted as the file '--12'";
+  } catch (const CommandLineError& error) {
+    EXPECT_STREQ(error.what(), "option -1 needs a value, but the next argument is the option '--12'");
+  }
+  EXPECT_THROW(parse(command_line, {"-1"}), CommandLineError);
+  EXPECT_NE(command_line.help_text().find("  -1 VALUE"), std::string::npos);
+  EXPECT_NE(command_line.help_text().find("  --12 VALUE"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace xenon

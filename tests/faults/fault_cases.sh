@@ -401,6 +401,29 @@ expect "the graph's phases skipped" grep -q "phases counting to walks: skipped" 
 expect "same bytes as an uninterrupted run" same_files "$work/assembler-long-reference" "$work/resume-assembler" "${assembler_files[@]}"
 finish "assembler --continue with another --min-contig"
 
+# The same pairs as one interleaved file (--12), resumed from the graph: node 0 threads and
+# pairs every read alone (records 1 and 2, 3 and 4, ... of the file), for the bytes the stores
+# gave from the two files. Then other roles for the same file: its checkpoint is not used.
+begin
+rm -rf "$work/resume-interleaved"
+zcat "$reads_1" | paste - - - - >"$work/mates_1.tsv"
+zcat "$reads_2" | paste - - - - >"$work/mates_2.tsv"
+paste "$work/mates_1.tsv" "$work/mates_2.tsv" | tr '\t' '\n' >"$work/interleaved.fq"
+kill_and_continue "$work/resume-interleaved" "phase cleaning: started" "${assembler[@]}" --12 "$work/interleaved.fq"
+expect "exit status 0" status_is 0
+expect "the graph's phases skipped" grep -q "phases counting to walks: skipped" "$work/resume-interleaved/assembler.log"
+expect "same bytes as the two files" same_files "$work/assembler-reference" "$work/resume-interleaved" "${assembler_files[@]}"
+finish "assembler --12 killed in 'cleaning', --continue"
+begin
+rm -rf "$work/resume-interleaved"
+(XENON_TEST_SIGNAL_AT="KILL:phase cleaning: started" "${assembler[@]}" -o "$work/resume-interleaved" \
+  --12 "$work/interleaved.fq" >/dev/null 2>&1; true) 2>/dev/null
+run "${assembler[@]}" -o "$work/resume-interleaved" --continue -s "$work/interleaved.fq"
+expect "exit status 0" status_is 0
+expect "the checkpoint of other roles not used" grep -q "checkpoints/graph came from other inputs or options" \
+  "$work/resume-interleaved/assembler.log"
+finish "assembler --continue with -s after --12"
+
 if [ "${XENON_MPI:-y}" != n ]; then
   begin
   rm -rf "$work/resume-mpi"

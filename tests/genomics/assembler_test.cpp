@@ -188,7 +188,7 @@ TEST(Assembler, WritesTheSameBytesForEveryThreadAndProcessCountAndAccountsForEve
     const std::string graph = reference.read("graph.gfa");
     ASSERT_GT(contigs.size(), 100000u);
     EXPECT_EQ(reference.entries(), (std::vector<std::string>{"assembler.log", "assembly.json", "contigs.fasta",
-                                                             "graph.gfa", "histogram.txt"}));
+                                                             "graph.gfa", "histogram.txt", "run.json"}));
     for (const int threads : {2, 3, 5}) {
       if (under_sanitizer() && threads != 3) continue;  // the sanitizers' time goes where threads meet
       OutputDirectory out;
@@ -246,6 +246,153 @@ TEST(Assembler, ReadsThreadedByEveryStoreGiveTheSameContigs) {
   }
 }
 
+// The same read pairs as SPAdes and MEGAHIT take them: two positional files, -1/-2, and one
+// interleaved file (--12); all give the same bytes, also when the interleaved file is read in
+// pieces by the stores of 2 and 3 processes (a piece may begin with a second mate: mates are
+// paired by their record number in the file). -s gives the unpaired run: one file of every
+// read, whose contigs differ from the paired ones (so pairing is seen to matter here).
+TEST(Assembler, PairsGivenPositionallyAsMinusOneMinusTwoOrInterleavedGiveTheSameContigs) {
+  ASSERT_TRUE(test_data_present());
+  OutputDirectory reference;
+  assemble(reference, "-k 31 -threads-per-node 1", kShigella);
+  const std::string first = data_directory() + "/unicycler-sample/short_reads_1.fastq.gz";
+  const std::string second = data_directory() + "/unicycler-sample/short_reads_2.fastq.gz";
+  OutputDirectory inputs;
+  // Each FASTQ record on one line, then the two files' lines side by side, back to records.
+  const std::string in = inputs.path() + "/";
+  ASSERT_EQ(run_command("zcat " + first + " | paste - - - - > " + in + "1.tsv && zcat " + second + " | paste - - - - > " +
+                        in + "2.tsv && paste " + in + "1.tsv " + in + "2.tsv | tr '\\t' '\\n' > " + in +
+                        "interleaved.fq && zcat " + first + " " + second + " > " + in + "every_read.fq")
+                .exit_code,
+            0);
+  const std::string interleaved = in + "interleaved.fq";
+  for (const std::string& form : {" -1 " + first + " -2 " + second, " --12 " + interleaved}) {
+    OutputDirectory out;
+    assemble(out, "-k 31 -threads-per-node 2", form);
+    EXPECT_EQ(out.read("contigs.fasta"), reference.read("contigs.fasta")) << form;
+    EXPECT_EQ(out.read("assembly.json"), reference.read("assembly.json")) << form;
+  }
+  if (xenon::testing::built_with_mpi()) {
+    for (const auto& [processes, threads] : {std::pair{2, 2}, std::pair{3, 3}}) {
+      if (under_sanitizer() && processes == 3) continue;
+      OutputDirectory out;
+      const auto run = mpi_run(processes, "assembler", "--quiet -k 31 -threads-per-node " + std::to_string(threads) +
+                                                           " -o " + out.path() + " --12 " + interleaved);
+      ASSERT_EQ(run.exit_code, 0) << run.output;
+      EXPECT_EQ(out.read("contigs.fasta"), reference.read("contigs.fasta")) << processes << " processes";
+    }
+  }
+  OutputDirectory single, unpaired;
+  assemble(single, "-k 31", " -s " + first + " -s " + second);
+  assemble(unpaired, "-k 31", " " + in + "every_read.fq");
+  EXPECT_EQ(single.read("contigs.fasta"), unpaired.read("contigs.fasta"));
+  EXPECT_NE(single.read("contigs.fasta"), reference.read("contigs.fasta")) << "pairs change nothing on this set";
+  EXPECT_NE(single.read("assembler.log").find("short_reads_1.fastq.gz (single)"), std::string::npos);
+}
+
+// DIR/run.json read by Python's json module, one "key=value" line per field ("input=FILE ROLE
+// BYTES", "phase=NAME SECONDS" for each of the lists), so a file that is not JSON fails here.
+std::multimap<std::string, std::string> run_record(const OutputDirectory& out) {
+  const std::string script =
+      "import json, sys\n"
+      "r = json.load(open(sys.argv[1]))\n"
+      "for key, value in r.items():\n"
+      "    if key == 'inputs':\n"
+      "        for i in value: print('input=%s %s %d' % (i['file'], i['role'], i['bytes']))\n"
+      "    elif key == 'phases':\n"
+      "        for p in value: print('phase=%s %.3f' % (p['name'], p['seconds']))\n"
+      "    elif key == 'command_line':\n"
+      "        print('command_line=' + ' '.join(value))\n"
+      "    else:\n"
+      "        print('%s=%s' % (key, value))\n";
+  const xenon::testing::TemporaryDirectory scripts("xenon-run-record");
+  const auto run = run_command("python3 " + scripts.write("read_run_record.py", script) + " " + out.path() + "/run.json");
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  std::multimap<std::string, std::string> fields;
+  std::istringstream lines(run.output);
+  for (std::string line; std::getline(lines, line);) {
+    const auto equals = line.find('=');
+    if (equals != std::string::npos) fields.emplace(line.substr(0, equals), line.substr(equals + 1));
+  }
+  return fields;
+}
+
+std::string field(const std::multimap<std::string, std::string>& fields, const std::string& key) {
+  const auto found = fields.find(key);
+  return found == fields.end() ? "(missing)" : found->second;
+}
+
+// The run record: the version, the command line, every input with its role and size, k, the
+// threshold and where it came from, the cleaning and repeat settings applied, and each phase
+// of the log with its seconds.
+TEST(Assembler, RunRecordTellsWhatRanOnWhatWithWhichSettingsAndHowLongEachPhaseTook) {
+  ASSERT_TRUE(test_data_present());
+  const std::string first = data_directory() + "/lambda/reads_1.fq.gz";
+  const std::string second = data_directory() + "/lambda/reads_2.fq.gz";
+  const std::string single = data_directory() + "/lambda/art_1.fq.gz";
+  OutputDirectory forced, chosen;
+  const std::string arguments = "--quiet -k 31 --min-coverage 3 --tip-length 40 -o " + forced.path() + " -s " +
+                                single + " -1 " + first + " -2 " + second;
+  const auto run = run_binary("assembler", arguments);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("wrote " + forced.path() + "/run.json"), std::string::npos) << run.output;
+  const std::multimap<std::string, std::string> record = run_record(forced);
+  const std::string version = run_binary("assembler", "--version").output;  // "assembler (Xenon) 0.1.0\n"
+  EXPECT_EQ(field(record, "program"), "assembler");
+  EXPECT_EQ("assembler (Xenon) " + field(record, "version") + "\n", version);
+  const std::string command_line = field(record, "command_line");
+  EXPECT_NE(command_line.find("assembler " + arguments), std::string::npos) << command_line;
+  const auto inputs = record.equal_range("input");
+  std::vector<std::string> listed;
+  for (auto input = inputs.first; input != inputs.second; ++input) listed.push_back(input->second);
+  const auto size = [](const std::string& file) { return std::to_string(std::filesystem::file_size(file)); };
+  EXPECT_EQ(listed, (std::vector<std::string>{first + " pair 1 " + size(first), second + " pair 2 " + size(second),
+                                              single + " single " + size(single)}));
+  EXPECT_EQ(field(record, "k"), "31");
+  EXPECT_EQ(field(record, "coverage_threshold"), "3");
+  EXPECT_EQ(field(record, "coverage_threshold_from"), "--min-coverage");
+  EXPECT_EQ(field(record, "tip_length"), "40");
+  EXPECT_EQ(field(record, "bubble_length"), "155") << "5 k by default";
+  EXPECT_EQ(field(record, "cleaning_rounds"), "10");
+  EXPECT_EQ(field(record, "repeat_rounds"), "3");
+  EXPECT_EQ(field(record, "minimum_passages"), "2");
+  EXPECT_EQ(field(record, "minimum_contig_length"), "200");
+  EXPECT_EQ(field(record, "nodes"), "1");
+  // Each phase the log ended before the files were written, in order, with its seconds.
+  std::vector<std::string> phases, logged;
+  double seconds = 0;
+  const auto listed_phases = record.equal_range("phase");
+  for (auto phase = listed_phases.first; phase != listed_phases.second; ++phase) {
+    const auto space = phase->second.rfind(' ');
+    phases.push_back(phase->second.substr(0, space));
+    const double phase_seconds = std::stod(phase->second.substr(space + 1));
+    EXPECT_GE(phase_seconds, 0.0) << phase->second;
+    seconds += phase_seconds;
+  }
+  std::istringstream log(forced.read("assembler.log"));
+  for (std::string line; std::getline(log, line);) {
+    const auto at = line.find("  phase ");
+    const auto done = line.find(": done in ");
+    if (at != std::string::npos && done != std::string::npos) logged.push_back(line.substr(at + 8, done - at - 8));
+  }
+  ASSERT_FALSE(logged.empty());
+  EXPECT_EQ(logged.back(), "writing");
+  logged.pop_back();
+  EXPECT_EQ(phases, logged);
+  EXPECT_EQ(phases.front(), "counting");
+  EXPECT_EQ(phases.back(), "contigs");
+  const auto finished = forced.read("assembler.log").find("finished in ");
+  ASSERT_NE(finished, std::string::npos);
+  EXPECT_LE(seconds, std::stod(forced.read("assembler.log").substr(finished + 12)) + 0.01);
+  // The threshold from the histogram, said so, the same as assembly.json's.
+  assemble(chosen, "-k 31", " -1 " + first + " -2 " + second);
+  const std::multimap<std::string, std::string> chosen_record = run_record(chosen);
+  EXPECT_EQ(field(chosen_record, "coverage_threshold_from"), "histogram");
+  EXPECT_EQ(field(chosen_record, "coverage_threshold"),
+            std::to_string(json_number(chosen.read("assembly.json"), "coverage_threshold")));
+  EXPECT_EQ(field(chosen_record, "tip_length"), "77") << "2.5 k by default";
+}
+
 TEST(Assembler, ThresholdAndCleaningCanBeChosen) {
   ASSERT_TRUE(test_data_present());
   // Options, not threads: the other assembler tests give ThreadSanitizer the same threads.
@@ -284,6 +431,34 @@ TEST(Assembler, RefusesBadUseAndBadInputWithOneLine) {
   OutputDirectory bad;
   const std::string truncated = bad.write("truncated.fq", "@r1\nACGTACGTACGTACGTACGTACGTACGTACGTACGT\n+\nIIII\n");
   expect_refused(truncated, 1, "truncated.fq");
+}
+
+// Each form of pairs refused as it must be: one line, no outputs.
+TEST(Assembler, RefusesPairsThatCannotPairWithOneLine) {
+  OutputDirectory inputs;
+  const std::string bases = "GATTACACCGTTAGCATGCAAGTCCTAGGCTTAACGGATCCATGACTGATCGTAGCATCG";
+  const std::string record = bases + "\n+\n" + std::string(bases.size(), 'I') + "\n";
+  const auto records = [&](int count) {
+    std::string text;
+    for (int i = 1; i <= count; ++i) text += "@r" + std::to_string(i) + "\n" + record;
+    return text;
+  };
+  const std::string three = inputs.write("three.fq", records(3));
+  const std::string two = inputs.write("two.fq", records(2));
+  const std::string missing = inputs.path() + "/missing.fq";
+  expect_refused("-1 " + three, 2, "-1 given 1 time(s) and -2 0 time(s)");
+  expect_refused("-1 " + three + " -2 " + three + " -2 " + two, 2, "-1 given 1 time(s) and -2 2 time(s)");
+  expect_refused("-1 " + three + " -2 " + two, 1, three + " (-1) holds 3 records and " + two + " (-2) holds 2");
+  expect_refused("--12 " + three, 1, three + ": 3 records, an odd number");
+  for (const std::string option : {"-1 ", "-2 ", "--12 ", "-s "}) {
+    const std::string other = option == "-1 " ? " -2 " + two : option == "-2 " ? " -1 " + two : "";
+    expect_refused(option + missing + other, 1, "missing.fq: cannot open");
+  }
+  // Positional files keep their rule: different counts leave them unpaired, with a warning.
+  OutputDirectory out;
+  assemble(out, "-k 21 --min-contig 1", " " + three + " " + two);
+  EXPECT_NE(out.read("assembler.log").find("hold different numbers of records: their reads are not paired"),
+            std::string::npos);
 }
 
 }  // namespace

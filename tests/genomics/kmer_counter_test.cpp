@@ -241,6 +241,30 @@ TEST(KmerCounter, RejectsBadUseWithOneLineAndExitStatus2) {
   EXPECT_TRUE(out.entries().empty());
 }
 
+// -1/-2, --12 and -s are accepted as the assembler takes them; every read counts alike, but
+// -1/-2 files must hold as many records.
+TEST(KmerCounter, CountsPairsGivenAsTheAssemblerTakesThemAndRefusesPairsThatCannotPair) {
+  ASSERT_TRUE(test_data_present());
+  const std::string first = data_directory() + "/lambda/reads_1.fq.gz";
+  const std::string second = data_directory() + "/lambda/reads_2.fq.gz";
+  OutputDirectory positional, pairs, single;
+  ASSERT_EQ(run_binary("kmer_counter", "--quiet -o " + positional.path() + " " + first + " " + second).exit_code, 0);
+  ASSERT_EQ(run_binary("kmer_counter", "--quiet -o " + pairs.path() + " -1 " + first + " -2 " + second).exit_code, 0);
+  ASSERT_EQ(run_binary("kmer_counter", "--quiet -o " + single.path() + " -s " + second + " -s " + first).exit_code, 0);
+  EXPECT_EQ(pairs.read("summary.json"), positional.read("summary.json"));
+  EXPECT_EQ(single.read("histogram.txt"), positional.read("histogram.txt"));
+  OutputDirectory in, out;
+  const std::string record = "\nGATTACACCGTTAGCATGCAAGTCC\n+\nIIIIIIIIIIIIIIIIIIIIIIIII\n";
+  std::ofstream(in.path() + "/two.fq") << "@a" + record + "@b" + record;
+  std::ofstream(in.path() + "/one.fq") << "@a" + record;
+  const auto run = run_binary("kmer_counter", "--quiet -o " + out.path() + " -1 " + in.path() + "/two.fq -2 " +
+                                                  in.path() + "/one.fq");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.output, "kmer_counter: error: " + in.path() + "/two.fq (-1) holds 2 records and " + in.path() +
+                            "/one.fq (-2) holds 1: mates are the records at the same place in both\n");
+  EXPECT_FALSE(std::filesystem::exists(out.path() + "/summary.json"));
+}
+
 TEST(KmerCounter, StopsAtTheFirstBadRecordNamingItAndWritesNothing) {
   ASSERT_TRUE(test_data_present());
   OutputDirectory in;

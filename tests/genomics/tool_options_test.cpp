@@ -304,7 +304,7 @@ TEST(ToolOptions, TheAssemblerReadsStandardInputAndPipesAsOftenAsItNeeds) {
     EXPECT_EQ(lines_holding(log, threaded), 1u) << "read again from the copy\n" << log;
     EXPECT_EQ(lines_holding(log, "phase copying inputs read once: done in "), 1u) << log;
     EXPECT_EQ(out.entries(), (std::vector<std::string>{"assembler.log", "assembly.json", "contigs.fasta",
-                                                       "graph.gfa", "histogram.txt"}))
+                                                       "graph.gfa", "histogram.txt", "run.json"}))
         << "the copy is removed";
   }
   // A failed run removes the copy too.

@@ -44,6 +44,9 @@ class CommandLine {
   void add_unsigned(std::string name, std::uint64_t* target, std::string help);
   /// Registers an option whose value is any non-empty text.
   void add_string(std::string name, std::string* target, std::string help);
+  /// Registers an option that may be given several times: each value (any non-empty text) is
+  /// appended to *target, in the order given (`-1 a.fq -1 b.fq`).
+  void add_string_list(std::string name, std::vector<std::string>* target, std::string help);
   /// Registers a switch: `-name` alone sets it; `-name=yes` or `-name=no` (also 1/0, true/false,
   /// on/off) sets it either way, as does `-name on` or `-name off` (those two words only).
   void add_flag(std::string name, bool* target, std::string help);
@@ -70,7 +73,7 @@ class CommandLine {
   const std::string& program() const { return program_; }
 
  private:
-  enum class Kind { kInteger, kUnsigned, kString, kFlag };
+  enum class Kind { kInteger, kUnsigned, kString, kStringList, kFlag };
   struct Option {
     std::string name;
     Kind kind;
