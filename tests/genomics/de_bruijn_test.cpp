@@ -299,6 +299,38 @@ TEST(UnitigGraph, ExtendsContigsIntoARepeatSoEachCopyIsWrittenBesideItsFlanks) {
   }
 }
 
+TEST(UnitigGraph, WritesARegionOnceThoughAnotherBranchLeadsThroughIt) {
+  std::mt19937_64 random(8);
+  const std::string genome = random_bases(random, 4000);
+  // A bubble not popped: both branches extend through the whole region, the stronger one is
+  // written with it, and the weaker (61 bases) with nothing around it is too short to write.
+  const std::size_t snp = 2000;
+  const std::string left = genome.substr(0, snp);
+  const std::string branch = genome.substr(snp - (kK - 1), 2 * kK - 1);
+  std::string variant = branch;
+  variant[kK - 1] = variant[kK - 1] == 'A' ? 'G' : 'A';
+  const std::string right = genome.substr(snp + 1);
+  UnitigGraph bubble(kK);
+  bubble.add(left, 40 * kmers_in(left), false);
+  bubble.add(branch, 38 * kmers_in(branch), false);
+  bubble.add(variant, 4 * kmers_in(variant), false);
+  bubble.add(right, 40 * kmers_in(right), false);
+  const std::vector<Unitig> once = bubble.contigs(200);
+  ASSERT_EQ(once.size(), 1u) << "the region is not written again with the variant";
+  EXPECT_TRUE(same_either_way(once[0].bases, genome));
+  // A spur of 600 bases off the end of `left`, read as often: the longer way (left, right)
+  // takes `left`, and the spur is written alone, not with `left` again.
+  const std::string spur = left.substr(left.size() - (kK - 1)) + random_bases(random, 600);
+  UnitigGraph forked(kK);
+  forked.add(left, 40 * kmers_in(left), false);
+  forked.add(genome.substr(snp - (kK - 1)), 40 * kmers_in(genome.substr(snp - (kK - 1))), false);
+  forked.add(spur, 40 * kmers_in(spur), false);
+  const std::vector<Unitig> trimmed = forked.contigs(200);
+  ASSERT_EQ(trimmed.size(), 2u);
+  EXPECT_TRUE(same_either_way(trimmed[0].bases, genome));
+  EXPECT_TRUE(same_either_way(trimmed[1].bases, spur)) << "the spur without the 2,000 bases of left";
+}
+
 // The bases of a path of oriented unitigs, joined on their k-1 shared bases.
 std::string spelled(const UnitigGraph& graph, const std::vector<UnitigGraph::Oriented>& path) {
   std::string bases;
