@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <deque>
 #include <map>
 #include <optional>
 #include <span>
@@ -174,7 +173,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     } else if (action == ACTION_THREADED_READS) {
       threaded_reads(message.payload());
     } else if (action == ACTION_THREADING_DONE) {
-      threading_done(message.source(), message.payload());
+      threading_done(message.payload());
     } else {
       Base::receive_other(message);
     }
@@ -407,6 +406,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     }
     std::vector<InputLayout> layouts;
     for (const std::string& file : settings_.counting.files) layouts.push_back(inspect_input(file));
+    const std::vector<std::vector<InputPiece>> plan = plan_input(layouts, static_cast<int>(this->stores().size()));
     ThreadingRequest request;
     request.k = static_cast<std::uint32_t>(settings_.counting.k);
     // Each store keeps the reads that crossed while another round may follow, and in that
@@ -419,35 +419,15 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     // This node only counts what the stores traced: no index of the unitigs' k-mers of its own.
     threads_.emplace(settings_.counting.k);
     threading_ = {};
-    if (request.rethread_kept) {  // each store that read some of the input threads what it kept
-      for (std::size_t store = 0; store < this->stores().size(); ++store) {
-        if (!threaded_input_[store]) continue;  // no reads read, none kept
-        this->send(this->stores()[store], ACTION_THREAD_READS, request.encode());
-        ++threading_.reports_awaited;
-      }
-      this->log().line("reads threaded by " + std::to_string(threading_.reports_awaited) +
-                       " stores, each the reads it kept");
-    } else {
-      // The input in kPiecesPerStore times as many parts as stores: each store gets one, then
-      // another each time it reports, while any is left.
-      const std::vector<std::vector<InputPiece>> plan =
-          plan_input(layouts, static_cast<int>(this->stores().size() * kPiecesPerStore));
-      for (const std::vector<InputPiece>& part : plan) {
-        if (!part.empty()) threading_.parts_left.push_back(part);
-      }
-      const std::size_t parts = threading_.parts_left.size();
-      threaded_input_.assign(this->stores().size(), false);
-      for (std::size_t store = 0; store < this->stores().size() && !threading_.parts_left.empty(); ++store) {
-        request.pieces = std::move(threading_.parts_left.front());
-        threading_.parts_left.pop_front();
-        this->send(this->stores()[store], ACTION_THREAD_READS, request.encode());
-        threaded_input_[store] = true;
-        ++threading_.reports_awaited;
-      }
-      this->log().line("reads threaded by " + std::to_string(threading_.reports_awaited) + " stores, " +
-                       std::to_string(parts) + " parts of the input handed out as they finish");
+    for (std::size_t store = 0; store < plan.size(); ++store) {
+      if (plan[store].empty()) continue;  // no reads read, none kept
+      request.pieces = plan[store];
+      this->send(this->stores()[store], ACTION_THREAD_READS, request.encode());
+      ++threading_.stores_awaited;
     }
-    if (threading_.reports_awaited == 0) threading_maybe_done();
+    this->log().line("reads threaded by " + std::to_string(threading_.stores_awaited) + " stores, each " +
+                     (request.rethread_kept ? "the reads it kept" : "its share of the input"));
+    if (threading_.stores_awaited == 0) threading_maybe_done();
   }
 
   void threaded_reads(std::span<const std::byte> bytes) {
@@ -465,15 +445,10 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     threading_maybe_done();
   }
 
-  void threading_done(ActorName store, std::span<const std::byte> bytes) {
+  void threading_done(std::span<const std::byte> bytes) {
     ThreadingDone done = ThreadingDone::decode(bytes);
-    if (threading_.reports_awaited == 0) throw std::logic_error("threading: a report from no store asked");
-    --threading_.reports_awaited;
-    if (!threading_.parts_left.empty() && done.failure.empty() && threading_.failure.empty()) {
-      this->send(store, ACTION_THREAD_MORE, MorePieces{std::move(threading_.parts_left.front())}.encode());
-      threading_.parts_left.pop_front();
-      ++threading_.reports_awaited;
-    }
+    if (threading_.stores_awaited == 0) throw std::logic_error("threading: a report from no store asked");
+    --threading_.stores_awaited;
     threading_.messages_promised += done.messages;
     threads_->add_reads_threaded(done.reads);
     for (const ThreadedPiece& piece : done.pieces) threading_.piece_records[{piece.file_index, piece.piece}] = piece.records;
@@ -484,7 +459,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   // Once every store has reported and every message it sent has arrived: mates paired (as
   // mate_files() says: -1/-2, --12, positional files by position), then the step goes on.
   void threading_maybe_done() {
-    if (threading_.reports_awaited != 0 || threading_.messages_received != threading_.messages_promised) return;
+    if (threading_.stores_awaited != 0 || threading_.messages_received != threading_.messages_promised) return;
     if (!threading_.failure.empty()) throw std::runtime_error(threading_.failure);
     if (!threading_pairs_) {
       threading_ = {};
@@ -694,14 +669,9 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   int repeat_round_ = 0;
   bool graph_changed_ = true;
   bool threading_pairs_ = false;
-  std::vector<bool> threaded_input_;  // by store: read some of the input last time (so kept reads)
-  // Parts of the input per store for threading: enough that the last part a store reads is
-  // short, few enough that each store's turn to ask costs nothing to speak of.
-  static constexpr std::size_t kPiecesPerStore = 8;
   // One threading of every read across the stores, as their answers come.
   struct Threading {
-    std::size_t reports_awaited = 0;  // a ThreadingDone for each request or more pieces sent
-    std::deque<std::vector<InputPiece>> parts_left;  // of the input, not handed out yet
+    std::size_t stores_awaited = 0;
     std::uint64_t messages_promised = 0;
     std::uint64_t messages_received = 0;
     std::map<PieceKey, std::uint64_t> piece_records;

@@ -66,14 +66,8 @@ class GraphStore : public KmerStore<Words> {
     } else if (action == ACTION_THREAD_READS) {
       threading_coordinator_ = message.source();
       // Last round's kept reads go to the new share, or are dropped when it does not want them.
-      if (share_ != nullptr) kept_reads_ = share_->take_kept();
       share_ = std::make_unique<ReadShare>(ThreadingRequest::decode(message.payload()), std::move(kept_reads_));
       kept_reads_ = {};
-      this->send(this->self(), ACTION_THREAD_NEXT);
-      return;
-    } else if (action == ACTION_THREAD_MORE) {
-      if (share_ == nullptr) throw std::logic_error("graph store: more pieces without a request");
-      share_->take_more(MorePieces::decode(message.payload(), share_->files()).pieces);
       this->send(this->self(), ACTION_THREAD_NEXT);
       return;
     } else if (action == ACTION_THREAD_NEXT) {
@@ -98,8 +92,9 @@ class GraphStore : public KmerStore<Words> {
       this->send(this->self(), ACTION_THREAD_NEXT);
       return;
     }
-    // The share stays: more pieces may come, and the reads it keeps go to the next round.
-    this->send(coordinator, ACTION_THREADING_DONE, share_->take_done().encode());
+    this->send(coordinator, ACTION_THREADING_DONE, share_->done().encode());
+    kept_reads_ = share_->take_kept();
+    share_.reset();
   }
 
   enum class Phase { kIdle, kEdges, kWalks, kDone };

@@ -17,18 +17,6 @@ ReadShare::ReadShare(ThreadingRequest request, std::vector<std::string> kept)
   if (request_.rethread_kept) rethread_ = std::move(kept);
 }
 
-ThreadingDone ReadShare::take_done() {
-  ThreadingDone done = std::move(done_);
-  done_ = {};
-  return done;
-}
-
-void ReadShare::take_more(std::vector<InputPiece> pieces) {
-  if (request_.rethread_kept) throw std::invalid_argument("more pieces for a store threading the reads it kept");
-  if (piece_ != request_.pieces.size()) throw std::logic_error("more pieces before the last ones were read");
-  request_.pieces.insert(request_.pieces.end(), pieces.begin(), pieces.end());
-}
-
 bool ReadShare::step(const Send& send) {
   if (request_.rethread_kept) return rethread_step(send);
   // Each record whole: FASTQ records come in one piece, FASTA ones line by line.

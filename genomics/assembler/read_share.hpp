@@ -17,7 +17,7 @@ namespace xenon::genomics {
 // traces every read through the unitig ends it was given, and hands on what the coordinator
 // needs, about a MiB at a time: the reads that met the graph with the unitigs of their runs
 // (only those that crossed two unitigs or more, unless every read's unitigs are wanted for
-// pairing), and more pieces when it asks for them; when asked, it keeps the reads that crossed, to thread them again through the
+// pairing); when asked, it keeps the reads that crossed, to thread them again through the
 // next round's graph (take_kept, then a request to rethread them). One block at a time, so the
 // store's worker can take other actors' messages in between (on node 0, the coordinator's,
 // which would otherwise pile up unread while the worker threads).
@@ -34,12 +34,8 @@ class ReadShare {
   // Threads the next block; false once every piece is read or one could not be (then done()
   // has sent what was left).
   bool step(const Send& send);
-  // The report of the pieces read since the last one (its failure names the first piece that
-  // could not be read), and a fresh start for more.
-  ThreadingDone take_done();
-  // More pieces of the input, once step() returned false (a store done early gets them).
-  void take_more(std::vector<InputPiece> pieces);
-  std::size_t files() const { return request_.files.size(); }
+  // The report that ends the share (its failure names the first piece that could not be read).
+  const ThreadingDone& done() const { return done_; }
   // The reads that crossed two unitigs or more, when the request asked to keep them.
   std::vector<std::string> take_kept() { return std::move(kept_); }
 

@@ -69,22 +69,6 @@ Payload ThreadingRequest::encode() const {
   return Payload::copy_of(writer.data());
 }
 
-Payload MorePieces::encode() const {
-  CheckpointWriter writer;
-  writer.u64(pieces.size());
-  for (const InputPiece& piece : pieces) write_piece(writer, piece);
-  return Payload::copy_of(writer.data());
-}
-
-MorePieces MorePieces::decode(std::span<const std::byte> bytes, std::size_t files) {
-  CheckpointReader reader(bytes);
-  MorePieces more;
-  const std::uint64_t pieces = reader.u64();
-  for (std::uint64_t i = 0; i < pieces; ++i) more.pieces.push_back(read_piece(reader, files));
-  if (!reader.at_end()) throw std::invalid_argument("more pieces: bytes after the pieces");
-  return more;
-}
-
 ThreadingRequest ThreadingRequest::decode(std::span<const std::byte> bytes) {
   CheckpointReader reader(bytes);
   ThreadingRequest request;

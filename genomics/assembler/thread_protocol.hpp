@@ -17,11 +17,6 @@
 //   store -> coordinator  ACTION_THREADED_READS  ThreadedReads (any number, each ~1 MiB, in varints)
 //   store -> coordinator  ACTION_THREADING_DONE  ThreadingDone (how many ThreadedReads it sent)
 //   store -> itself       ACTION_THREAD_NEXT     the next block (one block a turn)
-//   coordinator -> store  ACTION_THREAD_MORE     MorePieces: once a store has reported
-//                         (THREADING_DONE), more of the input, while any is left
-// The input is cut in more pieces than there are stores, and a store that is done gets the
-// next: so a store slowed down (by the coordinator beside it, or by the machine) reads less,
-// and none waits long for the last one.
 // A store keeps the reads that crossed two unitigs when asked, and threads them again (only
 // them: no other read can matter) through the next round's graph.
 // The coordinator counts what the reads crossed, and pairs mates by their record numbers in
@@ -33,7 +28,6 @@ inline constexpr Action ACTION_THREAD_READS{"genomics.threads.thread-reads"};
 inline constexpr Action ACTION_THREADED_READS{"genomics.threads.threaded-reads"};
 inline constexpr Action ACTION_THREADING_DONE{"genomics.threads.done"};
 inline constexpr Action ACTION_THREAD_NEXT{"genomics.threads.next-block"};
-inline constexpr Action ACTION_THREAD_MORE{"genomics.threads.more-pieces"};
 
 struct ThreadingRequest {
   std::uint32_t k = 0;
@@ -46,14 +40,6 @@ struct ThreadingRequest {
 
   Payload encode() const;
   static ThreadingRequest decode(std::span<const std::byte> bytes);
-};
-
-// More pieces for a store that threaded its first ones, with the same request.
-struct MorePieces {
-  std::vector<InputPiece> pieces;
-
-  Payload encode() const;
-  static MorePieces decode(std::span<const std::byte> bytes, std::size_t files);
 };
 
 // One read that met the graph: where it is and the unitigs of its runs (its bases stay on
