@@ -3,6 +3,7 @@
 // build has no MPI (make test CONFIG_MPI=n).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <string>
@@ -40,10 +41,13 @@ INSTANTIATE_TEST_SUITE_P(
                       std::make_tuple("idle", 4, 2), std::make_tuple("monitors", 2, 1),
                       std::make_tuple("monitors", 3, 3), std::make_tuple("urgent", 2, 1),
                       std::make_tuple("urgent", 2, 3), std::make_tuple("traffic", 2, 1),
-                      std::make_tuple("traffic", 3, 2)),
+                      std::make_tuple("traffic", 3, 2), std::make_tuple("long-turn", 2, 1),
+                      std::make_tuple("long-turn", 2, 3)),
     [](const auto& info) {
-      return std::string(std::get<0>(info.param)) + "_" + std::to_string(std::get<1>(info.param)) +
-             "_processes_" + std::to_string(std::get<2>(info.param)) + "_threads";
+      std::string scenario = std::get<0>(info.param);
+      std::replace(scenario.begin(), scenario.end(), '-', '_');  // a test's name takes no '-'
+      return scenario + "_" + std::to_string(std::get<1>(info.param)) + "_processes_" +
+             std::to_string(std::get<2>(info.param)) + "_threads";
     });
 
 // Frames up to 256 KiB: larger than a posted receive (64 KiB), so they travel as large

@@ -23,6 +23,9 @@
 //              watcher of an actor there hear of it (printed), and the job end naming it.
 //   early-error    node P-1 spawns on a worker it does not have, before run(): the exception
 //              leaves its engine, and the job must end rather than wait for it.
+//   long-turn  node 0's root sends a mark to node P-1, then its worker runs a long turn of
+//              another actor, which waits (up to 30 s) for the file node P-1 writes when the
+//              mark arrives: the mark must leave before that turn ends, not with the round.
 #include <signal.h>
 #include <unistd.h>
 
@@ -36,6 +39,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <xenon/xenon.hpp>
@@ -499,6 +503,79 @@ class TypedRoot final : public xenon::Actor {
   std::uint64_t returned_ = 0;
 };
 
+// ---- long-turn ----
+
+inline constexpr Action ACTION_MARK{"scenario.mark"};
+inline constexpr Action ACTION_WAIT{"scenario.wait"};
+inline constexpr Action ACTION_SEEN{"scenario.seen"};
+
+std::string text_of(const Message& message) {
+  const std::span<const std::byte> bytes = message.payload();
+  return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+Payload text_payload(const std::string& text) {
+  return Payload::copy_of(std::as_bytes(std::span<const char>(text.data(), text.size())));
+}
+
+// On node P-1: writes the file the mark names.
+class Marker final : public xenon::Actor {
+ public:
+  explicit Marker(std::span<const std::byte>) {}
+  void receive(const Message& message) override {
+    if (message.action() == ACTION_MARK) {
+      std::FILE* file = std::fopen(text_of(message).c_str(), "w");
+      if (file != nullptr) std::fclose(file);
+    } else if (message.action() == ACTION_STOP) {
+      stop();
+    }
+  }
+};
+
+// On node 0, on its root's worker: one long turn, until the mark's file exists.
+class Waiter final : public xenon::Actor {
+ public:
+  void receive(const Message& message) override {
+    if (message.action() == ACTION_WAIT) {
+      const std::string path = text_of(message);
+      const auto began = std::chrono::steady_clock::now();
+      bool seen = false;
+      while (!seen && std::chrono::steady_clock::now() - began < std::chrono::seconds(30)) {
+        seen = access(path.c_str(), F_OK) == 0;
+        if (!seen) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+      std::remove(path.c_str());
+      if (!seen) fail("the mark for node " + std::to_string(node_count() - 1) + " had not left after a turn of 30 s");
+      reply(message, ACTION_SEEN);
+    } else if (message.action() == ACTION_STOP) {
+      stop();
+    }
+  }
+};
+
+class LongTurnRoot final : public xenon::Actor {
+ public:
+  void receive(const Message& message) override {
+    if (message.action() == ACTION_START) {
+      request_spawn(node_count() - 1, 0, "scenario.marker");
+    } else if (message.action() == xenon::ACTION_SPAWNED) {
+      marker_ = xenon::SpawnedActor::from(message).name;
+      waiter_ = spawn_on<Waiter>(worker_index());  // the same worker: its turn follows this one
+      const std::string path = "/tmp/xenon-long-turn-" + std::to_string(getpid());
+      std::remove(path.c_str());
+      send(marker_, ACTION_MARK, text_payload(path));  // for another node: must leave now
+      send(waiter_, ACTION_WAIT, text_payload(path));  // runs in this round, after this turn
+    } else if (message.action() == ACTION_SEEN) {
+      send(marker_, ACTION_STOP);
+      send(waiter_, ACTION_STOP);
+      stop();
+    }
+  }
+
+ private:
+  ActorName marker_, waiter_;
+};
+
 // ---- idle and crash ----
 
 class Quitter final : public xenon::Actor {
@@ -830,7 +907,8 @@ int main(int argc, char** argv) {
   xenon::add_engine_options(command_line, options);
   command_line.add_string(
       "scenario", &scenario,
-      "ordering, payloads, traffic, typed, spawn, idle, monitors, urgent, crash, stopped, unknown-type, migrate-refused or early-error");
+      "ordering, payloads, traffic, typed, spawn, idle, monitors, urgent, crash, stopped, unknown-type, migrate-refused, "
+      "long-turn or early-error");
   try {
     if (!command_line.parse(argc, argv)) return 0;
     xenon::Engine engine(options);
@@ -844,6 +922,7 @@ int main(int argc, char** argv) {
     engine.register_actor_type<UrgentReceiver>("scenario.urgent-receiver");
     engine.register_actor_type<TypedEcho>("scenario.typed-echo");
     engine.register_actor_type<Mover>("scenario.mover");
+    engine.register_actor_type<Marker>("scenario.marker");
     if (engine.node_index() == 0) {
       ActorName root;
       if (scenario == "ordering") {
@@ -870,6 +949,8 @@ int main(int argc, char** argv) {
         root = engine.spawn<UnknownTypeRoot>();
       } else if (scenario == "migrate-refused") {
         root = engine.spawn<MigrateRefusedRoot>();
+      } else if (scenario == "long-turn") {
+        root = engine.spawn<LongTurnRoot>();
       } else if (scenario == "early-error") {
         root = engine.spawn<Quitter>();  // node 0 then waits for the others to end
       } else {
