@@ -22,6 +22,7 @@
 #include "genomics/assembler/run_record.hpp"
 #include "genomics/assembler/thread_protocol.hpp"
 #include "genomics/assembler/unitig_graph.hpp"
+#include "genomics/assembler/unitig_walk.hpp"
 #include "genomics/assembler/vertex_table.hpp"
 #include "genomics/counter/counter_coordinator.hpp"
 #include "genomics/io/atomic_output_file.hpp"
@@ -276,16 +277,11 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     for (auto& [first, vertex] : unvisited_) {
       if (vertex.taken) continue;
       vertex.taken = true;
-      std::string bases = kmer_to_string<Words>(first, settings_.counting.k);
-      std::uint64_t coverage = vertex.count;
-      Kmer current = first;
-      std::uint8_t edges = vertex.edges;
-      bool reversed = false;
+      UnitigWalk<Words> walk;
+      walk.begin(first, settings_.counting.k, vertex.count, vertex.edges, false);
       bool closed = false;
-      while (true) {
-        const std::uint8_t after = VertexEdges::after(edges, reversed);
-        if (VertexEdges::degree(after) != 1) break;
-        const Kmer next = shape_.successor(current, std::countr_zero(after));
+      for (int base = walk.only_base_after(); base >= 0; base = walk.only_base_after()) {
+        const Kmer next = shape_.successor(walk.current, base);
         const Kmer canonical = shape_.canonical(next);
         if (same_words<Words>(canonical, first)) {
           closed = same_words<Words>(next, first);  // back where it began, read the same way
@@ -294,15 +290,11 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
         const auto found = unvisited_.find(canonical);
         if (found == unvisited_.end() || found->second.taken) break;
         found->second.taken = true;
-        bases.push_back("ACGT"[KmerShape<Words>::last_base(next)]);
-        coverage += found->second.count;
-        current = next;
-        edges = found->second.edges;
-        reversed = !same_words<Words>(canonical, next);
+        walk.take(next, found->second.count, found->second.edges, !same_words<Words>(canonical, next));
       }
-      cycle_kmers_ += bases.size() - static_cast<std::size_t>(settings_.counting.k) + 1;
+      cycle_kmers_ += walk.bases.size() - static_cast<std::size_t>(settings_.counting.k) + 1;
       ++outcome_.cycles;
-      pieces.push_back({std::move(bases), coverage, closed});
+      pieces.push_back({std::move(walk.bases), walk.coverage, closed});
     }
   }
 

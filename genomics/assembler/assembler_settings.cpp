@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "genomics/assembler/assembler_settings.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 
@@ -36,6 +37,22 @@ std::string contigs_fasta(const std::vector<Unitig>& contigs) {
     }
   }
   return text;
+}
+
+std::size_t n50(const std::vector<Unitig>& contigs) {
+  std::vector<std::size_t> lengths;
+  std::size_t total = 0;
+  for (const Unitig& contig : contigs) {
+    lengths.push_back(contig.bases.size());
+    total += contig.bases.size();
+  }
+  std::sort(lengths.rbegin(), lengths.rend());
+  std::size_t running = 0;
+  for (const std::size_t length : lengths) {
+    running += length;
+    if (2 * running >= total) return length;
+  }
+  return 0;
 }
 
 std::string assembly_json(const AssemblerSettings& settings, const AssemblyOutcome& outcome) {

@@ -62,6 +62,9 @@ std::string contig_name(std::size_t index);
 // Contigs as FASTA, 80 bases a line: ">contig_N length=L coverage=C [circular]".
 std::string contigs_fasta(const std::vector<Unitig>& contigs);
 
+// N50: the length such that contigs at least this long hold half the total length.
+std::size_t n50(const std::vector<Unitig>& contigs);
+
 // The assembly summary file; nothing in it depends on threads, processes or time.
 std::string assembly_json(const AssemblerSettings& settings, const AssemblyOutcome& outcome);
 

@@ -17,6 +17,7 @@
 #include "genomics/assembler/lookup_batcher.hpp"
 #include "genomics/assembler/read_share.hpp"
 #include "genomics/assembler/thread_protocol.hpp"
+#include "genomics/assembler/unitig_walk.hpp"
 #include "genomics/assembler/vertex_table.hpp"
 #include "genomics/counter/kmer_store.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
@@ -116,15 +117,12 @@ class GraphStore : public KmerStore<Words> {
     bool known;       // a vertex of this store with no single vertex before it
     std::size_t slot; // when known
   };
-  struct Walk {
-    Kmer current;
-    std::uint8_t after = 0;  // bases that can follow `current`
+  // A walk in progress: the unitig so far, and the lookup of the vertex it would take next.
+  struct Walk : UnitigWalk<Words> {
     Kmer next;
     Kmer next_canonical;
     bool next_reversed = false;
     bool candidate = false;  // `next` starts the walk if the walk can claim it
-    std::string bases;
-    std::uint64_t coverage = 0;
     std::optional<MinimizerWindow> window;  // over `bases`, for the next k-mer's store
   };
   struct LocalLookup {
@@ -330,10 +328,7 @@ class GraphStore : public KmerStore<Words> {
 
   void begin(Walk& walk, const Kmer& kmer, std::uint32_t count, std::uint8_t edges, bool reversed) {
     walk.candidate = false;
-    walk.current = kmer;
-    walk.after = VertexEdges::after(edges, reversed);
-    walk.bases = kmer_to_string<Words>(kmer, k_);
-    walk.coverage = count;
+    walk.begin(kmer, k_, count, edges, reversed);
     if (!walk.window) walk.window.emplace(k_, minimizer_length_);
     walk.window->reset();
     for (const char base : walk.bases) walk.window->push(kBaseCodes[static_cast<unsigned char>(base)]);
@@ -349,12 +344,12 @@ class GraphStore : public KmerStore<Words> {
 
   void advance(std::size_t id) {
     Walk& walk = walks_[id];
-    if (VertexEdges::degree(walk.after) != 1) {
+    const int base = walk.only_base_after();
+    if (base < 0) {
       finish(id);
       return;
     }
     // The window moves on to the next k-mer now (if the walk stops there, it is not used again).
-    const int base = std::countr_zero(walk.after);
     walk.window->push(base);
     ask_next(id, shape_->successor(walk.current, base), walk.window->minimum());
   }
@@ -377,10 +372,7 @@ class GraphStore : public KmerStore<Words> {
       finish(id);
       return;
     }
-    walk.bases.push_back("ACGT"[KmerShape<Words>::last_base(walk.next)]);
-    walk.coverage += found.count;
-    walk.current = walk.next;
-    walk.after = VertexEdges::after(found.edges, walk.next_reversed);
+    walk.take(walk.next, found.count, found.edges, walk.next_reversed);
     advance(id);
   }
 

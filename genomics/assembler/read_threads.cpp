@@ -139,9 +139,8 @@ void ReadThreads::index(const std::vector<UnitigEnds>& ends) {
     kmers_.push_back(unitig.kmers);
     total += std::min<std::size_t>(unitig.kmers, 2 * kEndSpan);
   }
-  std::size_t slots = 16;
-  while (slots < 2 * total) slots *= 2;
-  mask_ = slots - 1;
+  probing_ = LinearProbing(total);
+  const std::size_t slots = probing_.slots();
   keys_.resize(slots);
   locations_.resize(slots);
   occupied_.assign(slots, false);
@@ -165,11 +164,7 @@ void ReadThreads::index_kmers(const std::string& bases, std::size_t unitig, std:
   for (std::size_t at = 0; at < count; ++at) {
     if (at != 0) kmer = shape_.successor(kmer, kBaseCodes[static_cast<unsigned char>(bases[at + static_cast<std::size_t>(k_) - 1])]);
     const PackedKmer<2> canonical = shape_.canonical(kmer);
-    std::size_t slot = key_of<2>(canonical)[1] & mask_;
-    while (occupied_[slot]) {
-      if (same_words<2>(keys_[slot], canonical)) break;
-      slot = (slot + 1) & mask_;
-    }
+    const std::size_t slot = end_slot(canonical);
     if (occupied_[slot]) {
       // A k-mer in two places (copies of a settled repeat, a cycle's seam): it says nothing
       // about where a read is.
@@ -183,12 +178,15 @@ void ReadThreads::index_kmers(const std::string& bases, std::size_t unitig, std:
   }
 }
 
+std::size_t ReadThreads::end_slot(const PackedKmer<2>& canonical) const {
+  return probing_.probe(key_of<2>(canonical)[1], [&](std::size_t slot) { return !occupied_[slot]; },
+                        [&](std::size_t slot) { return same_words<2>(keys_[slot], canonical); });
+}
+
 const ReadThreads::Location* ReadThreads::find(const PackedKmer<2>& canonical) const {
   if (occupied_.empty()) return nullptr;  // counting only
-  for (std::size_t slot = key_of<2>(canonical)[1] & mask_;; slot = (slot + 1) & mask_) {
-    if (!occupied_[slot]) return nullptr;
-    if (same_words<2>(keys_[slot], canonical)) return locations_[slot].unitig == kAmbiguous ? nullptr : &locations_[slot];
-  }
+  const std::size_t slot = end_slot(canonical);
+  return !occupied_[slot] || locations_[slot].unitig == kAmbiguous ? nullptr : &locations_[slot];
 }
 
 std::vector<ReadThreads::CompactOriented> ReadThreads::thread(std::string_view read) {

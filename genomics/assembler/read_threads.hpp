@@ -15,6 +15,7 @@
 #include "genomics/io/read_pairing.hpp"
 #include "genomics/kmer/kmer.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
+#include "genomics/kmer/linear_probing.hpp"
 
 namespace xenon::genomics {
 
@@ -99,6 +100,8 @@ class ReadThreads {
 
   void index(const std::vector<UnitigEnds>& ends);
   void index_kmers(const std::string& bases, std::size_t unitig, std::size_t first_offset);
+  // The slot of a canonical k-mer among the end k-mers, or the empty one where it goes.
+  std::size_t end_slot(const PackedKmer<2>& canonical) const;
   const Location* find(const PackedKmer<2>& canonical) const;
   std::vector<CompactOriented> thread(std::string_view read);  // the unitigs it went through
   std::vector<Oriented> thread_run(std::string_view bases) const;  // those of one run of ACGT
@@ -108,11 +111,13 @@ class ReadThreads {
   int k_;
   KmerShape<2> shape_;
   std::vector<std::size_t> kmers_;  // per unitig
-  // Open addressing over the k-mers near the ends of every unitig.
+  // Open addressing over the k-mers near the ends of every unitig (no slots when only counting).
+  // Occupancy is a bit vector of its own: most k-mers of a read are not near an end, and a
+  // miss then reads one bit, not a key.
+  LinearProbing probing_;
   std::vector<PackedKmer<2>> keys_;
   std::vector<Location> locations_;
   std::vector<bool> occupied_;
-  std::size_t mask_ = 0;
   std::map<Triple, std::uint32_t> passages_;
   // The paths of reads that crossed two unitigs or more, each read both ways, and for each
   // unitig, the paths where something follows it.

@@ -96,7 +96,6 @@ class UnitigGraph {
   // x then y where the last k-1 bases of x are the first of y, and a cycle to itself; sorted.
   std::vector<std::pair<Oriented, Oriented>> links() const;
 
-
   // Settles repeats: a unitig that n unitigs enter and n leave (n >= 2), where reads pair
   // each way in with exactly one way out (at least `minimum_passages` reads for each pair, at
   // most one read for any other), is copied into each of those n paths, joined with the
@@ -107,7 +106,7 @@ class UnitigGraph {
   int k() const { return k_; }
 
  private:
-
+  // The graph itself (unitig_graph.cpp).
   struct Junctions {
     // By the k-1 bases of a junction read one way: the oriented unitigs that end there, and
     // the ones that begin there.
@@ -121,26 +120,28 @@ class UnitigGraph {
   Junctions junctions() const;
   const std::vector<Oriented>& after(const Junctions& junctions, Oriented oriented) const;
   const std::vector<Oriented>& before(const Junctions& junctions, Oriented oriented) const;
-  bool better(std::size_t a, std::size_t b) const;  // a is kept over b
-  std::vector<Oriented> extension(const Junctions& joined, std::size_t index, const NextAfter& reads,
-                                  const MatesAfter& mates) const;
-  std::size_t spelled_length(const std::vector<Oriented>& walk) const;
-  std::string spelled(const std::vector<Oriented>& walk) const;
-  void trim_covered_ends(std::vector<Oriented>& walk, const std::vector<bool>& covered, std::size_t minimum_length) const;
-  std::vector<Oriented> way_on(const Junctions& joined, Oriented start, const NextAfter& reads,
-                               const MatesAfter& mates) const;
-
-  std::uint64_t remove_tips(std::size_t tip_length);
-  std::uint64_t pop_bubbles(std::size_t bubble_length);
   void remove(const std::vector<bool>& removed);
+
+  // Compaction (unitig_compaction.cpp).
   void sort_canonically();
   std::string canonical_rotation(const std::string& bases) const;
+
+  // Cleaning (graph_cleaning.cpp).
+  bool better(std::size_t a, std::size_t b) const;  // a is kept over b
+  std::uint64_t remove_tips(std::size_t tip_length);
+  std::uint64_t pop_bubbles(std::size_t bubble_length);
+
+  // Contigs (contig_extension.cpp).
+  std::vector<Oriented> way_on(const Junctions& joined, Oriented start, const NextAfter& reads,
+                               const MatesAfter& mates) const;
+  std::vector<Oriented> extension(const Junctions& joined, std::size_t index, const NextAfter& reads,
+                                  const MatesAfter& mates) const;
+  void trim_covered_ends(std::vector<Oriented>& walk, const std::vector<bool>& covered, std::size_t minimum_length) const;
+  std::size_t spelled_length(const std::vector<Oriented>& walk) const;
+  std::string spelled(const std::vector<Oriented>& walk) const;
 
   int k_;
   std::vector<Unitig> unitigs_;
 };
-
-// N50: the length such that contigs at least this long hold half the total length.
-std::size_t n50(const std::vector<Unitig>& contigs);
 
 }  // namespace xenon::genomics

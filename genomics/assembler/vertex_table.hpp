@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "genomics/kmer/kmer_hash.hpp"
+#include "genomics/kmer/linear_probing.hpp"
 
 namespace xenon::genomics {
 
@@ -44,33 +45,29 @@ class VertexTable {
   using Key = KmerKey<Words>;
   static constexpr std::uint32_t kAbsent = std::numeric_limits<std::uint32_t>::max();
 
-  explicit VertexTable(std::size_t vertices = 0) {
-    std::size_t slots = 16;
-    while (slots < vertices * 2) slots *= 2;
-    mask_ = slots - 1;
-    slots_.assign(slots, Slot{});  // count 0 marks an empty slot
-  }
+  explicit VertexTable(std::size_t vertices = 0)
+      : probing_(vertices), slots_(probing_.slots(), Slot{}) {}  // count 0 marks an empty slot
 
+  // Each key once: the stores insert the distinct k-mers they counted.
   void insert(const Key& key, std::uint64_t count) {
-    std::size_t slot = home(key);
-    while (slots_[slot].count != 0) slot = (slot + 1) & mask_;
+    const std::size_t slot = probing_.probe(home(key), [&](std::size_t at) { return empty(at); },
+                                            [](std::size_t) { return false; });
     slots_[slot].key = key;
     slots_[slot].count = static_cast<std::uint32_t>(
         std::clamp<std::uint64_t>(count, 1, std::numeric_limits<std::uint32_t>::max()));
   }
 
   std::uint32_t find(const Key& key) const {
-    for (std::size_t slot = home(key);; slot = (slot + 1) & mask_) {
-      if (slots_[slot].count == 0) return kAbsent;
-      if (same_words<Words>(slots_[slot].key, key)) return static_cast<std::uint32_t>(slot);
-    }
+    const std::size_t slot = probing_.probe(home(key), [&](std::size_t at) { return empty(at); },
+                                            [&](std::size_t at) { return same_words<Words>(slots_[at].key, key); });
+    return empty(slot) ? kAbsent : static_cast<std::uint32_t>(slot);
   }
 
   // Where a key's search starts, for prefetching.
-  const void* home_address(const Key& key) const { return &slots_[home(key)]; }
+  const void* home_address(const Key& key) const { return &slots_[probing_.home(home(key))]; }
 
   std::size_t slots() const { return slots_.size(); }
-  bool occupied(std::size_t slot) const { return slots_[slot].count != 0; }
+  bool occupied(std::size_t slot) const { return !empty(slot); }
   const Key& key(std::size_t slot) const { return slots_[slot].key; }
   std::uint32_t count(std::size_t slot) const { return slots_[slot].count; }
   std::uint8_t edges(std::size_t slot) const { return slots_[slot].edges; }
@@ -89,9 +86,10 @@ class VertexTable {
   };
 
   // Keys are hashes already: their low bits spread evenly.
-  std::size_t home(const Key& key) const { return static_cast<std::size_t>(key[Words - 1]) & mask_; }
+  static std::uint64_t home(const Key& key) { return key[Words - 1]; }
+  bool empty(std::size_t slot) const { return slots_[slot].count == 0; }
 
-  std::size_t mask_ = 0;
+  LinearProbing probing_;
   std::vector<Slot> slots_;
 };
 

@@ -473,12 +473,10 @@ class CounterCoordinator : public Actor {
     for (const ActorName store : stores_) send(store, ACTION_HISTOGRAM_REQUEST);
   }
 
-  // Payload: u64 k-mers the store received, then its histogram.
   void histogram_arrived(const Message& message) {
-    const std::span<const std::byte> bytes = message.payload();
-    if (bytes.size() < 8) throw std::invalid_argument("histogram message too short");
-    kmers_stored_ += load_le64(bytes.data());
-    outcome_.histogram.merge(KmerHistogram::from_bytes(bytes.subspan(8)));
+    const StoreHistogram store = StoreHistogram::decode(message.payload());
+    kmers_stored_ += store.kmers_received;
+    outcome_.histogram.merge(store.histogram);
     if (--histograms_awaited_ != 0) return;
     // Every k-mer parsed must be in exactly one store, and counted once.
     const std::uint64_t parsed = outcome_.tally.kmers;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "genomics/counter/counter_protocol.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
 #include <stdexcept>
 #include <string_view>
@@ -168,6 +170,103 @@ InputTally InputTally::decode(std::span<const std::byte> bytes) {
   return {load_le64(bytes.data()), load_le64(bytes.data() + 8), load_le64(bytes.data() + 16),
           load_le64(bytes.data() + 24)};
 }
+
+template <int Words>
+Payload KmerBatch<Words>::encode(std::uint64_t block_number, std::span<const KmerKey<Words>> keys) {
+  Payload payload = Payload::for_overwrite(8 + 8 * Words * keys.size());
+  std::byte* out = payload.writable_bytes().data();
+  store_le64(out, block_number);
+  out += 8;
+  if constexpr (std::endian::native == std::endian::little) {
+    if (!keys.empty()) std::memcpy(out, keys.data(), keys.size_bytes());  // already little-endian words
+  } else {
+    for (const KmerKey<Words>& key : keys) {
+      for (int word = 0; word < Words; ++word, out += 8) store_le64(out, key[static_cast<std::size_t>(word)]);
+    }
+  }
+  return payload;
+}
+
+template <int Words>
+std::uint64_t KmerBatch<Words>::decode(std::span<const std::byte> bytes, std::vector<KmerKey<Words>>& keys) {
+  if (bytes.size() < 8 || (bytes.size() - 8) % (8 * Words) != 0) {
+    throw std::invalid_argument("k-mer batch of " + std::to_string(bytes.size()) +
+                                " bytes is not a block number and whole keys");
+  }
+  const std::size_t count = (bytes.size() - 8) / (8 * Words);
+  keys.resize(count);
+  const std::byte* in = bytes.data() + 8;
+  if constexpr (std::endian::native == std::endian::little) {
+    if (count != 0) std::memcpy(keys.data(), in, count * sizeof(KmerKey<Words>));  // little-endian words as they are
+  } else {
+    for (std::size_t i = 0; i < count; ++i) {
+      for (int word = 0; word < Words; ++word, in += 8) keys[i][static_cast<std::size_t>(word)] = load_le64(in);
+    }
+  }
+  return load_le64(bytes.data());
+}
+
+template <int Words>
+Payload KmerBatch<Words>::encode_stored(std::uint64_t block_number) {
+  Payload payload = Payload::for_overwrite(8);
+  store_le64(payload.writable_bytes().data(), block_number);
+  return payload;
+}
+
+template <int Words>
+std::uint64_t KmerBatch<Words>::decode_stored(std::span<const std::byte> bytes) {
+  if (bytes.size() != 8) {
+    throw std::invalid_argument("k-mer batch stored: " + std::to_string(bytes.size()) + " bytes, not a block number");
+  }
+  return load_le64(bytes.data());
+}
+
+template struct KmerBatch<1>;
+template struct KmerBatch<2>;
+
+Payload StoreHistogram::encode() const {
+  const std::vector<std::byte> pairs = histogram.to_bytes();
+  Payload payload = Payload::for_overwrite(8 + pairs.size());
+  store_le64(payload.writable_bytes().data(), kmers_received);
+  std::copy(pairs.begin(), pairs.end(), payload.writable_bytes().data() + 8);
+  return payload;
+}
+
+StoreHistogram StoreHistogram::decode(std::span<const std::byte> bytes) {
+  if (bytes.size() < 8) throw std::invalid_argument("histogram message too short");
+  return {load_le64(bytes.data()), KmerHistogram::from_bytes(bytes.subspan(8))};
+}
+
+template <int Words>
+Payload DumpChunk<Words>::encode(std::span<const Entry> entries) {
+  Payload payload = Payload::for_overwrite(entries.size() * kEntryBytes);
+  std::byte* out = payload.writable_bytes().data();
+  for (const auto& [kmer, count] : entries) {
+    for (int word = 0; word < Words; ++word, out += 8) store_le64(out, kmer[static_cast<std::size_t>(word)]);
+    store_le64(out, count);
+    out += 8;
+  }
+  return payload;
+}
+
+template <int Words>
+void DumpChunk<Words>::decode(std::span<const std::byte> bytes, std::vector<Entry>& entries) {
+  if (bytes.size() % kEntryBytes != 0) {
+    throw std::invalid_argument("dump chunk of " + std::to_string(bytes.size()) + " bytes is not whole entries");
+  }
+  entries.clear();
+  for (std::size_t at = 0; at < bytes.size(); at += kEntryBytes) {
+    Entry entry;
+    for (int word = 0; word < Words; ++word) {
+      entry.first[static_cast<std::size_t>(word)] = load_le64(bytes.data() + at + 8 * static_cast<std::size_t>(word));
+    }
+    entry.second = load_le64(bytes.data() + at + 8 * Words);
+    entries.push_back(entry);
+  }
+}
+
+template struct DumpChunk<1>;
+template struct DumpChunk<2>;
 
 Payload ParserArguments::encode() const {
   Payload payload = Payload::for_overwrite(12 + 8 * stores.size());

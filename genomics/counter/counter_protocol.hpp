@@ -6,11 +6,15 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <xenon/xenon.hpp>
 #include "genomics/io/block_splitter.hpp"
 #include "genomics/io/input_plan.hpp"
+#include "genomics/kmer/kmer.hpp"
+#include "genomics/kmer/kmer_hash.hpp"
+#include "genomics/kmer/kmer_histogram.hpp"
 
 // The messages of the k-mer counter. Who sends what:
 //   coordinator -> reader ACTION_COUNTER_START         read your pieces (one reader per node)
@@ -158,6 +162,48 @@ struct ReaderReport {
   Payload encode() const;
   static ReaderReport decode(std::span<const std::byte> bytes);
 };
+
+// A batch of hashed k-mers for the store that owns them (parser -> store, ACTION_KMER_BATCH):
+// u64 block number, then the keys, Words u64 each. Answered with the block number alone
+// (ACTION_KMER_BATCH_STORED). Many per block: the keys are copied as they are where the
+// machine is little-endian.
+template <int Words>
+struct KmerBatch {
+  static Payload encode(std::uint64_t block_number, std::span<const KmerKey<Words>> keys);
+  // The keys into `keys` (resized; reused from batch to batch, so as not to allocate), and the
+  // block number; throws std::invalid_argument if the bytes are not a block number and whole keys.
+  static std::uint64_t decode(std::span<const std::byte> bytes, std::vector<KmerKey<Words>>& keys);
+
+  static Payload encode_stored(std::uint64_t block_number);
+  static std::uint64_t decode_stored(std::span<const std::byte> bytes);
+};
+extern template struct KmerBatch<1>;
+extern template struct KmerBatch<2>;
+
+// A store's histogram (store -> coordinator, ACTION_HISTOGRAM): u64 k-mers the store received,
+// then the histogram (KmerHistogram::to_bytes).
+struct StoreHistogram {
+  std::uint64_t kmers_received = 0;
+  KmerHistogram histogram;
+
+  Payload encode() const;
+  static StoreHistogram decode(std::span<const std::byte> bytes);
+};
+
+// A chunk of a store's sorted dump (store -> coordinator, ACTION_DUMP_CHUNK): entries of a
+// k-mer's Words u64 then its u64 count; an empty chunk ends the dump.
+template <int Words>
+struct DumpChunk {
+  using Entry = std::pair<PackedKmer<Words>, std::uint64_t>;
+  static constexpr std::size_t kEntryBytes = 8 * Words + 8;
+
+  static Payload encode(std::span<const Entry> entries);
+  // The entries into `entries` (replacing what it held); throws std::invalid_argument if the
+  // bytes are not whole entries.
+  static void decode(std::span<const std::byte> bytes, std::vector<Entry>& entries);
+};
+extern template struct DumpChunk<1>;
+extern template struct DumpChunk<2>;
 
 // Arguments of a parser: k, the stores in store order, and how k-mers are routed to them: by
 // their hash (minimizer_length 0), or by the minimizer of that length (the assembler's stores).

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <xenon/xenon.hpp>
+#include "genomics/counter/counter_protocol.hpp"
 #include "genomics/io/atomic_output_file.hpp"
 #include "genomics/kmer/kmer.hpp"
 
@@ -24,8 +25,7 @@ namespace xenon::genomics {
 template <int Words>
 class DumpMerger {
  public:
-  using Entry = std::pair<PackedKmer<Words>, std::uint64_t>;
-  static constexpr std::size_t kEntryBytes = 8 * Words + 8;
+  using Entry = typename DumpChunk<Words>::Entry;
 
   DumpMerger(std::size_t stores, int k, AtomicOutputFile& output,
              std::function<void(std::size_t store)> request)
@@ -41,21 +41,11 @@ class DumpMerger {
     if (store >= sources_.size() || !sources_[store].asked) {
       throw std::logic_error("dump chunk from store " + std::to_string(store) + " unasked");
     }
-    if (bytes.size() % kEntryBytes != 0) {
-      throw std::invalid_argument("dump chunk of " + std::to_string(bytes.size()) +
-                                  " bytes is not whole entries");
-    }
     Source& source = sources_[store];
+    DumpChunk<Words>::decode(bytes, source.chunk);
     source.asked = false;
     --waiting_;
-    source.chunk.clear();
     source.position = 0;
-    for (std::size_t at = 0; at < bytes.size(); at += kEntryBytes) {
-      Entry entry;
-      for (int word = 0; word < Words; ++word) entry.first[word] = load_le64(bytes.data() + at + 8 * word);
-      entry.second = load_le64(bytes.data() + at + 8 * Words);
-      source.chunk.push_back(entry);
-    }
     if (source.chunk.empty()) {
       source.exhausted = true;
     } else {

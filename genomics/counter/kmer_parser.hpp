@@ -2,9 +2,7 @@
 #pragma once
 
 #include <algorithm>
-#include <bit>
 #include <cstdint>
-#include <cstring>
 #include <map>
 #include <optional>
 #include <span>
@@ -57,7 +55,7 @@ class KmerParser : public Actor {
     if (action == ACTION_BLOCK) {
       parse_block(message);
     } else if (action == ACTION_KMER_BATCH_STORED) {
-      batch_stored(message.payload_as<std::uint64_t>());
+      batch_stored(KmerBatch<Words>::decode_stored(message.payload()));
     } else if (action == ACTION_COUNTER_STOP) {
       stop();
     } else {
@@ -140,22 +138,10 @@ class KmerParser : public Actor {
     if (batch.size() == batch_keys_) flush(store);
   }
 
-  // Payload: u64 block number, then the keys.
   void flush(std::size_t store) {
     std::vector<Key>& batch = batches_[store];
     if (batch.empty()) return;
-    Payload payload = Payload::for_overwrite(8 + 8 * Words * batch.size());
-    std::byte* out = payload.writable_bytes().data();
-    store_le64(out, current_block_);
-    out += 8;
-    if constexpr (std::endian::native == std::endian::little) {
-      std::memcpy(out, batch.data(), batch.size() * sizeof(Key));  // already little-endian words
-    } else {
-      for (const Key& key : batch) {
-        for (int word = 0; word < Words; ++word, out += 8) store_le64(out, key[word]);
-      }
-    }
-    send(arguments_.stores[store], ACTION_KMER_BATCH, std::move(payload));
+    send(arguments_.stores[store], ACTION_KMER_BATCH, KmerBatch<Words>::encode(current_block_, batch));
     ++pending_[current_block_].batches_in_flight;
     batch.clear();
   }

@@ -2,8 +2,6 @@
 #pragma once
 
 #include <algorithm>
-#include <bit>
-#include <cstring>
 #include <cstdint>
 #include <string>
 #include <span>
@@ -28,7 +26,6 @@ template <int Words>
 class KmerStore : public Actor {
  public:
   using Key = KmerKey<Words>;
-  static constexpr std::size_t kEntryBytes = 8 * Words + 8;  // k-mer words, then the count
   static constexpr std::size_t kDumpChunkEntries = 8192;
 
   // Arguments: nothing is needed; accepted for spawning by name.
@@ -67,37 +64,18 @@ class KmerStore : public Actor {
   KmerCountTable<Words> table_;
 
  private:
-  // Payload: u64 block number, then keys of Words words each.
   void store_batch(const Message& message) {
-    const std::span<const std::byte> bytes = message.payload();
-    if (bytes.size() < 8 || (bytes.size() - 8) % (8 * Words) != 0) {
-      throw std::invalid_argument("k-mer batch of " + std::to_string(bytes.size()) +
-                                  " bytes is not a block number and whole keys");
-    }
-    const std::size_t count = (bytes.size() - 8) / (8 * Words);
-    keys_.resize(count);
-    const std::byte* in = bytes.data() + 8;
-    if constexpr (std::endian::native == std::endian::little) {
-      std::memcpy(keys_.data(), in, count * sizeof(Key));  // little-endian words as they are
-    } else {
-      for (std::size_t i = 0; i < count; ++i) {
-        for (int word = 0; word < Words; ++word, in += 8) keys_[i][word] = load_le64(in);
-      }
-    }
+    const std::uint64_t block_number = KmerBatch<Words>::decode(message.payload(), keys_);
     table_.add_all(keys_);
-    kmers_received_ += count;
-    reply(message, ACTION_KMER_BATCH_STORED, Payload::copy_of(bytes.first(8)));
+    kmers_received_ += keys_.size();
+    reply(message, ACTION_KMER_BATCH_STORED, KmerBatch<Words>::encode_stored(block_number));
   }
 
   // Reply: u64 k-mers received, then the histogram's (count, k-mers) pairs.
   void send_histogram(const Message& request) {
-    KmerHistogram histogram;
-    table_.for_each([&](const Key&, std::uint64_t count) { histogram.add(count); });
-    const std::vector<std::byte> pairs = histogram.to_bytes();
-    Payload payload = Payload::for_overwrite(8 + pairs.size());
-    store_le64(payload.writable_bytes().data(), kmers_received_);
-    std::copy(pairs.begin(), pairs.end(), payload.writable_bytes().data() + 8);
-    reply(request, ACTION_HISTOGRAM, std::move(payload));
+    StoreHistogram reply_histogram{kmers_received_, {}};
+    table_.for_each([&](const Key&, std::uint64_t count) { reply_histogram.histogram.add(count); });
+    reply(request, ACTION_HISTOGRAM, reply_histogram.encode());
   }
 
   // The table into checkpoint shard `shard` of `shards`.
@@ -154,14 +132,8 @@ class KmerStore : public Actor {
   // Reply: up to kDumpChunkEntries entries (k-mer words, count); an empty chunk ends the dump.
   void send_dump_chunk(const Message& request) {
     const std::size_t count = std::min(kDumpChunkEntries, dump_.size() - dump_position_);
-    Payload payload = Payload::for_overwrite(count * kEntryBytes);
-    std::byte* out = payload.writable_bytes().data();
-    for (std::size_t i = 0; i < count; ++i) {
-      const auto& [kmer, kmer_count] = dump_[dump_position_ + i];
-      for (int word = 0; word < Words; ++word, out += 8) store_le64(out, kmer[word]);
-      store_le64(out, kmer_count);
-      out += 8;
-    }
+    Payload payload =
+        DumpChunk<Words>::encode(std::span<const DumpEntry>(dump_).subspan(dump_position_, count));
     dump_position_ += count;
     reply(request, ACTION_DUMP_CHUNK, std::move(payload));
     if (dump_position_ == dump_.size()) {
@@ -172,7 +144,8 @@ class KmerStore : public Actor {
 
   std::vector<Key> keys_;  // decoded batch, reused
   std::uint64_t kmers_received_ = 0;
-  std::vector<std::pair<PackedKmer<Words>, std::uint64_t>> dump_;
+  using DumpEntry = typename DumpChunk<Words>::Entry;
+  std::vector<DumpEntry> dump_;
   std::size_t dump_position_ = 0;
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The k-mer building blocks: canonical k-mers against a plain string computation, the
-// bijective hash, the count table against std::map, and the histogram's formats.
+// bijective hash, the count table against std::map, the probing of the fixed-size tables, and
+// the histogram's formats.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "genomics/kmer/kmer_count_table.hpp"
 #include "genomics/kmer/kmer_hash.hpp"
 #include "genomics/kmer/kmer_histogram.hpp"
+#include "genomics/kmer/linear_probing.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace {
@@ -208,6 +210,25 @@ TEST(KmerHistogram, WritesJellyfishHistoWithCountsAboveTheHighMarkAddedUp) {
   EXPECT_EQ(histogram.total_kmers(), 5u + 6 + 10000 + 40004 + 1500000);
   EXPECT_EQ(histogram.unique_kmers(), 5u);
   EXPECT_EQ(histogram.max_count(), 250000u);
+}
+
+TEST(LinearProbing, SizesForHalfFullAndProbesOnPastTheEndToTheStart) {
+  EXPECT_EQ(LinearProbing(0).slots(), 16u);
+  EXPECT_EQ(LinearProbing(8).slots(), 16u);
+  EXPECT_EQ(LinearProbing(9).slots(), 32u);
+  const LinearProbing probing(8);
+  std::vector<int> keys(16, -1);  // -1: empty
+  const auto insert = [&](std::uint64_t hash, int key) {
+    const std::size_t slot = probing.probe(hash, [&](std::size_t at) { return keys[at] == -1; },
+                                           [&](std::size_t at) { return keys[at] == key; });
+    keys[slot] = key;
+    return slot;
+  };
+  EXPECT_EQ(insert(14 + 16 * 5, 1), 14u);  // the hash's low bits
+  EXPECT_EQ(insert(14, 2), 15u);
+  EXPECT_EQ(insert(15, 3), 0u);            // past the end, on from the start
+  EXPECT_EQ(insert(14, 2), 15u);           // found where it is
+  EXPECT_EQ(insert(0, 4), 1u);
 }
 
 TEST(KmerHistogram, SurvivesItsMessageFormatAndRejectsPartialPairs) {

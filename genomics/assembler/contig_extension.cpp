@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Contigs: each unitig extended into its neighbours while one way leads on (or reads and mates
+// choose one), the longest candidates taken first, their ends trimmed of what a longer contig
+// already holds, and the walks spelled out as bases.
+#include "genomics/assembler/unitig_graph.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "genomics/kmer/kmer_ops.hpp"
+
+namespace xenon::genomics {
+
+// The unitigs after `start`, one way on at a time: the only one, or the one reads choose.
+std::vector<UnitigGraph::Oriented> UnitigGraph::way_on(const Junctions& joined, Oriented start,
+                                                       const NextAfter& reads, const MatesAfter& mates) const {
+  constexpr std::size_t kAnchorLength = 300;  // a unitig this long is taken for unique
+  constexpr std::size_t kMateReach = 300;     // bases from the anchor's end to the branch, at most
+  constexpr std::uint32_t kMinimumPairs = 3;
+  constexpr std::size_t kSteps = 64;
+  constexpr std::size_t kLongestContext = 8;
+  std::vector<Oriented> path{start};
+  while (path.size() <= kSteps) {
+    const std::vector<Oriented>& following = after(joined, path.back());
+    std::optional<Oriented> next;
+    if (following.size() == 1) {
+      next = following[0];
+    } else if (following.size() > 1 && reads) {
+      // The longest stretch of the path's end that at least two reads crossed decides.
+      for (std::size_t length = std::min(kLongestContext, path.size()); length >= 1 && !next; --length) {
+        const std::vector<Oriented> context(path.end() - static_cast<std::ptrdiff_t>(length), path.end());
+        const std::map<Oriented, std::uint32_t> votes = reads(context);
+        std::uint32_t total = 0;
+        for (const auto& [way, count] : votes) total += count;
+        if (total < 2) continue;
+        for (const auto& [way, count] : votes) {
+          if (count == total && std::find(following.begin(), following.end(), way) != following.end()) next = way;
+        }
+        break;  // enough reads at this length: they agreed or they did not
+      }
+      if (!next && mates) {
+        // Pairs whose first mate lies in the last long unitig, close enough to the branch for
+        // the other mate to reach past it.
+        std::size_t reach = 0;
+        std::optional<Oriented> anchor;
+        for (auto it = path.rbegin(); it != path.rend() && reach <= kMateReach; ++it) {
+          const std::size_t length = unitigs_[*it / 2].bases.size();
+          if (length >= kAnchorLength) {
+            anchor = *it;
+            break;
+          }
+          reach += length - static_cast<std::size_t>(k_) + 1;
+        }
+        if (anchor && reach <= kMateReach) {
+          const std::map<Oriented, std::uint32_t> votes = mates(*anchor, following);
+          std::uint32_t total = 0;
+          for (const auto& [way, count] : votes) total += count;
+          for (const auto& [way, count] : votes) {
+            if (count >= kMinimumPairs && count == total) next = way;
+          }
+        }
+      }
+    }
+    if (!next) break;
+    const bool seen = std::any_of(path.begin(), path.end(), [&](Oriented oriented) { return oriented / 2 == *next / 2; });
+    if (seen) break;
+    path.push_back(*next);
+  }
+  return path;
+}
+
+// The unitig with what follows it and what comes before it (way_on, both ways), as the
+// oriented unitigs it reads through, in order: every occurrence of a unitig in the genome
+// goes on that way, so the extension is as true as the unitig. No unitig is in it twice.
+std::vector<UnitigGraph::Oriented> UnitigGraph::extension(const Junctions& joined, std::size_t index,
+                                                          const NextAfter& reads, const MatesAfter& mates) const {
+  const std::vector<Oriented> forward = way_on(joined, 2 * index, reads, mates);
+  const std::vector<Oriented> backward = way_on(joined, 2 * index + 1, reads, mates);
+  std::vector<Oriented> walk;
+  walk.reserve(backward.size() + forward.size() - 1);
+  // Backward, read the other way, then the unitig and forward.
+  for (auto it = backward.rbegin(); it != backward.rend(); ++it) walk.push_back(*it ^ 1);
+  for (std::size_t i = 1; i < forward.size(); ++i) {
+    const bool seen = std::any_of(walk.begin(), walk.end(), [&](Oriented in) { return in / 2 == forward[i] / 2; });
+    if (seen) break;
+    walk.push_back(forward[i]);
+  }
+  return walk;
+}
+
+// The bases of a walk, each unitig after the first without the k - 1 it shares.
+std::size_t UnitigGraph::spelled_length(const std::vector<Oriented>& walk) const {
+  std::size_t length = 0;
+  for (const Oriented oriented : walk) length += unitigs_[oriented / 2].bases.size();
+  return length - (walk.size() - 1) * (static_cast<std::size_t>(k_) - 1);
+}
+
+std::string UnitigGraph::spelled(const std::vector<Oriented>& walk) const {
+  const std::size_t overlap = static_cast<std::size_t>(k_) - 1;
+  std::string bases;
+  bases.reserve(spelled_length(walk));
+  for (const Oriented oriented : walk) {
+    const std::string piece = oriented_bases(oriented);
+    bases.append(bases.empty() ? std::string_view(piece) : std::string_view(piece).substr(overlap));
+  }
+  return bases;
+}
+
+// A candidate's walk without the unitigs at its ends that a longer contig holds, but for
+// repeats right next to the rest (see contigs()). The candidate's own unitig is not
+// covered, so the trimming stops there at the latest.
+void UnitigGraph::trim_covered_ends(std::vector<Oriented>& walk, const std::vector<bool>& covered,
+                                    std::size_t minimum_length) const {
+  constexpr double kRepeatCoverage = 1.5;
+  auto first = std::find_if(walk.begin(), walk.end(), [&](Oriented in) { return !covered[in / 2]; });
+  auto last = std::find_if(walk.rbegin(), walk.rend(), [&](Oriented in) { return !covered[in / 2]; }).base();
+  if (first == walk.begin() && last == walk.end()) return;
+  if (spelled_length(std::vector<Oriented>(first, last)) >= minimum_length) {
+    // Mean counts compared as fractions, without a division: sum / kmers of one unitig
+    // against 1.5 times those of the rest.
+    std::uint64_t count = 0;
+    std::uint64_t kmers = 0;
+    for (auto it = first; it != last; ++it) {
+      count += unitigs_[*it / 2].coverage_sum;
+      kmers += unitigs_[*it / 2].kmers;
+    }
+    const auto repeat = [&](Oriented in) {
+      const Unitig& unitig = unitigs_[in / 2];
+      return 2.0 * static_cast<double>(unitig.coverage_sum) * static_cast<double>(kmers) >=
+             3.0 * static_cast<double>(count) * static_cast<double>(unitig.kmers);
+    };
+    static_assert(kRepeatCoverage == 1.5, "the test above multiplies by 2 and 3");
+    while (first != walk.begin() && repeat(*(first - 1))) --first;
+    while (last != walk.end() && repeat(*last)) ++last;
+  }
+  walk = std::vector<Oriented>(first, last);
+}
+
+// Every unitig is a candidate, extended as far as it is sure; the longest are taken first.
+// A unitig is written once, but for repeats:
+// - a candidate's ends lose the unitigs a longer contig already holds (a candidate from a
+//   bubble's other branch or a tip would otherwise write again the whole region around it),
+//   and a candidate with less than `minimum_length` left is not written;
+// - of those ends, a repeat right next to what is left stays (a unitig read 1.5 times as
+//   often as the rest of the contig, or more): it is this contig's own copy of the repeat;
+//   and a repeat inside a contig stays (reads led through it).
+std::vector<Unitig> UnitigGraph::contigs(std::size_t minimum_length, bool extend, const NextAfter& reads,
+                                         const MatesAfter& mates, std::vector<std::vector<Oriented>>* paths) const {
+  const std::size_t k = static_cast<std::size_t>(k_);
+  std::vector<std::vector<Oriented>> walks(unitigs_.size());
+  std::vector<std::size_t> lengths(unitigs_.size());
+  const Junctions joined = extend ? junctions() : Junctions{};
+  for (std::size_t index = 0; index < unitigs_.size(); ++index) {
+    if (extend && !unitigs_[index].circular) {
+      walks[index] = extension(joined, index, reads, mates);
+      lengths[index] = spelled_length(walks[index]);
+    } else {
+      walks[index].assign(1, 2 * index);
+      // A cycle is written once round: without the k - 1 bases its end repeats.
+      lengths[index] = unitigs_[index].bases.size() - (unitigs_[index].circular ? k - 1 : 0);
+    }
+  }
+  std::vector<std::size_t> order(unitigs_.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return lengths[a] != lengths[b] ? lengths[a] > lengths[b] : a < b;
+  });
+  std::vector<bool> covered(unitigs_.size(), false);
+  // Each contig with its path: sorted as pairs, they keep the order the contigs alone would take.
+  std::vector<std::pair<Unitig, std::vector<Oriented>>> chosen;
+  for (const std::size_t index : order) {
+    if (covered[index]) continue;
+    std::vector<Oriented>& walk = walks[index];
+    if (extend && !unitigs_[index].circular) {
+      trim_covered_ends(walk, covered, minimum_length);
+      lengths[index] = spelled_length(walk);
+    }
+    for (const Oriented member : walk) covered[member / 2] = true;
+    const std::size_t length = lengths[index];
+    if (length < minimum_length) continue;
+    Unitig contig;
+    contig.coverage_sum = unitigs_[index].coverage_sum;
+    contig.kmers = unitigs_[index].kmers;
+    contig.circular = unitigs_[index].circular;
+    contig.bases = walk.size() > 1 ? spelled(walk) : unitigs_[index].bases.substr(0, length);
+    std::string reverse = reverse_complement(contig.bases);
+    if (reverse < contig.bases) {
+      contig.bases = std::move(reverse);
+      // The same unitigs, last first, each read the other way.
+      std::reverse(walk.begin(), walk.end());
+      for (Oriented& member : walk) member ^= 1;
+    }
+    chosen.emplace_back(std::move(contig), std::move(walk));
+  }
+  std::sort(chosen.begin(), chosen.end(), [](const auto& left, const auto& right) {
+    const Unitig& a = left.first;
+    const Unitig& b = right.first;
+    return a.bases.size() != b.bases.size() ? a.bases.size() > b.bases.size() : a.bases < b.bases;
+  });
+  std::vector<Unitig> contigs;
+  contigs.reserve(chosen.size());
+  if (paths != nullptr) paths->clear();
+  for (auto& [contig, path] : chosen) {
+    contigs.push_back(std::move(contig));
+    if (paths != nullptr) paths->push_back(std::move(path));
+  }
+  return contigs;
+}
+
+}  // namespace xenon::genomics

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Open addressing with linear probing over a table sized once: the one probing loop behind
+// the assembler's k-mer tables (the stores' solid k-mers, the k-mers near unitig ends that
+// reads are threaded through). Header only, so that a lookup inlines into its caller.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace xenon::genomics {
+
+// The slots of a table with open addressing and linear probing: at least twice as many as the
+// entries it will hold (a power of two, at least 16), never grown, so a slot's index can name
+// its entry for the table's lifetime. Only indexes: each table stores its slots as its lookups
+// run fastest (a key beside its value, or occupancy in a bit vector of its own that a miss
+// reads alone), and says through `empty(slot)` and `matches(slot)` what a slot holds.
+// Hashes must spread their low bits evenly.
+class LinearProbing {
+ public:
+  LinearProbing() = default;  // no slots: probe() must not be called
+  explicit LinearProbing(std::size_t entries) : slots_(16) {
+    while (slots_ < entries * 2) slots_ *= 2;
+    mask_ = slots_ - 1;
+  }
+
+  std::size_t slots() const { return slots_; }
+
+  // Where a probe from `hash` starts (for prefetching).
+  std::size_t home(std::uint64_t hash) const { return static_cast<std::size_t>(hash) & mask_; }
+
+  // The first slot from `hash`'s home on that is empty or matches: where the key is, or else
+  // where it goes.
+  template <typename Empty, typename Matches>
+  std::size_t probe(std::uint64_t hash, Empty&& empty, Matches&& matches) const {
+    std::size_t slot = home(hash);
+    while (!empty(slot) && !matches(slot)) slot = (slot + 1) & mask_;
+    return slot;
+  }
+
+ private:
+  std::size_t slots_ = 0;
+  std::size_t mask_ = 0;
+};
+
+}  // namespace xenon::genomics

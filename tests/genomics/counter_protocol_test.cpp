@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The payloads of the k-mer counter whose layout lives in counter_protocol.cpp: their bytes,
+// little-endian whatever the machine, read back as written, and rejected when cut short.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <vector>
+
+#include <xenon/xenon.hpp>
+#include "genomics/counter/counter_protocol.hpp"
+
+namespace {
+
+using namespace xenon::genomics;
+
+std::vector<std::byte> bytes_of(const xenon::Payload& payload) {
+  const std::span<const std::byte> view = payload.bytes();
+  return {view.begin(), view.end()};
+}
+
+TEST(CounterProtocol, AKmerBatchIsItsBlockNumberThenItsKeysWordByWordLittleEndian) {
+  const std::vector<KmerKey<2>> keys = {{0x0102030405060708u, 0x1112131415161718u}, {1, 2}};
+  const std::vector<std::byte> bytes = bytes_of(KmerBatch<2>::encode(0xa1a2, keys));
+  ASSERT_EQ(bytes.size(), 8u + 2 * 16);
+  EXPECT_EQ(bytes[0], std::byte{0xa2});
+  EXPECT_EQ(bytes[1], std::byte{0xa1});
+  EXPECT_EQ(bytes[8], std::byte{0x08});   // first word of the first key, lowest byte first
+  EXPECT_EQ(bytes[16], std::byte{0x18});  // its second word
+  EXPECT_EQ(bytes[32], std::byte{0x02});
+
+  std::vector<KmerKey<2>> decoded = {{9, 9}, {9, 9}, {9, 9}};  // a reused buffer is resized
+  EXPECT_EQ(KmerBatch<2>::decode(bytes, decoded), 0xa1a2u);
+  EXPECT_EQ(decoded, keys);
+
+  EXPECT_THROW(KmerBatch<2>::decode(std::span(bytes).first(bytes.size() - 8), decoded), std::invalid_argument);
+  std::vector<KmerKey<1>> one_word;
+  EXPECT_THROW(KmerBatch<1>::decode(std::span(bytes).first(4), one_word), std::invalid_argument);
+  EXPECT_EQ(KmerBatch<1>::decode(bytes_of(KmerBatch<1>::encode(7, {})), one_word), 7u);  // no keys
+  EXPECT_TRUE(one_word.empty());
+
+  const std::vector<std::byte> stored = bytes_of(KmerBatch<2>::encode_stored(0xa1a2));
+  EXPECT_EQ(stored, std::vector<std::byte>(bytes.begin(), bytes.begin() + 8));  // the batch's own first bytes
+  EXPECT_EQ(KmerBatch<2>::decode_stored(stored), 0xa1a2u);
+  EXPECT_THROW(KmerBatch<2>::decode_stored(std::span(stored).first(7)), std::invalid_argument);
+}
+
+TEST(CounterProtocol, AStoreHistogramAndADumpChunkReadBackAsWritten) {
+  StoreHistogram store{12345, {}};
+  store.histogram.add(1, 5);
+  store.histogram.add(5000, 2);
+  const StoreHistogram read = StoreHistogram::decode(bytes_of(store.encode()));
+  EXPECT_EQ(read.kmers_received, 12345u);
+  EXPECT_EQ(read.histogram, store.histogram);
+  const std::vector<std::byte> histogram_bytes = bytes_of(store.encode());
+  EXPECT_THROW(StoreHistogram::decode(std::span(histogram_bytes).first(7)), std::invalid_argument);
+
+  const std::vector<DumpChunk<1>::Entry> entries = {{{0x0102}, 3}, {{0xffffffffffffffffu}, 1u << 20}};
+  const std::vector<std::byte> bytes = bytes_of(DumpChunk<1>::encode(entries));
+  ASSERT_EQ(bytes.size(), 2 * DumpChunk<1>::kEntryBytes);
+  EXPECT_EQ(bytes[0], std::byte{0x02});
+  EXPECT_EQ(bytes[8], std::byte{0x03});  // the count after the k-mer's word
+  std::vector<DumpChunk<1>::Entry> decoded = {{{9}, 9}};  // replaced, not added to
+  DumpChunk<1>::decode(bytes, decoded);
+  EXPECT_EQ(decoded, entries);
+  EXPECT_THROW(DumpChunk<1>::decode(std::span(bytes).first(bytes.size() - 1), decoded), std::invalid_argument);
+}
+
+}  // namespace
