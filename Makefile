@@ -6,6 +6,7 @@
 #   make test SANITIZE=thread|address   the same suite under ThreadSanitizer / ASan+UBSan
 #   make deps            install the Debian packages to build, run and test (apt-get, as root)
 #   make deps-dev        also those of the correctness checks, API docs and peer benchmarks
+#   make deps-peers      also SPAdes and MEGAHIT, for the by-hand assembly benchmark (not CI)
 #   make CONFIG_MPI=n    build and test without MPI (single node only)
 #   make CONFIG_GENOMICS=n   leave genomics/ (and zlib) out: the cross builds do
 #   make CONFIG_HWLOC=n  build without hwloc (-pin then reports pinning unavailable)
@@ -39,7 +40,7 @@ else ifneq ($(SANITIZE),)
 endif
 
 LIB_SOURCES := $(wildcard core/*.cpp engine/*.cpp transport/*.cpp)
-GOALS_WITHOUT_BUILD := deps deps-dev clean help test-data docs
+GOALS_WITHOUT_BUILD := deps deps-dev deps-peers clean help test-data docs
 
 ifeq ($(CONFIG_MPI),y)
   MPI_COMPILE_FLAGS := $(shell mpicc --showme:compile 2>/dev/null)
@@ -90,7 +91,7 @@ PROBE_BINARIES := $(PROBES:%=$(BUILD)/bin/%) $(EXAMPLES:%=$(BUILD)/bin/%) $(BUIL
 
 objects = $(patsubst %.cpp,$(BUILD)/obj/%.o,$(1))
 
-.PHONY: all test run deps deps-dev clean bench-ring help list-programs
+.PHONY: all test run deps deps-dev deps-peers clean bench-ring help list-programs
 all: $(LIBRARY) $(PROBE_BINARIES) $(TEST_BINARY)
 ifeq ($(CONFIG),release)
 all: performance/latency_probe/latency_probe
@@ -159,6 +160,8 @@ deps:
 	tools/install_deps.sh
 deps-dev:
 	tools/install_deps.sh --dev
+deps-peers:
+	tools/install_deps.sh --peers
 
 help:
 	@awk 'FNR == 1 { shown = 0 } /^#   make / { shown = 1; print; next } \

@@ -4,6 +4,8 @@
 #   tools/install_deps.sh         (make deps)      build, run, and pass `make test`
 #   tools/install_deps.sh --dev   (make deps-dev)  also the correctness checks (make test-cross,
 #                                                  fuzz, lint), the API docs and the peer benchmarks
+#   tools/install_deps.sh --peers (make deps-peers) also the assemblers that only the by-hand
+#                                                  run of the assembly benchmark compares with
 set -euo pipefail
 
 # ---- make deps: what building, running and `make test` need ----
@@ -52,10 +54,16 @@ dev_packages+=(libdeflate-dev)
 # The actor runtimes Xenon is compared with: CAF and Erlang (performance/peers, make peers).
 dev_packages+=(libcaf-dev erlang-base)
 
+# ---- make deps-peers: beyond deps-dev, not in CI ----
+# SPAdes and MEGAHIT, the assemblers users compare with (performance/assembly_bench/
+# assembly_bench.sh, by hand: minutes to hours each on E. coli; CI runs the bench's Xenon part).
+peer_packages=(spades megahit)
+
 case "${1:-}" in
   "") ;;
   --dev) packages+=("${dev_packages[@]}") ;;
-  *) echo "install_deps.sh: error: unknown option '$1' (use --dev or nothing)" >&2; exit 2 ;;
+  --peers) packages+=("${dev_packages[@]}" "${peer_packages[@]}") ;;
+  *) echo "install_deps.sh: error: unknown option '$1' (use --dev, --peers or nothing)" >&2; exit 2 ;;
 esac
 
 missing=()
