@@ -96,7 +96,7 @@ std::vector<UnitigGraph::Oriented> UnitigGraph::extension(const Junctions& joine
 }
 
 // The bases of a walk, each unitig after the first without the k - 1 it shares.
-std::size_t UnitigGraph::spelled_length(const std::vector<Oriented>& walk) const {
+std::size_t UnitigGraph::spelled_length(std::span<const Oriented> walk) const {
   std::size_t length = 0;
   for (const Oriented oriented : walk) length += unitigs_[oriented / 2].bases.size();
   return length - (walk.size() - 1) * (static_cast<std::size_t>(k_) - 1);
@@ -118,13 +118,12 @@ std::string UnitigGraph::spelled(const std::vector<Oriented>& walk) const {
 // covered, so the trimming stops there at the latest.
 void UnitigGraph::trim_covered_ends(std::vector<Oriented>& walk, const std::vector<bool>& covered,
                                     std::size_t minimum_length) const {
-  constexpr double kRepeatCoverage = 1.5;
   auto first = std::find_if(walk.begin(), walk.end(), [&](Oriented in) { return !covered[in / 2]; });
   auto last = std::find_if(walk.rbegin(), walk.rend(), [&](Oriented in) { return !covered[in / 2]; }).base();
   if (first == walk.begin() && last == walk.end()) return;
-  if (spelled_length(std::vector<Oriented>(first, last)) >= minimum_length) {
-    // Mean counts compared as fractions, without a division: sum / kmers of one unitig
-    // against 1.5 times those of the rest.
+  if (spelled_length(std::span<const Oriented>(first, last)) >= minimum_length) {
+    // A repeat: a mean count (sum / kmers) at least 3/2 of the rest's, compared without a
+    // division.
     std::uint64_t count = 0;
     std::uint64_t kmers = 0;
     for (auto it = first; it != last; ++it) {
@@ -136,11 +135,11 @@ void UnitigGraph::trim_covered_ends(std::vector<Oriented>& walk, const std::vect
       return 2.0 * static_cast<double>(unitig.coverage_sum) * static_cast<double>(kmers) >=
              3.0 * static_cast<double>(count) * static_cast<double>(unitig.kmers);
     };
-    static_assert(kRepeatCoverage == 1.5, "the test above multiplies by 2 and 3");
     while (first != walk.begin() && repeat(*(first - 1))) --first;
     while (last != walk.end() && repeat(*last)) ++last;
   }
-  walk = std::vector<Oriented>(first, last);
+  walk.erase(last, walk.end());
+  walk.erase(walk.begin(), first);
 }
 
 // Every unitig is a candidate, extended as far as it is sure; the longest are taken first.

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -137,7 +138,7 @@ class UnitigGraph {
   std::vector<Oriented> extension(const Junctions& joined, std::size_t index, const NextAfter& reads,
                                   const MatesAfter& mates) const;
   void trim_covered_ends(std::vector<Oriented>& walk, const std::vector<bool>& covered, std::size_t minimum_length) const;
-  std::size_t spelled_length(const std::vector<Oriented>& walk) const;
+  std::size_t spelled_length(std::span<const Oriented> walk) const;
   std::string spelled(const std::vector<Oriented>& walk) const;
 
   int k_;
