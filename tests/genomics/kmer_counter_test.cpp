@@ -244,6 +244,7 @@ TEST(KmerCounter, RejectsBadUseWithOneLineAndExitStatus2) {
 // -1/-2, --12 and -s are accepted as the assembler takes them; every read counts alike, but
 // -1/-2 files must hold as many records.
 TEST(KmerCounter, CountsPairsGivenAsTheAssemblerTakesThemAndRefusesPairsThatCannotPair) {
+  if (xenon::testing::under_thread_sanitizer()) GTEST_SKIP() << "input options only: its threads are tested by the others";
   ASSERT_TRUE(test_data_present());
   const std::string first = data_directory() + "/lambda/reads_1.fq.gz";
   const std::string second = data_directory() + "/lambda/reads_2.fq.gz";
