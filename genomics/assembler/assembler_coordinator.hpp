@@ -175,12 +175,36 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       threaded_reads(message.payload());
     } else if (action == ACTION_THREADING_DONE) {
       threading_done(message.payload());
+    } else if (action == ACTION_PAIRS_COUNTED) {
+      pairs_counted(message.payload());
+    } else if (action == ACTION_PAIRING_DONE) {
+      if (pairing_.stores_awaited == 0) throw std::logic_error("pairing: a report from no store asked");
+      --pairing_.stores_awaited;
+      pairing_.messages_promised += message.payload_as<std::uint64_t>();
+      pairing_maybe_done();
     } else {
       Base::receive_other(message);
     }
   }
 
  private:
+  // One threading of every read across the stores, as their answers come.
+  using PieceKey = std::pair<std::uint32_t, std::uint32_t>;  // (file, piece)
+  struct Threading {
+    std::vector<ActorName> stores;  // asked
+    std::size_t stores_awaited = 0;
+    std::uint64_t messages_promised = 0;
+    std::uint64_t messages_received = 0;
+    std::map<PieceKey, std::uint64_t> piece_records;
+    std::string failure;
+  };
+  // The pairing of mates by the stores, as their counts come.
+  struct Pairing {
+    std::size_t stores_awaited = 0;
+    std::uint64_t messages_promised = 0;
+    std::uint64_t messages_received = 0;
+  };
+
   template <class MakePayload>
   void to_every_store(Action action, MakePayload&& make_payload) {
     awaited_ = this->stores().size();
@@ -415,6 +439,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       if (plan[store].empty()) continue;  // no reads read, none kept
       request.pieces = plan[store];
       this->send(this->stores()[store], ACTION_THREAD_READS, request.encode());
+      threading_.stores.push_back(this->stores()[store]);
       ++threading_.stores_awaited;
     }
     this->log().line("reads threaded by " + std::to_string(threading_.stores_awaited) + " stores, each " +
@@ -422,17 +447,11 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     if (threading_.stores_awaited == 0) threading_maybe_done();
   }
 
+  // What the stores' reads crossed, each distinct run once with its count.
   void threaded_reads(std::span<const std::byte> bytes) {
     ++threading_.messages_received;
-    for (ThreadedRead& read : ThreadedReads::decode(bytes)) {
-      threads_->add_traced(read.runs, {});  // the store keeps the read itself
-      if (threading_pairs_ && read.file_index < settings_.counting.files.size()) {
-        std::vector<ReadThreads::CompactOriented> path;
-        for (const std::vector<std::size_t>& run : read.runs) path.insert(path.end(), run.begin(), run.end());
-        PiecePaths& piece = threading_.paths[{read.file_index, read.piece}];
-        piece.records.push_back(read.record);
-        piece.paths.push_back(path);
-      }
+    for (const CrossedRun& run : CrossedRuns::decode(bytes)) {
+      threads_->add_traced({run.unitigs}, {}, count32(run.reads, "reads crossing alike"));
     }
     threading_maybe_done();
   }
@@ -458,106 +477,57 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       repeat_round_threaded();
       return;
     }
-    pair_mates();
+    const Threading threading = std::move(threading_);
     threading_ = {};
-    reads_and_pairs_threaded();
+    pair_mates(threading);
   }
 
-  // Each mate's unitigs by its record number in its file (the records of the file's pieces
-  // before its own, then its place in its piece, from 1), then the pairs, as thread_files()
-  // pairs them: by global record number, so a piece boundary between two mates (of two files,
-  // or of one interleaved file) changes nothing.
-  void pair_mates() {
+  // The stores pair the mates they threaded among themselves (mate_pairing.hpp): each is told
+  // where every piece begins in its file (the records of the pieces before it) and which
+  // files pair, so that mates pair by global record number and a piece boundary between two
+  // mates (of two files, or of one interleaved file) changes nothing.
+  void pair_mates(const Threading& threading) {
     const std::vector<std::string>& files = settings_.counting.files;
     std::vector<std::uint64_t> records(files.size(), 0);
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> first_of_piece;
-    for (const auto& [piece, count] : threading_.piece_records) {  // in file, then piece order
-      first_of_piece[piece] = records[piece.first];
+    PairingRequest request;
+    for (const auto& [piece, count] : threading.piece_records) {  // in file, then piece order
+      request.pieces.push_back({piece.first, piece.second, records[piece.first]});
       records[piece.first] += count;
     }
     check_mate_records(files, settings_.counting.roles, records);  // found when counting, unless resumed
     for (const MateFiles& mates : mate_files(settings_.counting.roles, files.size())) {
-      if (mates.interleaved()) {
-        pair_interleaved(mates.first, first_of_piece);
-        continue;
-      }
-      if (records[mates.first] != records[mates.second]) {
+      if (!mates.interleaved() && records[mates.first] != records[mates.second]) {
         threads_->add_unpaired_files(1);  // positional files: mates are records at the same place in both, not these
         continue;
       }
-      MateCursor first(threading_.paths, first_of_piece, mates.first);
-      MateCursor second(threading_.paths, first_of_piece, mates.second);
-      for (; !first.at_end(); first.advance()) {
-        while (!second.at_end() && second.record() < first.record()) second.advance();
-        if (!second.at_end() && second.record() == first.record()) threads_->add_pair(first.path(), second.path());
-      }
+      request.mates.push_back(mates);
     }
-    threading_.paths.clear();
+    request.owners = threading.stores;
+    pairing_ = {};
+    pairing_.stores_awaited = request.owners.size();
+    for (const ActorName store : request.owners) this->send(store, ACTION_PAIR_MATES, request.encode());
+    this->log().line("mates paired by " + std::to_string(request.owners.size()) + " stores, each the pairs it owns");
+    pairing_maybe_done();
   }
 
-  // One interleaved file: records 1 and 2, 3 and 4, ... are mates (a read that met no unitig
-  // has no path here, and its mate then has none to pair with).
-  void pair_interleaved(std::uint32_t file,
-                        const std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t>& first_of_piece) {
-    std::span<const ReadThreads::CompactOriented> first_mate;
-    std::uint64_t first_record = 0;  // 0: no first mate waiting
-    for (MateCursor mate(threading_.paths, first_of_piece, file); !mate.at_end(); mate.advance()) {
-      if (mate.record() % 2 == 1) {
-        first_mate = mate.path();
-        first_record = mate.record();
-      } else if (first_record != 0 && first_record + 1 == mate.record()) {
-        threads_->add_pair(first_mate, mate.path());
-        first_record = 0;
-      }
+  void pairs_counted(std::span<const std::byte> bytes) {
+    ++pairing_.messages_received;
+    for (const PairCount& count : PairCounts::decode(bytes)) {
+      threads_->add_pair(count.first, count.second, count32(count.pairs, "pairs alike"));
     }
+    pairing_maybe_done();
   }
 
-  // The paths of the reads of one piece that met the graph, by their record in the piece.
-  struct PiecePaths {
-    std::vector<std::uint64_t> records;
-    FlatLists<ReadThreads::CompactOriented> paths;
-  };
-  using PieceKey = std::pair<std::uint32_t, std::uint32_t>;  // (file, piece)
+  void pairing_maybe_done() {
+    if (pairing_.stores_awaited != 0 || pairing_.messages_received != pairing_.messages_promised) return;
+    pairing_ = {};
+    reads_and_pairs_threaded();
+  }
 
-  // The reads of one file that met the graph, in record order over its pieces (a store's
-  // messages may come in any order, so each piece's reads are ordered here).
-  class MateCursor {
-   public:
-    MateCursor(const std::map<PieceKey, PiecePaths>& pieces, const std::map<PieceKey, std::uint64_t>& first_of_piece,
-               std::uint32_t file)
-        : piece_(pieces.lower_bound({file, 0})), end_(pieces.lower_bound({file + 1, 0})), first_of_piece_(first_of_piece) {
-      enter_piece();
-    }
-    bool at_end() const { return piece_ == end_; }
-    std::uint64_t record() const { return first_ + piece_->second.records[order_[at_]]; }
-    std::span<const ReadThreads::CompactOriented> path() const { return piece_->second.paths[order_[at_]]; }
-    void advance() {
-      if (++at_ < order_.size()) return;
-      ++piece_;
-      enter_piece();
-    }
-
-   private:
-    void enter_piece() {
-      for (; piece_ != end_; ++piece_) {
-        const std::vector<std::uint64_t>& records = piece_->second.records;
-        if (records.empty()) continue;
-        const auto first = first_of_piece_.find(piece_->first);
-        first_ = first == first_of_piece_.end() ? 0 : first->second;
-        order_.resize(records.size());
-        for (std::size_t i = 0; i < order_.size(); ++i) order_[i] = i;
-        std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) { return records[a] < records[b]; });
-        at_ = 0;
-        return;
-      }
-    }
-
-    std::map<PieceKey, PiecePaths>::const_iterator piece_, end_;
-    const std::map<PieceKey, std::uint64_t>& first_of_piece_;
-    std::uint64_t first_ = 0;
-    std::vector<std::size_t> order_;
-    std::size_t at_ = 0;
-  };
+  static std::uint32_t count32(std::uint64_t count, const char* what) {
+    if (count > 0xffffffffu) throw std::overflow_error(std::string("more than 2^32 ") + what);
+    return static_cast<std::uint32_t>(count);
+  }
 
   void make_contigs() {
     UnitigGraph::NextAfter reads;
@@ -661,16 +631,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   int repeat_round_ = 0;
   bool graph_changed_ = true;
   bool threading_pairs_ = false;
-  // One threading of every read across the stores, as their answers come.
-  struct Threading {
-    std::size_t stores_awaited = 0;
-    std::uint64_t messages_promised = 0;
-    std::uint64_t messages_received = 0;
-    std::map<PieceKey, std::uint64_t> piece_records;
-    std::map<PieceKey, PiecePaths> paths;
-    std::string failure;
-  };
   Threading threading_;
+  Pairing pairing_;
 };
 
 }  // namespace xenon::genomics

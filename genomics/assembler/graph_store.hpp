@@ -16,6 +16,7 @@
 #include "genomics/assembler/graph_protocol.hpp"
 #include "genomics/assembler/lookup_batcher.hpp"
 #include "genomics/assembler/read_share.hpp"
+#include "genomics/assembler/mate_pairing.hpp"
 #include "genomics/assembler/thread_protocol.hpp"
 #include "genomics/assembler/unitig_walk.hpp"
 #include "genomics/assembler/vertex_table.hpp"
@@ -74,6 +75,25 @@ class GraphStore : public KmerStore<Words> {
     } else if (action == ACTION_THREAD_NEXT) {
       thread_next_block();
       return;
+    } else if (action == ACTION_PAIR_MATES) {
+      const PairingRequest request = PairingRequest::decode(message.payload());
+      pairing_coordinator_ = message.source();
+      pairing_owners_ = request.owners;
+      router_ = std::make_unique<MateRouter>(request, std::move(threaded_paths_));
+      threaded_paths_ = {};
+      route_next_mates();
+      return;
+    } else if (action == ACTION_PAIR_NEXT) {
+      route_next_mates();
+      return;
+    } else if (action == ACTION_MATES) {
+      matcher_.add(message.payload());
+      pairs_maybe_counted();
+      return;
+    } else if (action == ACTION_MATES_SENT) {
+      matcher_.sent(message.payload_as<std::uint64_t>());
+      pairs_maybe_counted();
+      return;
     } else {
       throw std::runtime_error("graph store: unexpected action " + std::to_string(action.code()));
     }
@@ -95,7 +115,37 @@ class GraphStore : public KmerStore<Words> {
     }
     this->send(coordinator, ACTION_THREADING_DONE, share_->done().encode());
     kept_reads_ = share_->take_kept();
+    threaded_paths_ = share_->take_paths();
     share_.reset();
+  }
+
+  // A slice of this store's mates a turn, each to the store that owns its pair; then each
+  // owner told how many batches it was sent.
+  void route_next_mates() {
+    if (router_ == nullptr) throw std::logic_error("graph store: no mates to route");
+    const bool more = router_->step([this](std::size_t owner, std::vector<std::byte>&& batch) {
+      this->send(pairing_owners_[owner], ACTION_MATES, Payload::copy_of(batch));
+    });
+    if (more) {
+      this->send(this->self(), ACTION_PAIR_NEXT);
+      return;
+    }
+    for (std::size_t owner = 0; owner < pairing_owners_.size(); ++owner) {
+      this->send_value(pairing_owners_[owner], ACTION_MATES_SENT, router_->batches_sent()[owner]);
+    }
+    router_.reset();
+  }
+
+  // Once this store's request is in and every store's mates for it have come: the pairs it
+  // counted, to the coordinator. (Mates may come before the request: they wait for it.)
+  void pairs_maybe_counted() {
+    if (pairing_owners_.empty() || !matcher_.complete(pairing_owners_.size())) return;
+    const std::vector<std::vector<std::byte>> counts = matcher_.take_counts();
+    for (const std::vector<std::byte>& message : counts) {
+      this->send(pairing_coordinator_, ACTION_PAIRS_COUNTED, Payload::copy_of(message));
+    }
+    this->send_value(pairing_coordinator_, ACTION_PAIRING_DONE, static_cast<std::uint64_t>(counts.size()));
+    pairing_owners_.clear();
   }
 
   enum class Phase { kIdle, kEdges, kWalks, kDone };
@@ -445,6 +495,13 @@ class GraphStore : public KmerStore<Words> {
   std::unique_ptr<ReadShare> share_;  // while threading reads
   std::vector<std::string> kept_reads_;  // that crossed two unitigs, for the next repeat round
   ActorName threading_coordinator_;
+  // Pairing mates: this store's threaded reads until asked to pair, then its router, and the
+  // pairs it owns.
+  ThreadedPaths threaded_paths_;
+  std::unique_ptr<MateRouter> router_;
+  MateMatcher matcher_;
+  std::vector<ActorName> pairing_owners_;  // empty until its request comes
+  ActorName pairing_coordinator_;
 };
 
 }  // namespace xenon::genomics

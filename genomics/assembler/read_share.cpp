@@ -22,9 +22,8 @@ bool ReadShare::step(const Send& send) {
   // Each record whole: FASTQ records come in one piece, FASTA ones line by line.
   struct Visitor {
     ReadShare& share;
-    const Send& send;
     void begin_record() {
-      share.end_record(send);
+      share.end_record();
       ++share.records_;
       share.record_open_ = true;
     }
@@ -38,7 +37,7 @@ bool ReadShare::step(const Send& send) {
       if (splitter_ == nullptr) splitter_ = open_piece(file, piece, 1 << 20, request_.k - 1);
       BlockOrigin origin;
       if (splitter_->next(origin, block_)) {
-        Visitor visitor{*this, send};
+        Visitor visitor{*this};
         SequenceParser(origin, block_, file).parse(visitor);
         return true;
       }
@@ -49,13 +48,13 @@ bool ReadShare::step(const Send& send) {
       piece_ = request_.pieces.size();
       break;
     }
-    end_record(send);
+    end_record();
     done_.pieces.push_back({piece.file_index, piece.piece, records_});
     splitter_.reset();
     records_ = 0;
     ++piece_;
   }
-  flush(send);
+  send_crossed(send);
   return false;
 }
 
@@ -65,41 +64,53 @@ bool ReadShare::rethread_step(const Send& send) {
   const std::size_t end = std::min(rethread_.size(), rethread_at_ + kReadsPerTurn);
   for (; rethread_at_ < end; ++rethread_at_) {
     std::string& read = rethread_[rethread_at_];
-    add({0, 0, rethread_at_ + 1, threads_.trace(read)}, read, send);
+    add({0, 0, rethread_at_ + 1}, threads_.trace(read), read);
     read = {};
   }
   if (rethread_at_ < rethread_.size()) return true;
   rethread_ = {};
-  flush(send);
+  send_crossed(send);
   return false;
 }
 
-void ReadShare::flush(const Send& send) {
-  if (message_.empty()) return;
-  send(std::move(message_));
-  message_ = {};
+// Each distinct crossed run once, with its count, about a MiB a message.
+void ReadShare::send_crossed(const Send& send) {
+  std::vector<std::byte> message;
+  for (auto& [unitigs, reads] : crossed_) {
+    CrossedRuns::append(message, {unitigs, reads});
+    if (message.size() < kMessageBytes) continue;
+    send(std::move(message));
+    message = {};
+    ++done_.messages;
+  }
+  crossed_ = {};
+  if (message.empty()) return;
+  send(std::move(message));
   ++done_.messages;
 }
 
-void ReadShare::end_record(const Send& send) {
+void ReadShare::end_record() {
   if (!record_open_) return;
   const InputPiece& piece = request_.pieces[piece_];
-  add({piece.file_index, piece.piece, records_, threads_.trace(record_)}, record_, send);
+  add({piece.file_index, piece.piece, records_}, threads_.trace(record_), record_);
   record_.clear();
   record_open_ = false;
 }
 
-void ReadShare::add(ThreadedRead read, std::string& bases, const Send& send) {
+void ReadShare::add(const ReadPlace& place, const std::vector<std::vector<std::size_t>>& runs, std::string& bases) {
   ++done_.reads;
   bool crossed = false;
-  for (const std::vector<std::size_t>& run : read.runs) crossed |= run.size() >= 2;
-  if (!request_.paths) {  // only the runs that crossed are counted
-    std::erase_if(read.runs, [](const std::vector<std::size_t>& run) { return run.size() < 2; });
+  for (const std::vector<std::size_t>& run : runs) {
+    if (run.size() < 2) continue;  // only runs that crossed are counted
+    ++crossed_[run];
+    crossed = true;
   }
-  if (read.runs.empty()) return;  // nothing the coordinator needs
   if (crossed && request_.keep_crossing_reads) kept_.push_back(std::move(bases));
-  ThreadedReads::append(message_, read);
-  if (message_.size() >= kMessageBytes) flush(send);
+  if (!request_.paths || runs.empty()) return;
+  paths_.places.push_back(place);
+  std::vector<ReadThreads::CompactOriented> path;
+  for (const std::vector<std::size_t>& run : runs) path.insert(path.end(), run.begin(), run.end());
+  paths_.paths.push_back(path);
 }
 
 }  // namespace xenon::genomics

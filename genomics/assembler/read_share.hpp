@@ -3,10 +3,12 @@
 
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "genomics/assembler/mate_pairing.hpp"
 #include "genomics/assembler/read_threads.hpp"
 #include "genomics/assembler/thread_protocol.hpp"
 #include "genomics/io/block_splitter.hpp"
@@ -14,10 +16,11 @@
 namespace xenon::genomics {
 
 // One store's share of read threading: reads its pieces of the input (ThreadingRequest),
-// traces every read through the unitig ends it was given, and hands on what the coordinator
-// needs, about a MiB at a time: the reads that met the graph with the unitigs of their runs
-// (only those that crossed two unitigs or more, unless every read's unitigs are wanted for
-// pairing); when asked, it keeps the reads that crossed, to thread them again through the
+// traces every read through the unitig ends it was given, counts the runs that crossed two
+// unitigs or more (each distinct run once, with how many reads crossed so) and hands those
+// to the coordinator when the share is done, about a MiB a message. When every read's
+// unitigs are wanted (for pairing mates), it keeps them here (take_paths), where the reads
+// were read. When asked, it keeps the reads that crossed, to thread them again through the
 // next round's graph (take_kept, then a request to rethread them). One block at a time, so the
 // store's worker can take other actors' messages in between (on node 0, the coordinator's,
 // which would otherwise pile up unread while the worker threads).
@@ -38,12 +41,14 @@ class ReadShare {
   const ThreadingDone& done() const { return done_; }
   // The reads that crossed two unitigs or more, when the request asked to keep them.
   std::vector<std::string> take_kept() { return std::move(kept_); }
+  // Every read that met the graph, with its unitigs, when the request asked for paths.
+  ThreadedPaths take_paths() { return std::move(paths_); }
 
  private:
   bool rethread_step(const Send& send);
-  void end_record(const Send& send);
-  void add(ThreadedRead read, std::string& bases, const Send& send);
-  void flush(const Send& send);
+  void end_record();
+  void add(const ReadPlace& place, const std::vector<std::vector<std::size_t>>& runs, std::string& bases);
+  void send_crossed(const Send& send);
 
   ThreadingRequest request_;
   ReadThreads threads_;
@@ -54,7 +59,8 @@ class ReadShare {
   std::string record_;
   bool record_open_ = false;
   std::uint64_t records_ = 0;
-  std::vector<std::byte> message_;
+  std::map<std::vector<std::size_t>, std::uint64_t> crossed_;  // each run once, with its reads
+  ThreadedPaths paths_;
   std::vector<std::string> rethread_;  // last time's kept reads, to thread again
   std::size_t rethread_at_ = 0;
   std::vector<std::string> kept_;

@@ -102,15 +102,27 @@ std::vector<ReadThreads::CompactOriented> flipped(std::span<const Oriented> path
 
 // A fragment reads: first mate, a gap, the second mate reverse complemented. Kept read from
 // either end, each time by the unitigs of the mate it starts with.
-void ReadThreads::add_pair(std::span<const CompactOriented> first, std::span<const CompactOriented> second) {
-  if (first.empty() || second.empty()) return;
-  for (const auto& [from, to] : {std::pair{first, flipped(second)}, std::pair{second, flipped(first)}}) {
-    const auto id = static_cast<std::uint32_t>(pairs_.size());
-    pairs_.push_back(to);
-    for (const CompactOriented oriented : from) {
-      std::vector<std::uint32_t>& ids = pairs_by_unitig_[oriented];
-      if (ids.empty() || ids.back() != id) ids.push_back(id);
-    }
+void ReadThreads::add_pair(std::span<const CompactOriented> first, std::span<const CompactOriented> second,
+                           std::uint32_t pairs) {
+  if (first.empty() || second.empty() || pairs == 0) return;
+  keep_pair(first, flipped(second), pairs);
+  keep_pair(second, flipped(first), pairs);
+}
+
+void ReadThreads::keep_pair(std::span<const CompactOriented> from, std::vector<CompactOriented> to,
+                            std::uint32_t pairs) {
+  auto [found, added] = pair_ids_.try_emplace({{from.begin(), from.end()}, std::move(to)},
+                                              static_cast<std::uint32_t>(pairs_.size()));
+  if (!added) {
+    pair_counts_[found->second] += pairs;
+    return;
+  }
+  const std::uint32_t id = found->second;
+  pairs_.push_back(found->first.second);
+  pair_counts_.push_back(pairs);
+  for (const CompactOriented oriented : from) {
+    std::vector<std::uint32_t>& ids = pairs_by_unitig_[oriented];
+    if (ids.empty() || ids.back() != id) ids.push_back(id);
   }
 }
 
@@ -122,7 +134,7 @@ std::map<ReadThreads::Oriented, std::uint32_t> ReadThreads::mates_after(Oriented
   for (const std::uint32_t id : found->second) {
     const std::span<const CompactOriented> mate = pairs_[id];
     for (const Oriented way : ways) {
-      if (std::find(mate.begin(), mate.end(), way) != mate.end()) ++votes[way];
+      if (std::find(mate.begin(), mate.end(), way) != mate.end()) votes[way] += pair_counts_[id];
     }
   }
   return votes;
@@ -214,11 +226,12 @@ std::vector<std::vector<ReadThreads::Oriented>> ReadThreads::trace(std::string_v
   return runs;
 }
 
-void ReadThreads::add_traced(const std::vector<std::vector<Oriented>>& runs, std::string_view read) {
+void ReadThreads::add_traced(const std::vector<std::vector<Oriented>>& runs, std::string_view read,
+                             std::uint32_t reads) {
   bool crossed = false;
   for (const std::vector<Oriented>& run : runs) {
     if (run.size() < 2) continue;
-    count(run);
+    count(run, reads);
     crossed = true;
   }
   if (crossed && !read.empty()) kept_reads_.emplace_back(read);
@@ -259,20 +272,26 @@ std::vector<ReadThreads::Oriented> ReadThreads::thread_run(std::string_view base
   return path;
 }
 
-void ReadThreads::count(const std::vector<Oriented>& path) {
+void ReadThreads::count(const std::vector<Oriented>& path, std::uint32_t reads) {
   for (std::size_t i = 0; i + 2 < path.size(); ++i) {
     const Triple forward{path[i], path[i + 1], path[i + 2]};
     const Triple reverse{path[i + 2] ^ 1, path[i + 1] ^ 1, path[i] ^ 1};
-    ++passages_[std::min(forward, reverse)];
+    passages_[std::min(forward, reverse)] += reads;
   }
-  keep_path({path.begin(), path.end()});
-  keep_path(flipped(std::span<const Oriented>(path)));
+  keep_path({path.begin(), path.end()}, reads);
+  keep_path(flipped(std::span<const Oriented>(path)), reads);
 }
 
 // A read's path, for next_after(): found by each unitig something follows in it.
-void ReadThreads::keep_path(const std::vector<CompactOriented>& path) {
-  const auto id = static_cast<std::uint32_t>(paths_.size());
+void ReadThreads::keep_path(const std::vector<CompactOriented>& path, std::uint32_t reads) {
+  const auto [found, added] = path_ids_.try_emplace(path, static_cast<std::uint32_t>(paths_.size()));
+  if (!added) {
+    path_reads_[found->second] += reads;
+    return;
+  }
+  const std::uint32_t id = found->second;
   paths_.push_back(path);
+  path_reads_.push_back(reads);
   for (std::size_t i = 0; i + 1 < path.size(); ++i) {
     std::vector<std::uint32_t>& ids = paths_by_unitig_[path[i]];
     if (ids.empty() || ids.back() != id) ids.push_back(id);
@@ -294,7 +313,7 @@ std::map<ReadThreads::Oriented, std::uint32_t> ReadThreads::next_after(const std
     const std::span<const CompactOriented> path = paths_[id];
     for (std::size_t at = 0; at + context.size() < path.size(); ++at) {
       if (std::equal(context.begin(), context.end(), path.begin() + static_cast<std::ptrdiff_t>(at))) {
-        ++next[path[at + context.size()]];
+        next[path[at + context.size()]] += path_reads_[id];
         break;  // a read votes once
       }
     }

@@ -51,12 +51,14 @@ class ReadThreads {
   std::vector<std::vector<Oriented>> trace(std::string_view read) const;
   // What a traced read adds: its runs that crossed two unitigs or more, and the read itself
   // when one did (kept for the next round; not when `read` is empty: kept where it was read).
-  void add_traced(const std::vector<std::vector<Oriented>>& runs, std::string_view read);
+  // `reads`: as many reads traced alike (a store sends each distinct run once, with its count).
+  void add_traced(const std::vector<std::vector<Oriented>>& runs, std::string_view read, std::uint32_t reads = 1);
   // Reads traced elsewhere, for reads_threaded().
   void add_reads_threaded(std::uint64_t reads) { reads_threaded_ += reads; }
-  // A read pair (mates traced elsewhere: each one's runs, joined), and a pair of files whose
-  // records could not be paired.
-  void add_pair(std::span<const CompactOriented> first, std::span<const CompactOriented> second);
+  // A read pair (mates traced elsewhere: each one's runs, joined), or `pairs` alike, and a
+  // pair of files whose records could not be paired.
+  void add_pair(std::span<const CompactOriented> first, std::span<const CompactOriented> second,
+                std::uint32_t pairs = 1);
   void add_unpaired_files(std::uint64_t files) { unpaired_files_ += files; }
 
   // Threads every read of `files` (FASTA/FASTQ, plain or gzip). With `pair_mates`, pairs the
@@ -105,8 +107,9 @@ class ReadThreads {
   const Location* find(const PackedKmer<2>& canonical) const;
   std::vector<CompactOriented> thread(std::string_view read);  // the unitigs it went through
   std::vector<Oriented> thread_run(std::string_view bases) const;  // those of one run of ACGT
-  void count(const std::vector<Oriented>& path);
-  void keep_path(const std::vector<CompactOriented>& path);
+  void count(const std::vector<Oriented>& path, std::uint32_t reads);
+  void keep_path(const std::vector<CompactOriented>& path, std::uint32_t reads);
+  void keep_pair(std::span<const CompactOriented> from, std::vector<CompactOriented> to, std::uint32_t pairs);
 
   int k_;
   KmerShape<2> shape_;
@@ -119,13 +122,18 @@ class ReadThreads {
   std::vector<Location> locations_;
   std::vector<bool> occupied_;
   std::map<Triple, std::uint32_t> passages_;
-  // The paths of reads that crossed two unitigs or more, each read both ways, and for each
-  // unitig, the paths where something follows it.
+  // The paths of reads that crossed two unitigs or more, each read both ways, each distinct
+  // path once with how many reads took it (so they are as many as the graph's ways through
+  // its junctions, not as the reads), and for each unitig, the paths where something follows it.
   FlatLists<CompactOriented> paths_;
+  std::vector<std::uint32_t> path_reads_;
+  std::map<std::vector<CompactOriented>, std::uint32_t> path_ids_;
   std::map<Oriented, std::vector<std::uint32_t>> paths_by_unitig_;
   // Read pairs, each both ways: the unitigs of the mate further along the fragment, found by
-  // the unitigs of the mate before it.
+  // the unitigs of the mate before it; each distinct pair of ways once, with its count.
   FlatLists<CompactOriented> pairs_;
+  std::vector<std::uint32_t> pair_counts_;
+  std::map<std::pair<std::vector<CompactOriented>, std::vector<CompactOriented>>, std::uint32_t> pair_ids_;
   std::map<Oriented, std::vector<std::uint32_t>> pairs_by_unitig_;
   std::uint64_t unpaired_files_ = 0;
   std::uint64_t reads_threaded_ = 0;

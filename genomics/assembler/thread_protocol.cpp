@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "genomics/assembler/varint.hpp"
 #include "genomics/io/checkpoint_file.hpp"
 
 namespace xenon::genomics {
@@ -94,73 +95,24 @@ ThreadingRequest ThreadingRequest::decode(std::span<const std::byte> bytes) {
   return request;
 }
 
-namespace {
-
-// ThreadedReads in varints (LEB128: seven bits a byte, low bits first): the numbers in a
-// threaded read are small (unitig numbers, run lengths), and at 8 bytes each they made most
-// of what the stores sent node 0 and what waited there to be counted.
-void put_varint(std::vector<std::byte>& out, std::uint64_t value) {
-  while (value >= 0x80) {
-    out.push_back(static_cast<std::byte>((value & 0x7f) | 0x80));
-    value >>= 7;
-  }
-  out.push_back(static_cast<std::byte>(value));
+void CrossedRuns::append(std::vector<std::byte>& message, const CrossedRun& run) {
+  put_varint(message, run.reads);
+  put_varint(message, run.unitigs.size());
+  for (const std::size_t oriented : run.unitigs) put_varint(message, oriented);
 }
 
-class VarintReader {
- public:
-  explicit VarintReader(std::span<const std::byte> bytes) : bytes_(bytes) {}
-  bool at_end() const { return at_ == bytes_.size(); }
-  std::size_t left() const { return bytes_.size() - at_; }
-  std::uint64_t next() {
-    std::uint64_t value = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (at_end()) throw std::invalid_argument("threaded reads: a number cut off at the end");
-      const auto byte = std::to_integer<std::uint8_t>(bytes_[at_++]);
-      value |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
-      if ((byte & 0x80) == 0) return value;
-    }
-    throw std::invalid_argument("threaded reads: a number longer than 64 bits");
-  }
-
- private:
-  std::span<const std::byte> bytes_;
-  std::size_t at_ = 0;
-};
-
-}  // namespace
-
-void ThreadedReads::append(std::vector<std::byte>& message, const ThreadedRead& read) {
-  put_varint(message, read.file_index);
-  put_varint(message, read.piece);
-  put_varint(message, read.record);
-  put_varint(message, read.runs.size());
-  for (const std::vector<std::size_t>& run : read.runs) {
-    put_varint(message, run.size());
-    for (const std::size_t oriented : run) put_varint(message, oriented);
-  }
-}
-
-std::vector<ThreadedRead> ThreadedReads::decode(std::span<const std::byte> bytes) {
-  VarintReader reader(bytes);
-  std::vector<ThreadedRead> reads;
+std::vector<CrossedRun> CrossedRuns::decode(std::span<const std::byte> bytes) {
+  VarintReader reader(bytes, "crossed runs");
+  std::vector<CrossedRun> runs;
   while (!reader.at_end()) {
-    ThreadedRead read;
-    read.file_index = narrow32(reader.next(), "file");
-    read.piece = narrow32(reader.next(), "piece");
-    read.record = reader.next();
-    const std::uint64_t runs = reader.next();
-    if (runs > reader.left()) throw std::invalid_argument("threaded reads: more runs than bytes");
-    read.runs.resize(runs);
-    for (std::vector<std::size_t>& run : read.runs) {
-      const std::uint64_t unitigs = reader.next();
-      if (unitigs > reader.left()) throw std::invalid_argument("threaded reads: more unitigs than bytes");
-      run.reserve(unitigs);
-      for (std::uint64_t i = 0; i < unitigs; ++i) run.push_back(static_cast<std::size_t>(reader.next()));
-    }
-    reads.push_back(std::move(read));
+    CrossedRun run;
+    run.reads = reader.next();
+    const std::uint64_t unitigs = reader.count("unitigs");
+    run.unitigs.reserve(unitigs);
+    for (std::uint64_t i = 0; i < unitigs; ++i) run.unitigs.push_back(static_cast<std::size_t>(reader.next()));
+    runs.push_back(std::move(run));
   }
-  return reads;
+  return runs;
 }
 
 Payload ThreadingDone::encode() const {

@@ -14,14 +14,15 @@
 // pieces plan_input gives it, one list per store) against the ends of the current graph's
 // unitigs:
 //   coordinator -> store  ACTION_THREAD_READS    ThreadingRequest
-//   store -> coordinator  ACTION_THREADED_READS  ThreadedReads (any number, each ~1 MiB, in varints)
-//   store -> coordinator  ACTION_THREADING_DONE  ThreadingDone (how many ThreadedReads it sent)
+//   store -> coordinator  ACTION_THREADED_READS  CrossedRuns (any number, each ~1 MiB, in varints)
+//   store -> coordinator  ACTION_THREADING_DONE  ThreadingDone (how many CrossedRuns it sent)
 //   store -> itself       ACTION_THREAD_NEXT     the next block (one block a turn)
 // A store keeps the reads that crossed two unitigs when asked, and threads them again (only
 // them: no other read can matter) through the next round's graph.
-// The coordinator counts what the reads crossed, and pairs mates by their record numbers in
-// their files once every store's piece record counts are in: the same evidence, and so the
-// same contigs, however the input was shared.
+// The coordinator counts what the reads crossed. When asked for paths, each store keeps every
+// read's unitigs where it read them, and the stores pair the mates among themselves
+// (mate_pairing.hpp) once every store's piece record counts are in: the same evidence, and so
+// the same contigs, however the input was shared.
 namespace xenon::genomics {
 
 inline constexpr Action ACTION_THREAD_READS{"genomics.threads.thread-reads"};
@@ -33,7 +34,7 @@ struct ThreadingRequest {
   std::uint32_t k = 0;
   bool keep_crossing_reads = false;  // the store keeps the reads that crossed two unitigs
   bool rethread_kept = false;        // thread the reads it kept last time, not its pieces
-  bool paths = false;                // send every read's unitigs (for pairing mates)
+  bool paths = false;                // keep every read's unitigs (for pairing mates)
   std::vector<UnitigEnds> ends;
   std::vector<std::string> files;  // every input, as given
   std::vector<InputPiece> pieces;  // this store's, in input order
@@ -42,18 +43,17 @@ struct ThreadingRequest {
   static ThreadingRequest decode(std::span<const std::byte> bytes);
 };
 
-// One read that met the graph: where it is and the unitigs of its runs (its bases stay on
-// the store that read it).
-struct ThreadedRead {
-  std::uint32_t file_index = 0;
-  std::uint32_t piece = 0;
-  std::uint64_t record = 0;  // in its piece, from 1
-  std::vector<std::vector<std::size_t>> runs;
+// A run of ACGT of a read that crossed two unitigs or more, and how many of the store's reads
+// crossed just so: each distinct run is sent once, so what node 0 receives and keeps is sized
+// by the graph's ways through its junctions, not by the reads.
+struct CrossedRun {
+  std::vector<std::size_t> unitigs;  // as UnitigGraph numbers them (index * 2 + reversed)
+  std::uint64_t reads = 0;
 };
 
-struct ThreadedReads {
-  static void append(std::vector<std::byte>& message, const ThreadedRead& read);
-  static std::vector<ThreadedRead> decode(std::span<const std::byte> bytes);
+struct CrossedRuns {
+  static void append(std::vector<std::byte>& message, const CrossedRun& run);
+  static std::vector<CrossedRun> decode(std::span<const std::byte> bytes);
 };
 
 // The records of one piece, as the store that threaded it counted them.
@@ -64,7 +64,7 @@ struct ThreadedPiece {
 };
 
 struct ThreadingDone {
-  std::uint64_t messages = 0;  // ThreadedReads sent before this
+  std::uint64_t messages = 0;  // CrossedRuns sent before this
   std::uint64_t reads = 0;     // threaded
   std::vector<ThreadedPiece> pieces;
   std::string failure;  // empty unless a piece could not be read

@@ -579,28 +579,26 @@ TEST(UnitigGraph, RefusesAUnitigShorterThanK) {
 
 }  // namespace
 
-// What a store sends node 0 of its threaded reads, in varints: every field comes back as it
-// was, small or large, and a message cut anywhere is refused rather than read short.
-TEST(ReadThreads, ThreadedReadsComeBackAsTheyWereSent) {
-  const std::vector<ThreadedRead> sent{
-      {0, 0, 1, {{6}}},
-      {3, 70000, std::uint64_t{1} << 40, {{0x7fffffff, 1, 127, 128}, {16383, 16384}}},
-      {1, 2, 300, {}},
+// What a store sends node 0 of the runs its reads crossed, in varints: every field comes back
+// as it was, small or large, and a message cut anywhere is refused rather than read short.
+TEST(ReadThreads, CrossedRunsComeBackAsTheyWereSent) {
+  const std::vector<CrossedRun> sent{
+      {{6, 7}, 1},
+      {{0x7fffffff, 1, 127, 128, 16383, 16384}, std::uint64_t{1} << 40},
+      {{}, 300},
   };
   std::vector<std::byte> message;
-  for (const ThreadedRead& read : sent) ThreadedReads::append(message, read);
+  for (const CrossedRun& run : sent) CrossedRuns::append(message, run);
   EXPECT_LT(message.size(), 40u) << "small numbers in a byte or two";
-  const std::vector<ThreadedRead> received = ThreadedReads::decode(message);
+  const std::vector<CrossedRun> received = CrossedRuns::decode(message);
   ASSERT_EQ(received.size(), sent.size());
   for (std::size_t i = 0; i < sent.size(); ++i) {
-    EXPECT_EQ(received[i].file_index, sent[i].file_index);
-    EXPECT_EQ(received[i].piece, sent[i].piece);
-    EXPECT_EQ(received[i].record, sent[i].record);
-    EXPECT_EQ(received[i].runs, sent[i].runs);
+    EXPECT_EQ(received[i].unitigs, sent[i].unitigs);
+    EXPECT_EQ(received[i].reads, sent[i].reads);
   }
   std::vector<std::byte> first;
-  ThreadedReads::append(first, sent[1]);
+  CrossedRuns::append(first, sent[1]);
   for (std::size_t cut = 1; cut < first.size(); ++cut) {
-    EXPECT_THROW(ThreadedReads::decode(std::span(first).first(cut)), std::invalid_argument) << "cut at " << cut;
+    EXPECT_THROW(CrossedRuns::decode(std::span(first).first(cut)), std::invalid_argument) << "cut at " << cut;
   }
 }
