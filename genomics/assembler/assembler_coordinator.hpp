@@ -403,7 +403,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       this->log().line(report("%llu pair(s) of files hold different numbers of records: their reads are not paired",
                               threads_->unpaired_files()));
     }
-    phase_done("reads and pairs threaded through the final graph");
+    phase_done("reads and pairs threaded through the final graph: %llu read paths and %llu pairs of ways kept",
+               threads_->distinct_paths(), threads_->distinct_pairs());
     make_contigs();
   }
 

@@ -85,6 +85,9 @@ class ReadThreads {
   // same way, in each of `ways` (read as given).
   std::map<Oriented, std::uint32_t> mates_after(Oriented anchor, const std::vector<Oriented>& ways) const;
   std::uint64_t unpaired_files() const { return unpaired_files_; }
+  // What is kept: each distinct path (either way) and pair of ways (from either mate) once.
+  std::uint64_t distinct_paths() const { return paths_.size(); }
+  std::uint64_t distinct_pairs() const { return pairs_.size(); }
   std::uint64_t reads_threaded() const { return reads_threaded_; }
 
  private:
