@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -77,6 +78,8 @@ void UnitigGraph::compact() {
 // written the same way whoever walked it from wherever. Keeps the k-1 bases repeated at the end.
 std::string UnitigGraph::canonical_rotation(const std::string& bases) const {
   const std::size_t k = static_cast<std::size_t>(k_);
+  // add() refuses unitigs shorter than k, so a circle holds a k-mer at least.
+  if (bases.size() < k) throw std::invalid_argument("a circular unitig shorter than k");
   const std::string circle = bases.substr(0, bases.size() - (k - 1));
   const std::size_t length = circle.size();
   const std::string doubled = circle + circle;
