@@ -71,6 +71,13 @@ class LookupBatcher {
   void flush_all(Send&& send) {
     for (std::size_t store = 0; store < pending_.size(); ++store) flush(store, send);
   }
+  // Sends the batches of at least `entries` lookups.
+  template <class Send>
+  void flush_fuller_than(std::size_t entries, Send&& send) {
+    for (std::size_t store = 0; store < pending_.size(); ++store) {
+      if (pending_[store].keys.size() >= entries) flush(store, send);
+    }
+  }
 
   // Calls visit(tag, LookupAnswer) for each answer of a reply, in the lookup's order.
   template <class Visit>
@@ -97,6 +104,8 @@ class LookupBatcher {
 
   // Lookups queued or sent and not answered yet.
   std::size_t outstanding() const { return outstanding_; }
+  // Batches sent and not answered yet: while there are some, an answer is still to come.
+  std::size_t batches_in_flight() const { return in_flight_.size(); }
 
   // Answers a lookup message with answer(const Key&, flags) -> LookupAnswer, calling
   // prefetch(const Key&) some keys ahead; returns the reply.
