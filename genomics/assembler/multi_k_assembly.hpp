@@ -18,9 +18,9 @@ namespace xenon::genomics {
 
 // Runs an assembly as several k in turn (settings.k_rounds, smallest first), on node 0: one
 // AssemblerCoordinator a round, each with stores of its own on every worker of every node,
-// the next spawned when the last has stopped. A round before the last hands the next the
-// segments of its graph (carried_sequences.hpp), which the next sends every store with the
-// threshold: each keeps the k-mers of them it owns whatever their count, so what a smaller k
+// the next spawned when the last has stopped. A round before the last stops after cleaning
+// and hands the next its unitigs (carried_sequences.hpp), which the next sends every store
+// with the threshold: each keeps the k-mers of them it owns whatever their count, so what a smaller k
 // joined through thin coverage stays joined at the larger k (as MEGAHIT and SPAdes carry a
 // smaller k's contigs); their counts stay the reads' own, so coverage still means depth. The
 // last round writes the output files; every round's k and threshold go into assembly.json and
@@ -60,7 +60,7 @@ class MultiKAssembly : public Actor {
                 ": k=" + std::to_string(round.counting.k) +
                 (round_ == 0 ? std::string()
                              : ", keeping the k-mers of the " + std::to_string(carried_count(round.carried_sequences)) +
-                                   " graph segments of k=" + std::to_string(settings_.k_rounds[round_ - 1])));
+                                   " cleaned unitigs of k=" + std::to_string(settings_.k_rounds[round_ - 1])));
     }
     const ActorName coordinator = kmer_words(round.counting.k) == 1
                                       ? spawn<AssemblerCoordinator<1>>(std::move(round), counted_, outcome_, log_)

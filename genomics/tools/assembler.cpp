@@ -43,7 +43,7 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
                         AssemblerSettings& settings, OutputRules& output, std::string& statistics_directory) {
   CommandLine command_line(kProgram,
                            "Assembles short reads into contigs "
-                           "with a de Bruijn graph over workers and MPI nodes: counts k-mers, keeps "
+                           "with a de Bruijn graph over workers and MPI nodes, at several k in turn (see -k, --k-list): counts k-mers, keeps "
                            "those counted often enough, walks unitigs, removes tips and pops bubbles. "
                            "Inputs are FASTA or FASTQ, plain, gzip or BGZF. Which reads are mates: "
                            "-1 A -2 B pairs record N of A with record N of B (an error if A and B hold different "
@@ -62,11 +62,12 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
   threads.add_to(command_line, options);
   std::int64_t k = 0;
   command_line.add_integer("k", &k, 5, kMaxKmerLength - 1,
-                           "k-mer length, odd: one round at this k (default: several k in turn, from the read length)");
+                           "k-mer length, odd: one round at this k; without it (0), several k in turn, as --k-list says");
   std::string k_list;
   command_line.add_string("k-list", &k_list,
-                          "k-mer lengths of the rounds, odd and increasing, e.g. 21,33,55: each round keeps the contigs "
-                          "of the one before (default: 21, 33, 55 up to 0.45 of the median read length, at most 63)");
+                          "k-mer lengths of the rounds, odd and increasing, e.g. 21,33,55: each round keeps the k-mers "
+                          "of the cleaned unitigs of the one before (none: 21, 33 and 55 below the largest k, then the largest, 0.45 of the median length of the first "
+                          "2000 reads, made odd, at most 63)");
   command_line.add_string("o", &settings.counting.output_directory, "output directory (created if missing): new, empty or this tool's own");
   add_output_options(command_line, output,
                      "every phase up to the contigs (from checkpoints/contigs, of the same options), or counting, "
