@@ -76,7 +76,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   // solid k-mers, edges and walks are skipped, and the rest (on node 0 alone, no stores being
   // spawned: the reads too) is done again.
   bool resume() override {
-    if (!settings_.carry_to_next_round && resume_from_contigs()) return true;  // a round before the last ends before contigs
+    if (settings_.carry_to_next_round) return false;  // a round before the last keeps no checkpoint: done again
+    if (resume_from_contigs()) return true;
     const std::optional<std::vector<std::byte>> saved = this->load_checkpoint(kGraphCheckpoint, graph_options());
     if (!saved) return false;
     CheckpointReader reader(*saved);
@@ -261,6 +262,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   }
 
   void save_graph_checkpoint(const std::vector<GraphPiece>& pieces) {
+    if (settings_.carry_to_next_round) return;  // the last round's stays (it names what the others carried)
     CheckpointWriter writer;
     this->save_count(writer);
     writer.u64(outcome_.coverage_threshold);
