@@ -405,7 +405,7 @@ finish "assembler --continue with another --min-contig"
 # earlier round again (only the last keeps checkpoints; its graph names what the one before
 # carried) and goes on from the last round's graph, for the bytes of an uninterrupted run.
 begin
-rounds=("$bin/assembler" -t 2 --k-list 25,45 --quiet --graph-image no)
+rounds=("$bin/assembler" -t 2 --k-list "25,45" --quiet --graph-image no)
 "${rounds[@]}" -o "$work/rounds-reference" "$reads_1" "$reads_2" >/dev/null 2>&1
 rm -rf "$work/resume-rounds"
 (XENON_TEST_SIGNAL_AT="KILL:phase repeats, round 1: started" "${rounds[@]}" -o "$work/resume-rounds" "$reads_1" \
