@@ -62,9 +62,13 @@ class MultiKAssembly : public Actor {
                              : ", keeping the k-mers of the " + std::to_string(carried_count(round.carried_sequences)) +
                                    " cleaned unitigs of k=" + std::to_string(settings_.k_rounds[round_ - 1])));
     }
-    const ActorName coordinator = kmer_words(round.counting.k) == 1
-                                      ? spawn<AssemblerCoordinator<1>>(std::move(round), counted_, outcome_, log_)
-                                      : spawn<AssemblerCoordinator<2>>(std::move(round), counted_, outcome_, log_);
+    const bool one_word = kmer_words(round.counting.k) == 1;
+    ActorName coordinator;
+    if (one_word) {
+      coordinator = spawn<AssemblerCoordinator<1>>(std::move(round), counted_, outcome_, log_);
+    } else {
+      coordinator = spawn<AssemblerCoordinator<2>>(std::move(round), counted_, outcome_, log_);
+    }
     send(coordinator, ACTION_COUNTER_START);
   }
 
