@@ -14,6 +14,7 @@
 
 #include <xenon/xenon.hpp>
 #include "genomics/assembler/assembler_settings.hpp"
+#include "genomics/assembler/carried_sequences.hpp"
 #include "genomics/assembler/flat_lists.hpp"
 #include "genomics/assembler/graph_gfa.hpp"
 #include "genomics/assembler/graph_protocol.hpp"
@@ -66,6 +67,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     setup.threshold = outcome_.coverage_threshold;
     setup.stores = this->stores();
     setup.minimizer_length = minimizer_length();
+    setup.carried = settings_.carried_sequences;
     to_every_store(ACTION_GRAPH_SOLIDIFY, [&] { return setup.encode(); });
   }
 
@@ -74,6 +76,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   // solid k-mers, edges and walks are skipped, and the rest (on node 0 alone, no stores being
   // spawned: the reads too) is done again.
   bool resume() override {
+    if (settings_.carry_to_next_round) return false;  // a round before the last keeps no checkpoint: done again
     if (resume_from_contigs()) return true;
     const std::optional<std::vector<std::byte>> saved = this->load_checkpoint(kGraphCheckpoint, graph_options());
     if (!saved) return false;
@@ -241,7 +244,10 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   };
 
   // The options the graph depends on (besides k and the inputs).
-  std::string graph_options() const { return " min-coverage=" + std::to_string(settings_.coverage_threshold); }
+  std::string graph_options() const {
+    return " min-coverage=" + std::to_string(settings_.coverage_threshold) +
+           carried_fingerprint(settings_.carried_sequences);
+  }
   // The options the contigs depend on: the graph's, and every one after it.
   std::string contigs_options() const {
     return graph_options() + " tip-length=" + std::to_string(settings_.cleaning.tip_length) +
@@ -280,6 +286,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   }
 
   void save_graph_checkpoint(const std::vector<GraphPiece>& pieces) {
+    if (settings_.carry_to_next_round) return;  // the last round's stays (it names what the others carried)
     CheckpointWriter writer;
     this->save_count(writer);
     writer.u64(outcome_.coverage_threshold);
@@ -352,6 +359,12 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     phase_done("cleaning: %llu tips removed, %llu bubbles popped, %llu unitigs left",
            outcome_.cleaning.tips_removed, outcome_.cleaning.bubbles_popped,
            static_cast<unsigned long long>(graph.unitigs().size()));
+    if (settings_.carry_to_next_round) {  // a round of several k before the last: its graph is all it gives
+      outcome_.rounds.push_back({settings_.counting.k, outcome_.coverage_threshold, outcome_.solid_kmers});
+      outcome_.carried_sequences = carried_sequences(graph);
+      this->succeed({});
+      return;
+    }
     repeat_round_ = 0;
     graph_changed_ = true;
     next_repeat_round();
@@ -568,6 +581,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   // The output files, published together (the run record holds the phases up to this one);
   // then the picture of the graph, if it is drawn.
   void write_outputs(const std::vector<Unitig>& contigs, const GraphFile& graph) {
+    outcome_.rounds.push_back({settings_.counting.k, outcome_.coverage_threshold, outcome_.solid_kmers});
     this->log().begin_phase("writing");
     AtomicOutputFile contigs_file(this->output_path(kContigsFile));
     contigs_file.write(contigs_fasta(contigs));

@@ -55,6 +55,17 @@ std::size_t n50(const std::vector<Unitig>& contigs) {
   return 0;
 }
 
+std::string k_rounds_json(const std::vector<KRound>& rounds) {
+  std::string json = "[";
+  for (std::size_t i = 0; i < rounds.size(); ++i) {
+    const KRound& round = rounds[i];
+    json += std::string(i == 0 ? "" : ", ") + "{\"k\": " + std::to_string(round.k) +
+            ", \"coverage_threshold\": " + std::to_string(round.coverage_threshold) +
+            ", \"solid_kmers\": " + std::to_string(round.solid_kmers) + "}";
+  }
+  return json + "]";
+}
+
 std::string assembly_json(const AssemblerSettings& settings, const AssemblyOutcome& outcome) {
   std::string json = "{\n";
   const auto field = [&](const char* name, std::uint64_t value, bool last = false) {
@@ -62,6 +73,7 @@ std::string assembly_json(const AssemblerSettings& settings, const AssemblyOutco
   };
   field("k", static_cast<std::uint64_t>(settings.counting.k));
   field("coverage_threshold", outcome.coverage_threshold);
+  json += "  \"k_rounds\": " + k_rounds_json(outcome.rounds) + ",\n";
   field("solid_kmers", outcome.solid_kmers);
   field("edges", outcome.edges);
   field("unitigs", outcome.unitigs);

@@ -23,6 +23,22 @@ struct AssemblerSettings {
   std::uint32_t minimum_passages = 2;  // reads that must pair a way into a repeat with a way out
   GraphImage graph_image = GraphImage::automatic;  // whether to draw graph.png
   std::vector<std::string> command_line;  // as given, for the run record
+  // Several k in turn (multi_k_assembly.hpp): every round's k, smallest first (counting.k is
+  // this round's), and how they were chosen; for one round's coordinator, the sequences the
+  // round before carried (their k-mers are solid whatever their count), and whether it hands
+  // its own to a next round instead of writing the output files.
+  std::vector<int> k_rounds;
+  std::string k_rounds_from;  // "-k", "--k-list" or "median read length N"
+  std::string carried_sequences;  // one a line
+  bool carry_to_next_round = false;
+};
+
+// One round of several k: its k, the threshold it kept k-mers at, and the solid k-mers (with
+// those carried from the round before).
+struct KRound {
+  int k = 0;
+  std::uint64_t coverage_threshold = 0;
+  std::uint64_t solid_kmers = 0;
 };
 
 // What it did (filled in on node 0, read after the engine has stopped).
@@ -38,6 +54,8 @@ struct AssemblyOutcome {
   std::uint64_t total_length = 0;
   std::uint64_t largest_contig = 0;
   std::uint64_t n50 = 0;
+  std::vector<KRound> rounds;  // every round done, this one's last once it is
+  std::string carried_sequences;  // for the next round, if there is one (carried_sequences.hpp)
 };
 
 inline constexpr const char* kContigsFile = "contigs.fasta";
@@ -64,6 +82,9 @@ std::string contigs_fasta(const std::vector<Unitig>& contigs);
 
 // N50: the length such that contigs at least this long hold half the total length.
 std::size_t n50(const std::vector<Unitig>& contigs);
+
+// The rounds as a JSON array of {"k", "coverage_threshold", "solid_kmers"}.
+std::string k_rounds_json(const std::vector<KRound>& rounds);
 
 // The assembly summary file; nothing in it depends on threads, processes or time.
 std::string assembly_json(const AssemblerSettings& settings, const AssemblyOutcome& outcome);

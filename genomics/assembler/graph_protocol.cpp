@@ -9,19 +9,26 @@
 
 namespace xenon::genomics {
 
+// u64 threshold, u64 length of `carried`, its bytes, then the stores as ParserArguments.
 Payload GraphSetup::encode() const {
   const Payload stores_part = ParserArguments{k, stores, minimizer_length}.encode();
-  Payload payload = Payload::for_overwrite(8 + stores_part.size());
-  store_le64(payload.writable_bytes().data(), threshold);
-  std::copy(stores_part.bytes().begin(), stores_part.bytes().end(), payload.writable_bytes().data() + 8);
+  Payload payload = Payload::for_overwrite(16 + carried.size() + stores_part.size());
+  std::byte* out = payload.writable_bytes().data();
+  store_le64(out, threshold);
+  store_le64(out + 8, carried.size());
+  std::copy(carried.begin(), carried.end(), reinterpret_cast<char*>(out + 16));
+  std::copy(stores_part.bytes().begin(), stores_part.bytes().end(), out + 16 + carried.size());
   return payload;
 }
 
 GraphSetup GraphSetup::decode(std::span<const std::byte> bytes) {
-  if (bytes.size() < 8) throw std::invalid_argument("graph setup message too short");
-  const ParserArguments arguments = ParserArguments::decode(bytes.subspan(8));
+  if (bytes.size() < 16) throw std::invalid_argument("graph setup message too short");
+  const std::uint64_t carried_bytes = load_le64(bytes.data() + 8);
+  if (carried_bytes > bytes.size() - 16) throw std::invalid_argument("graph setup: carried sequences cut short");
+  const ParserArguments arguments = ParserArguments::decode(bytes.subspan(16 + carried_bytes));
   GraphSetup setup;
   setup.threshold = load_le64(bytes.data());
+  setup.carried.assign(reinterpret_cast<const char*>(bytes.data() + 16), carried_bytes);
   setup.k = arguments.k;
   setup.stores = arguments.stores;
   setup.minimizer_length = arguments.minimizer_length;

@@ -11,7 +11,8 @@
 
 // The messages of the assembler, after the k-mers are counted (see counter_protocol.hpp).
 // Each step ends everywhere before the coordinator starts the next:
-//   coordinator -> store  ACTION_GRAPH_SOLIDIFY  keep k-mers counted at least `threshold` times
+//   coordinator -> store  ACTION_GRAPH_SOLIDIFY  keep k-mers counted at least `threshold` times,
+//                                                and those of the sequences carried from a smaller k
 //   store -> coordinator  ACTION_GRAPH_SOLID     u64 vertices kept
 //   coordinator -> store  ACTION_GRAPH_EDGES     find each vertex's neighbours
 //   store -> coordinator  ACTION_GRAPH_EDGES_DONE  u64 edges
@@ -46,6 +47,9 @@ struct GraphSetup {
   std::uint64_t threshold = 1;
   std::vector<ActorName> stores;
   std::uint32_t minimizer_length = 0;  // k-mers are in the store of their minimizer
+  // Sequences carried from the round of a smaller k, one a line (multi_k_assembly.hpp): each
+  // store keeps the k-mers of them it owns, whatever their count (at least 1).
+  std::string carried;
 
   Payload encode() const;
   static GraphSetup decode(std::span<const std::byte> bytes);

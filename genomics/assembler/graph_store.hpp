@@ -193,15 +193,54 @@ class GraphStore : public KmerStore<Words> {
     minimizer_length_ = static_cast<int>(setup.minimizer_length);
     minimizers_.emplace(static_cast<int>(setup.k), minimizer_length_);
     k_ = static_cast<int>(setup.k);
+    // Carried k-mers are solid whatever their count; those no read has are added with one.
+    const VertexTable<Words> carried = carried_kmers(setup.carried);
+    std::vector<bool> counted(carried.slots(), false);  // by the carried k-mer's slot
+    const auto keep = [&](const Key& key, std::uint64_t count) {
+      const std::uint32_t slot = setup.carried.empty() ? VertexTable<Words>::kAbsent : carried.find(key);
+      if (slot == VertexTable<Words>::kAbsent) return count >= setup.threshold;
+      counted[slot] = true;
+      return true;
+    };
     std::size_t solid = 0;
-    this->table_.for_each([&](const Key&, std::uint64_t count) { solid += count >= setup.threshold; });
-    vertices_ = VertexTable<Words>(solid);
+    this->table_.for_each([&](const Key& key, std::uint64_t count) { solid += keep(key, count); });
+    std::size_t uncounted = 0;
+    for (std::size_t slot = 0; slot < carried.slots(); ++slot) uncounted += carried.occupied(slot) && !counted[slot];
+    vertices_ = VertexTable<Words>(solid + uncounted);
     this->table_.for_each([&](const Key& key, std::uint64_t count) {
-      if (count >= setup.threshold) vertices_.insert(key, count);
+      if (keep(key, count)) vertices_.insert(key, count);
     });
+    for (std::size_t slot = 0; slot < carried.slots(); ++slot) {
+      if (carried.occupied(slot) && !counted[slot]) vertices_.insert(carried.key(slot), 1);
+    }
+    solid += uncounted;
     this->table_.clear();
     batcher_ = std::make_unique<LookupBatcher<Words>>(stores_.size(), kBatchEntries);
     this->send_value(coordinator_, ACTION_GRAPH_SOLID, static_cast<std::uint64_t>(solid));
+  }
+
+  // The k-mers of the carried sequences (one a line) that this store owns, as the parsers route
+  // them, each once, as a set (a table of count 1 each).
+  VertexTable<Words> carried_kmers(const std::string& sequences) const {
+    std::vector<Key> kmers;
+    KmerScanner<Words> scanner(k_);
+    MinimizerWindow window(k_, minimizer_length_);
+    const auto stores = static_cast<std::uint32_t>(stores_.size());
+    for (std::size_t at = 0; at < sequences.size();) {
+      std::size_t end = sequences.find('\n', at);
+      if (end == std::string::npos) end = sequences.size();
+      scanner.reset();
+      window.reset();
+      scanner.feed(std::string_view(sequences).substr(at, end - at), [&](const PackedKmer<Words>& kmer) {
+        if (store_of_minimizer(window.minimum(), stores) == self_index_) kmers.push_back(key_of<Words>(kmer));
+      }, window);
+      at = end + 1;
+    }
+    VertexTable<Words> set(kmers.size());
+    for (const Key& key : kmers) {
+      if (set.find(key) == VertexTable<Words>::kAbsent) set.insert(key, 1);
+    }
+    return set;
   }
 
   LookupAnswer answer(const Key& key, std::uint8_t flags) {

@@ -44,6 +44,8 @@ std::string run_json(const AssemblerSettings& settings, const AssemblyOutcome& o
   json += "  \"nodes\": " + std::to_string(nodes) + ",\n";
   json += "  \"workers_per_node\": " + std::to_string(workers) + ",\n";
   json += "  \"k\": " + std::to_string(counting.k) + ",\n";
+  json += "  \"k_rounds\": " + k_rounds_json(outcome.rounds) + ",\n";
+  json += "  \"k_rounds_from\": " + json_quoted(settings.k_rounds_from) + ",\n";
   json += "  \"coverage_threshold\": " + std::to_string(outcome.coverage_threshold) + ",\n";
   json += std::string("  \"coverage_threshold_from\": ") +
           (settings.coverage_threshold != 0 ? "\"--min-coverage\"" : "\"histogram\"") + ",\n";

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // assembler: assembles short reads (FASTA/FASTQ, plain or gzip) into contigs with a de Bruijn
 // graph spread over store actors on every worker of every node.
-//   assembler -t 2 -k 31 -o out -1 reads_1.fq.gz -2 reads_2.fq.gz
-//   assembler -o out --12 interleaved.fq -s unpaired.fq
+//   assembler -t 2 -o out -1 reads_1.fq.gz -2 reads_2.fq.gz   (several k in turn, from the read length)
+//   assembler -o out --12 interleaved.fq -s unpaired.fq --k-list 21,33,55
 //   zcat reads.fq.gz | assembler -k 31 -o out -
 //   mpiexec -n 4 assembler -k 31 -o out reads.fq.gz
 // Writes out/contigs.fasta, out/assembly.json (contigs, total length, largest, N50, and how
@@ -18,6 +18,8 @@
 #include <xenon/xenon.hpp>
 #include "genomics/assembler/assembler_coordinator.hpp"
 #include "genomics/assembler/assembler_settings.hpp"
+#include "genomics/assembler/k_choice.hpp"
+#include "genomics/assembler/multi_k_assembly.hpp"
 #include "genomics/assembler/run_record.hpp"
 #include "genomics/io/input_copies.hpp"
 #include "genomics/tools/input_options.hpp"
@@ -41,7 +43,7 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
                         AssemblerSettings& settings, OutputRules& output, std::string& statistics_directory) {
   CommandLine command_line(kProgram,
                            "Assembles short reads into contigs "
-                           "with a de Bruijn graph over workers and MPI nodes: counts k-mers, keeps "
+                           "with a de Bruijn graph over workers and MPI nodes, at several k in turn (see -k, --k-list): counts k-mers, keeps "
                            "those counted often enough, walks unitigs, removes tips and pops bubbles. "
                            "Inputs are FASTA or FASTQ, plain, gzip or BGZF. Which reads are mates: "
                            "-1 A -2 B pairs record N of A with record N of B (an error if A and B hold different "
@@ -58,8 +60,14 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
                            "empty or the assembler's own (see --force); a run replaces the results of the one "
                            "before.");
   threads.add_to(command_line, options);
-  std::int64_t k = settings.counting.k;
-  command_line.add_integer("k", &k, 5, kMaxKmerLength - 1, "k-mer length, odd");
+  std::int64_t k = 0;
+  command_line.add_integer("k", &k, 5, kMaxKmerLength - 1,
+                           "k-mer length, odd: one round at this k; without it (0), several k in turn, as --k-list says");
+  std::string k_list;
+  command_line.add_string("k-list", &k_list,
+                          "k-mer lengths of the rounds, odd and increasing, e.g. 21,33,55: each round keeps the k-mers "
+                          "of the cleaned unitigs of the one before (none: 21, 33 and 55 below the largest k, then the largest, 0.45 of the median length of the first "
+                          "2000 reads, made odd, at most 63)");
   command_line.add_string("o", &settings.counting.output_directory, "output directory (created if missing): new, empty or this tool's own");
   add_output_options(command_line, output,
                      "every phase up to the contigs (from checkpoints/contigs, of the same options), or counting, "
@@ -91,16 +99,20 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
   threads.resolve(command_line, options);
   resolve_inputs(inputs, settings.counting.files, settings.counting.roles);
   settings.command_line.assign(argv, argv + argc);
-  settings.counting.k = static_cast<int>(k);
+  if (k != 0 && !k_list.empty()) throw UsageError("-k and --k-list both given: -k K is --k-list K");
+  try {
+    if (k != 0) settings.k_rounds = parse_k_list(std::to_string(k));
+    if (!k_list.empty()) settings.k_rounds = parse_k_list(k_list);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(k != 0 ? "-k must be odd: an even k-mer can be its own reverse complement" : error.what());
+  }
+  settings.k_rounds_from = k != 0 ? "-k" : "--k-list";
   settings.counting.block_bytes = static_cast<std::size_t>(block_kib) << 10;
   settings.counting.show_progress = !quiet;
   settings.counting.resume = output.resume;
   settings.minimum_contig = static_cast<std::size_t>(minimum_contig);
   settings.cleaning.tip_length = static_cast<std::size_t>(tip_length);
   settings.cleaning.bubble_length = static_cast<std::size_t>(bubble_length);
-  if (settings.counting.k % 2 == 0) {
-    throw UsageError("-k must be odd: an even k-mer can be its own reverse complement");
-  }
   check_standard_input_once(settings.counting.files);
   if (settings.counting.output_directory.empty()) throw UsageError("no output directory: give -o DIR");
   if (settings.minimum_contig == 0) throw UsageError("--min-contig must be at least 1");
@@ -116,11 +128,16 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
   return true;
 }
 
-template <int Words>
-void start_assembly(Engine& engine, const AssemblerSettings& settings, CounterOutcome& counted,
-                    AssemblyOutcome& outcome, RunLog& log) {
-  const ActorName coordinator = engine.spawn<AssemblerCoordinator<Words>>(settings, counted, outcome, log);
-  engine.send(coordinator, ACTION_COUNTER_START);
+// Without -k or --k-list, on node 0 once the inputs can be read: the rounds for the median
+// length of the first reads of the first input.
+void choose_k_rounds(AssemblerSettings& settings, RunLog& log) {
+  if (settings.k_rounds.empty()) {
+    const std::size_t read_length = median_read_length(settings.counting.files.front());
+    settings.k_rounds = read_length == 0 ? std::vector<int>{31} : k_rounds_for_read_length(read_length);
+    settings.k_rounds_from = "median read length " + std::to_string(read_length);
+  }
+  settings.counting.k = settings.k_rounds.back();
+  log.line("k: " + k_list_text(settings.k_rounds) + " (from " + settings.k_rounds_from + ")");
 }
 
 // On node 0, before the run: inputs that cannot be read again (standard input, pipes) are
@@ -169,11 +186,9 @@ int main(int argc, char** argv) {
           run.open_log(output, directory, settings.counting.files, settings.counting.roles, threads.describe(options),
                        engine.node_count());
           copies = copy_inputs_read_once(settings.counting.files, directory, run.log);
-          if (kmer_words(settings.counting.k) == 1) {
-            start_assembly<1>(engine, settings, counted, outcome, run.log);
-          } else {
-            start_assembly<2>(engine, settings, counted, outcome, run.log);
-          }
+          choose_k_rounds(settings, run.log);
+          const ActorName assembly = engine.spawn<MultiKAssembly>(settings, counted, outcome, run.log);
+          engine.send(assembly, ACTION_COUNTER_START);
         }
         engine.run();
         statistics.write(engine, run.log);
@@ -181,9 +196,9 @@ int main(int argc, char** argv) {
         return report_outcome(run, counted, [&] {
           char line[400];
           std::snprintf(line, sizeof line,
-                        "%s: k=%d, %llu contigs of %zu bases or more, total %llu bases, largest %llu, N50 %llu, "
+                        "%s: k=%s, %llu contigs of %zu bases or more, total %llu bases, largest %llu, N50 %llu, "
                         "in %.2f s (%d node(s) x %d worker(s))",
-                        kProgram, settings.counting.k, static_cast<unsigned long long>(outcome.contigs),
+                        kProgram, k_list_text(settings.k_rounds).c_str(), static_cast<unsigned long long>(outcome.contigs),
                         settings.minimum_contig, static_cast<unsigned long long>(outcome.total_length),
                         static_cast<unsigned long long>(outcome.largest_contig),
                         static_cast<unsigned long long>(outcome.n50), run.seconds(), engine.node_count(),

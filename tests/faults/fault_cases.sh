@@ -401,6 +401,23 @@ expect "the graph's phases skipped" grep -q "phases counting to walks: skipped" 
 expect "same bytes as an uninterrupted run" same_files "$work/assembler-long-reference" "$work/resume-assembler" "${assembler_files[@]}"
 finish "assembler --continue with another --min-contig"
 
+# Several k in turn, killed in the last round once its graph is saved: --continue does the
+# earlier round again (only the last keeps checkpoints; its graph names what the one before
+# carried) and goes on from the last round's graph, for the bytes of an uninterrupted run.
+begin
+rounds=("$bin/assembler" -t 2 --k-list "25,45" --quiet --graph-image no)
+"${rounds[@]}" -o "$work/rounds-reference" "$reads_1" "$reads_2" >/dev/null 2>&1
+rm -rf "$work/resume-rounds"
+(XENON_TEST_SIGNAL_AT="KILL:phase repeats, round 1: started" "${rounds[@]}" -o "$work/resume-rounds" "$reads_1" \
+  "$reads_2" >/dev/null 2>&1; true) 2>/dev/null  # round 1 settles no repeat: this is round 2
+expect "the last round's graph saved" test -s "$work/resume-rounds/checkpoints/graph"
+run "${rounds[@]}" -o "$work/resume-rounds" --continue "$reads_1" "$reads_2"
+expect "exit status 0" status_is 0
+expect "round 2 went on from its graph" grep -q "phases counting to walks: skipped" "$work/resume-rounds/assembler.log"
+expect "round 1 done again" grep -q "round 2 of 2: k=45, keeping the k-mers of the " "$work/resume-rounds/assembler.log"
+expect "same bytes as an uninterrupted run" same_files "$work/rounds-reference" "$work/resume-rounds" "${assembler_files[@]}"
+finish "assembler with several k killed, --continue"
+
 # The same pairs as one interleaved file (--12), resumed from the graph: node 0 threads and
 # pairs every read alone (records 1 and 2, 3 and 4, ... of the file), for the bytes the stores
 # gave from the two files. Then other roles for the same file: its checkpoint is not used.

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "genomics/assembler/carried_sequences.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+
+namespace xenon::genomics {
+
+std::string carried_sequences(const UnitigGraph& graph) {
+  std::string sequences;
+  for (const Unitig& unitig : graph.unitigs()) {
+    sequences += unitig.bases;
+    sequences += '\n';
+  }
+  return sequences;
+}
+
+std::string carried_fingerprint(const std::string& sequences) {
+  if (sequences.empty()) return "";
+  std::uint64_t hash = 0xcbf29ce484222325;
+  for (const char c : sequences) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 0x100000001b3;
+  }
+  char text[64];
+  std::snprintf(text, sizeof text, " carried=%zu:%016llx", sequences.size(), static_cast<unsigned long long>(hash));
+  return text;
+}
+
+std::size_t carried_count(const std::string& sequences) {
+  return static_cast<std::size_t>(std::count(sequences.begin(), sequences.end(), '\n'));
+}
+
+}  // namespace xenon::genomics
