@@ -114,6 +114,12 @@ void ReadThreads::add_pair(std::span<const CompactOriented> first, std::span<con
   }
 }
 
+// add_pair() keeps pair i as entries 2i (the second mate along the fragment) and 2i + 1
+// (the first mate, read back along it).
+std::vector<ReadThreads::CompactOriented> ReadThreads::pair_behind(std::size_t pair) const {
+  return flipped(pairs_[2 * pair + 1]);
+}
+
 std::map<ReadThreads::Oriented, std::uint32_t> ReadThreads::mates_after(Oriented anchor,
                                                                         const std::vector<Oriented>& ways) const {
   std::map<Oriented, std::uint32_t> votes;

@@ -82,6 +82,11 @@ class ReadThreads {
   // How many read pairs with one mate in `anchor` have the other mate, further along the
   // same way, in each of `ways` (read as given).
   std::map<Oriented, std::uint32_t> mates_after(Oriented anchor, const std::vector<Oriented>& ways) const;
+  // The read pairs added, each as its two mates' unitigs read along the fragment: the first
+  // mate's, then the second's (reverse complemented, as it lies on the fragment).
+  std::size_t pair_count() const { return pairs_.size() / 2; }
+  std::span<const CompactOriented> pair_ahead(std::size_t pair) const { return pairs_[2 * pair]; }
+  std::vector<CompactOriented> pair_behind(std::size_t pair) const;
   std::uint64_t unpaired_files() const { return unpaired_files_; }
   std::uint64_t reads_threaded() const { return reads_threaded_; }
 

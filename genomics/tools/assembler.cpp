@@ -149,7 +149,7 @@ int main(int argc, char** argv) {
   ThreadOptions threads;
   AssemblerSettings settings;
   OutputRules output{kProgram,
-                     {kContigsFile, kAssemblySummaryFile, kHistogramFile, kGraphFile, kGraphImageFile, kRunRecordFile},
+                     {kContigsFile, kScaffoldsFile, kAssemblySummaryFile, kHistogramFile, kGraphFile, kGraphImageFile, kRunRecordFile},
                      {kGraphCheckpoint, kContigsCheckpoint}};
   std::string statistics_directory;
   return tool_main(
