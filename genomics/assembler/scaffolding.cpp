@@ -159,9 +159,11 @@ class Scaffolder {
   }
 
   // The pairs: within one contig, the joins between unitigs each spans, and the bases
-  // between the unitigs of its mates (what sets how far a link may reach); across two
-  // contigs, a link between the end the fragment leaves the first by and the end it enters
-  // the second by, when the bases between the mates' unitigs and those ends are no more.
+  // between the unitigs of its mates (what sets how far a link may reach: twice as far, as
+  // two contigs that each reach into the repeat between them both hold its bases); across
+  // two contigs, a link between the end the fragment leaves the first by and the end it
+  // enters the second by, when the bases between the mates' unitigs and those ends are no
+  // more than that.
   void count_links(const ReadThreads& pairs) {
     std::vector<std::vector<std::int64_t>> spanning(paths_.size());
     for (std::size_t contig = 0; contig < paths_.size(); ++contig) spanning[contig].assign(paths_[contig].size() + 1, 0);
@@ -198,7 +200,7 @@ class Scaffolder {
     if (between.size() >= kFewestForReach) {
       const auto at = between.begin() + static_cast<std::ptrdiff_t>(between.size() * 98 / 100);
       std::nth_element(between.begin(), at, between.end());
-      link_reach_ = std::min(kLinkReach, *at);
+      link_reach_ = std::min(kLinkReach, 2 * *at);
     }
     for (std::size_t pair = 0; pair < pairs.pair_count(); ++pair) {
       const std::optional<PlacedPair> placed = place_pair(pairs, pair);

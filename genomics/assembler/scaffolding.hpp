@@ -36,8 +36,10 @@ struct ScaffoldingReport {
 //   such unitig of the first mate's, the first of the second's); a pair whose mates lie in two contigs links the
 //   end the fragment leaves the one by and the end it enters the other by, when the bases
 //   of the contigs between the mates' unitigs and those ends are at most the link reach:
-//   the 98th percentile of the bases between the mates' unitigs of the pairs that span joins
-//   inside contigs (about the insert size less two reads), at most kLinkReach;
+//   twice the 98th percentile of the bases between the mates' unitigs of the pairs that span
+//   joins inside contigs (that percentile is about the insert size less two reads; twice,
+//   as two contigs that each reach into the repeat between them both hold its bases), at
+//   most kLinkReach;
 // - two ends are joined when at least `link_threshold` pairs link them, and no other end
 //   has that many links to either of them: a quarter of the median count of pairs that span
 //   the joins between unitigs inside contigs (so it follows the depth), and at least 3;
