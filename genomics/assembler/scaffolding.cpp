@@ -21,8 +21,6 @@ constexpr std::size_t kNone = ~std::size_t{0};
 constexpr std::uint64_t kFewestLinkPairs = 3;
 // A unitig read this many times as often as the typical base or more is a repeat.
 constexpr double kRepeatCoverage = 1.5;
-// The shortest unitig that places a mate.
-constexpr std::size_t kShortestPlacing = 100;
 // Pairs inside contigs, spanning joins, needed to set how far a link may reach.
 constexpr std::size_t kFewestForReach = 100;
 
@@ -70,11 +68,11 @@ class Scaffolder {
     // A unitig read far more often than the genome's typical one is a repeat whose other
     // copies no contig holds (shorter than a contig, or trimmed off one): it places no mate.
     const double repeat_coverage = kRepeatCoverage * typical_coverage();
-    // Nor does a short unitig: in a tangle of them (a repeat's variants, errors), the reads
-    // cross unitigs that the contigs' paths part from.
+    // Nor does a unitig shorter than 2k: in a tangle of such (a repeat's variants, errors),
+    // the reads cross unitigs that the contigs' paths part from.
     for (std::size_t unitig = 0; unitig < placements_.size(); ++unitig) {
       const Unitig& held = graph.unitigs()[unitig];
-      if (held.coverage() > repeat_coverage || held.bases.size() < kShortestPlacing) placements_[unitig].unique = false;
+      if (held.coverage() > repeat_coverage || held.bases.size() < 2 * k_) placements_[unitig].unique = false;
     }
     for (const auto& [x, y] : graph.links()) {
       successors_[x].push_back(y);

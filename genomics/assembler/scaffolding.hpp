@@ -31,7 +31,7 @@ struct ScaffoldingReport {
 
 // Scaffolds the contigs (as UnitigGraph::contigs() gave them, with their unitig paths) by
 // the read pairs of `pairs` (ReadThreads::pair_count()):
-// - a mate is placed by the unitigs it crossed that lie in one contig only, are 100 bases
+// - a mate is placed by the unitigs it crossed that lie in one contig only, are 2k bases
 //   long or more and are not read 1.5 times as often as the contigs' median base (the last
 //   such unitig of the first mate's, the first of the second's); a pair whose mates lie in two contigs links the
 //   end the fragment leaves the one by and the end it enters the other by, when the bases
