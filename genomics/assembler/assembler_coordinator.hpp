@@ -135,7 +135,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       scaffold.gaps = reader.u64();
     }
     if (!reader.at_end()) throw std::runtime_error("checkpoints/contigs: bytes after the contigs");
-    summarize(contigs, scaffolds);
+    summarize(contigs);
+    summarize_scaffolds(scaffolds);
     this->log().line("phases counting to contigs: skipped: " + std::to_string(contigs.size()) +
                      " contigs from checkpoints/" + kContigsCheckpoint);
     report("resumed from checkpoints/contigs");
@@ -589,15 +590,13 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     std::vector<std::vector<UnitigGraph::Oriented>> paths;
     const std::vector<Unitig> contigs = graph_->contigs(settings_.minimum_contig, true, reads, mates, &paths);
     const GraphFile graph = graph_gfa(*graph_, paths);
-    this->log().end_phase(std::to_string(contigs.size()) + " contigs");
+    summarize(contigs);
+    this->log().end_phase(std::to_string(outcome_.contigs) + " contigs, " + std::to_string(outcome_.total_length) +
+                          " bases, the largest " + std::to_string(outcome_.largest_contig) + ", N50 " +
+                          std::to_string(outcome_.n50));
     const std::vector<Scaffold> scaffolds = scaffolds_of(contigs, paths);
     threads_.reset();
     graph_.reset();
-    summarize(contigs, scaffolds);
-    this->log().line(std::to_string(outcome_.contigs) + " contigs, " + std::to_string(outcome_.total_length) +
-                     " bases, the largest " + std::to_string(outcome_.largest_contig) + ", N50 " +
-                     std::to_string(outcome_.n50) + "; " + std::to_string(outcome_.scaffolds) + " scaffolds, N50 " +
-                     std::to_string(outcome_.scaffold_n50));
     save_contigs_checkpoint(contigs, graph, scaffolds);
     write_outputs(contigs, graph, scaffolds);
   }
@@ -608,18 +607,22 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
                                      const std::vector<std::vector<UnitigGraph::Oriented>>& paths) {
     this->log().begin_phase("scaffolds");
     if (!threads_ || threads_->pair_count() == 0) {
+      std::vector<Scaffold> scaffolds = unscaffolded(contigs);
+      summarize_scaffolds(scaffolds);
       this->log().end_phase("no read pairs: each contig a scaffold of its own");
-      return unscaffolded(contigs);
+      return scaffolds;
     }
     ScaffoldingReport report;
     std::vector<Scaffold> scaffolds = scaffold_contigs(*graph_, contigs, paths, *threads_, report);
-    phase_done("scaffolds: %llu joins (%llu through the graph), links of %llu pairs or more (a "
+    summarize_scaffolds(scaffolds);
+    phase_done("%llu scaffolds, N50 %llu: %llu joins (%llu through the graph), links of %llu pairs or more (a "
                "join in a contig: %llu) reaching %llu bases, %llu ends conflicted",
-               report.joins, report.joins_through_graph, report.link_threshold, report.join_span_median, report.link_reach, report.conflicted_ends);
+               outcome_.scaffolds, outcome_.scaffold_n50, report.joins, report.joins_through_graph,
+               report.link_threshold, report.join_span_median, report.link_reach, report.conflicted_ends);
     return scaffolds;
   }
 
-  void summarize(const std::vector<Unitig>& contigs, const std::vector<Scaffold>& scaffolds) {
+  void summarize(const std::vector<Unitig>& contigs) {
     outcome_.contigs = contigs.size();
     outcome_.total_length = 0;
     outcome_.largest_contig = 0;
@@ -628,6 +631,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       outcome_.largest_contig = std::max<std::uint64_t>(outcome_.largest_contig, contig.bases.size());
     }
     outcome_.n50 = n50(contigs);
+  }
+  void summarize_scaffolds(const std::vector<Scaffold>& scaffolds) {
     outcome_.scaffolds = scaffolds.size();
     outcome_.scaffold_total_length = 0;
     for (const Scaffold& scaffold : scaffolds) outcome_.scaffold_total_length += scaffold.bases.size();
