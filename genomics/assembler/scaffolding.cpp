@@ -19,7 +19,7 @@ namespace {
 using Oriented = UnitigGraph::Oriented;
 constexpr std::size_t kNone = ~std::size_t{0};
 constexpr std::uint64_t kFewestLinkPairs = 3;
-// A unitig read this many times as often as the typical base or more is a repeat.
+// A unitig read more than this many times as often as the typical base is a repeat.
 constexpr double kRepeatCoverage = 1.5;
 // Pairs inside contigs, spanning joins, needed to set how far a link may reach.
 constexpr std::size_t kFewestForReach = 100;

@@ -32,9 +32,10 @@ struct ScaffoldingReport {
 // Scaffolds the contigs (as UnitigGraph::contigs() gave them, with their unitig paths) by
 // the read pairs of `pairs` (ReadThreads::pair_count()):
 // - a mate is placed by the unitigs it crossed that lie in one contig only, are 2k bases
-//   long or more and are not read 1.5 times as often as the contigs' median base (the last
-//   such unitig of the first mate's, the first of the second's); a pair whose mates lie in two contigs links the
-//   end the fragment leaves the one by and the end it enters the other by, when the bases
+//   long or more and are read at most 1.5 times as often as the contigs' median base (the
+//   last such unitig of the first mate's, the first of the second's); a pair whose mates lie
+//   in two contigs links the end the fragment leaves the one by and the end it enters the
+//   other by, when the bases
 //   of the contigs between the mates' unitigs and those ends are at most the link reach:
 //   twice the 98th percentile of the bases between the mates' unitigs of the pairs that span
 //   joins inside contigs (that percentile is about the insert size less two reads; twice,
