@@ -35,9 +35,8 @@ struct ScaffoldingReport {
 //   long or more and are read at most 1.5 times as often as the contigs' median base (the
 //   last such unitig of the first mate's, the first of the second's); a pair whose mates lie
 //   in two contigs links the end the fragment leaves the one by and the end it enters the
-//   other by, when the bases
-//   of the contigs between the mates' unitigs and those ends are at most the link reach:
-//   twice the 98th percentile of the bases between the mates' unitigs of the pairs that span
+//   other by, when the bases of the contigs between the mates' unitigs and those ends are
+//   at most the link reach: twice the 98th percentile of the bases between the mates' unitigs of the pairs that span
 //   joins inside contigs (that percentile is about the insert size less two reads; twice,
 //   as two contigs that each reach into the repeat between them both hold its bases), at
 //   most kLinkReach;
@@ -55,8 +54,8 @@ std::vector<Scaffold> scaffold_contigs(const UnitigGraph& graph, const std::vect
                                        const std::vector<std::vector<UnitigGraph::Oriented>>& paths,
                                        const ReadThreads& pairs, ScaffoldingReport& report);
 
-// How far from a contig's end a mate may lie to link it, and the longest way between two
-// contigs looked for in the graph.
+// The most a link may reach (all of it when too few pairs inside contigs measure it), and
+// the longest way between two contigs looked for in the graph.
 inline constexpr std::size_t kLinkReach = 2000;
 // The N written for a gap of unknown size (QUAST reads 10 N or more as a gap).
 inline constexpr std::size_t kUnknownGap = 10;
