@@ -28,6 +28,9 @@ import zlib
 # sequence marks a contig crossing the origin of a circular sequence.
 RELOCATION_BP = 1000
 
+# A run of this many N or more is a scaffold's gap (QUAST's threshold for its "broken" figures).
+SCAFFOLD_GAP_N = 10
+SCAFFOLD_GAP = re.compile(f"[Nn]{{{SCAFFOLD_GAP_N},}}")
 SEQUENCE_LETTERS = re.compile(r"^[A-Za-z*.-]*$")
 CIGAR_OPERATION = re.compile(r"([0-9]+)([MIDNSHP=X])")
 
@@ -141,6 +144,22 @@ def print_contig_metrics(lengths, min_contig):
     metric("n50", n50(lengths))
 
 
+def print_scaffold_metrics(kept, min_contig):
+    """Scaffolds (sequences with gaps: runs of SCAFFOLD_GAP_N N or more) as QUAST reads them:
+    the figures above are the whole scaffolds' (n50: the scaffold N50; misassemblies below are
+    counted on whole scaffolds too), and the "broken" assembly is the scaffolds cut at their
+    gaps, the pieces of at least MIN_CONTIG bp kept."""
+    gaps = 0
+    broken = []
+    for _, sequence in kept:
+        pieces = SCAFFOLD_GAP.split(sequence)
+        gaps += len(pieces) - 1
+        broken.extend(len(piece) for piece in pieces if len(piece) >= min_contig)
+    metric("scaffold_gaps", gaps)
+    metric("broken_contigs", len(broken))
+    metric("broken_n50", n50(broken))
+
+
 def ng50(lengths, reference_length):
     """The length L such that contigs of L bp or more hold at least half of the reference's
     bases (0 when all of them together hold less)."""
@@ -171,6 +190,7 @@ def prepare(min_contig, contigs_path, outdir, reference_paths):
             out.write(f"{name}\t{file_of[name]}\n")
     lengths = [len(sequence) for _, sequence in kept]
     print_contig_metrics(lengths, min_contig)
+    print_scaffold_metrics(kept, min_contig)
     reference_length = sum(len(sequence) for _, sequence in reference)
     metric("reference_files", len(reference_paths))
     metric("reference_sequences", len(reference))

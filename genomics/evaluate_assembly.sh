@@ -7,6 +7,10 @@
 # duplication ratio, NGA50 and misassemblies (relocations, translocations, inversions) from
 # the primary alignments of minimap2 -cx asm5 (with several references, a community, also
 # per reference file); and, when MUMmer is installed, dnadiff's figures as a cross-check.
+# Scaffolds are judged as QUAST judges them: every figure of the whole scaffolds (n50 is then
+# the scaffold N50, and parts of one scaffold placed in the wrong order, orientation or
+# distance are misassemblies), and scaffold_gaps, broken_contigs and broken_n50 of the
+# scaffolds cut at runs of 10 N or more.
 # The arithmetic is in genomics/assembly_metrics.py. Bad use or input: one line on stderr, exit
 # status 2 or 1.
 set -euo pipefail
@@ -18,7 +22,8 @@ usage() {
   cat <<EOF
 usage: $0 CONTIGS.fasta REFERENCE.fasta[.gz]... [--min-contig BP]
   Aligns the contigs of at least BP bp (default 500) to the reference(s) with minimap2 -cx asm5
-  and prints "ASSEMBLY_METRIC name = value" lines (see genomics/README.md). Several reference
+  and prints "ASSEMBLY_METRIC name = value" lines (see genomics/README.md). CONTIGS may be
+  scaffolds (gaps: runs of 10 N or more): see broken_n50. Several reference
   files are a community (one genome each): every metric is over all of them, and genome
   fraction, duplication ratio and NGA50 are given for each file too.
 EOF

@@ -68,6 +68,7 @@ GENOMICS_TEST_SOURCES := \
   tests/genomics/mate_pairing_test.cpp \
   tests/genomics/output_directory_test.cpp \
   tests/genomics/read_pairing_test.cpp \
+  tests/genomics/scaffolding_test.cpp \
   tests/genomics/scaling_statistics_test.cpp \
   tests/genomics/sequence_input_test.cpp \
   tests/genomics/tool_options_test.cpp

@@ -21,6 +21,7 @@
 #include "genomics/assembler/graph_store.hpp"
 #include "genomics/assembler/read_threads.hpp"
 #include "genomics/assembler/run_record.hpp"
+#include "genomics/assembler/scaffolding.hpp"
 #include "genomics/assembler/thread_protocol.hpp"
 #include "genomics/assembler/unitig_graph.hpp"
 #include "genomics/assembler/unitig_walk.hpp"
@@ -129,12 +130,20 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     graph.text = reader.text();
     graph.segments = reader.u64();
     graph.bases = reader.u64();
+    std::vector<Scaffold> scaffolds(reader.u64());
+    for (Scaffold& scaffold : scaffolds) {
+      scaffold.bases = reader.text();
+      scaffold.contigs.resize(reader.u64());
+      for (std::size_t& contig : scaffold.contigs) contig = reader.u64();
+      scaffold.gaps = reader.u64();
+    }
     if (!reader.at_end()) throw std::runtime_error("checkpoints/contigs: bytes after the contigs");
     summarize(contigs);
+    summarize_scaffolds(scaffolds);
     this->log().line("phases counting to contigs: skipped: " + std::to_string(contigs.size()) +
                      " contigs from checkpoints/" + kContigsCheckpoint);
     report("resumed from checkpoints/contigs");
-    write_outputs(contigs, graph);
+    write_outputs(contigs, graph, scaffolds);
     return true;
   }
 
@@ -256,7 +265,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
            " repeat-rounds=" + std::to_string(settings_.repeat_rounds) +
            " min-passages=" + std::to_string(settings_.minimum_passages) +
            " min-contig=" + std::to_string(settings_.minimum_contig) +
-           " with graph.gfa";  // so that a checkpoint of the contigs alone is not read as one with it
+           " with graph.gfa scaffolds.fasta";  // so that an older checkpoint, without them, is not read as one with them
   }
 
   // The outcome's counts up to the contigs, in the contigs checkpoint's order.
@@ -267,7 +276,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
 
   // The contigs and the graph, before they are written: with the counts and the outcome, all
   // the outputs (the graph the contigs were read from is not rebuilt on --continue).
-  void save_contigs_checkpoint(const std::vector<Unitig>& contigs, const GraphFile& graph) {
+  void save_contigs_checkpoint(const std::vector<Unitig>& contigs, const GraphFile& graph,
+                               const std::vector<Scaffold>& scaffolds) {
     CheckpointWriter writer;
     this->save_count(writer);
     for (const std::uint64_t* field : outcome_fields()) writer.u64(*field);
@@ -282,6 +292,13 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     writer.text(graph.text);
     writer.u64(graph.segments);
     writer.u64(graph.bases);
+    writer.u64(scaffolds.size());
+    for (const Scaffold& scaffold : scaffolds) {
+      writer.text(scaffold.bases);
+      writer.u64(scaffold.contigs.size());
+      for (const std::size_t contig : scaffold.contigs) writer.u64(contig);
+      writer.u64(scaffold.gaps);
+    }
     this->save_checkpoint(kContigsCheckpoint, contigs_options(), writer);
   }
 
@@ -557,14 +574,36 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     std::vector<std::vector<UnitigGraph::Oriented>> paths;
     const std::vector<Unitig> contigs = graph_->contigs(settings_.minimum_contig, true, reads, mates, &paths);
     const GraphFile graph = graph_gfa(*graph_, paths);
-    threads_.reset();
-    graph_.reset();
     summarize(contigs);
     this->log().end_phase(std::to_string(outcome_.contigs) + " contigs, " + std::to_string(outcome_.total_length) +
                           " bases, the largest " + std::to_string(outcome_.largest_contig) + ", N50 " +
                           std::to_string(outcome_.n50));
-    save_contigs_checkpoint(contigs, graph);
-    write_outputs(contigs, graph);
+    const std::vector<Scaffold> scaffolds = scaffolds_of(contigs, paths);
+    threads_.reset();
+    graph_.reset();
+    save_contigs_checkpoint(contigs, graph, scaffolds);
+    write_outputs(contigs, graph, scaffolds);
+  }
+
+  // The contigs in scaffolds, by the read pairs threaded through the final graph (each
+  // contig alone when there are none).
+  std::vector<Scaffold> scaffolds_of(const std::vector<Unitig>& contigs,
+                                     const std::vector<std::vector<UnitigGraph::Oriented>>& paths) {
+    this->log().begin_phase("scaffolds");
+    if (!threads_ || threads_->pair_count() == 0) {
+      std::vector<Scaffold> scaffolds = unscaffolded(contigs);
+      summarize_scaffolds(scaffolds);
+      this->log().end_phase("no read pairs: each contig a scaffold of its own");
+      return scaffolds;
+    }
+    ScaffoldingReport report;
+    std::vector<Scaffold> scaffolds = scaffold_contigs(*graph_, contigs, paths, *threads_, report);
+    summarize_scaffolds(scaffolds);
+    phase_done("%llu scaffolds, N50 %llu: %llu joins (%llu through the graph), links of %llu pairs or more (a "
+               "join in a contig: %llu) reaching %llu bases, %llu ends conflicted",
+               outcome_.scaffolds, outcome_.scaffold_n50, report.joins, report.joins_through_graph,
+               report.link_threshold, report.join_span_median, report.link_reach, report.conflicted_ends);
+    return scaffolds;
   }
 
   void summarize(const std::vector<Unitig>& contigs) {
@@ -577,14 +616,22 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     }
     outcome_.n50 = n50(contigs);
   }
+  void summarize_scaffolds(const std::vector<Scaffold>& scaffolds) {
+    outcome_.scaffolds = scaffolds.size();
+    outcome_.scaffold_total_length = 0;
+    for (const Scaffold& scaffold : scaffolds) outcome_.scaffold_total_length += scaffold.bases.size();
+    outcome_.scaffold_n50 = scaffold_n50(scaffolds);
+  }
 
   // The output files, published together (the run record holds the phases up to this one);
   // then the picture of the graph, if it is drawn.
-  void write_outputs(const std::vector<Unitig>& contigs, const GraphFile& graph) {
+  void write_outputs(const std::vector<Unitig>& contigs, const GraphFile& graph, const std::vector<Scaffold>& scaffolds) {
     outcome_.rounds.push_back({settings_.counting.k, outcome_.coverage_threshold, outcome_.solid_kmers});
     this->log().begin_phase("writing");
     AtomicOutputFile contigs_file(this->output_path(kContigsFile));
     contigs_file.write(contigs_fasta(contigs));
+    AtomicOutputFile scaffolds_file(this->output_path(kScaffoldsFile));
+    scaffolds_file.write(scaffolds_fasta(scaffolds));
     AtomicOutputFile summary(this->output_path(kAssemblySummaryFile));
     summary.write(assembly_json(settings_, outcome_));
     AtomicOutputFile histogram(this->output_path(kHistogramFile));
@@ -593,10 +640,10 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     graph_file.write(graph.text);
     AtomicOutputFile run_record(this->output_path(kRunRecordFile));
     run_record.write(run_json(settings_, outcome_, this->log().phases(), this->node_count(), this->worker_count()));
-    publish_together({&contigs_file, &summary, &histogram, &graph_file, &run_record});
+    publish_together({&contigs_file, &scaffolds_file, &summary, &histogram, &graph_file, &run_record});
     this->log().end_phase();
-    std::vector<std::string> written{contigs_file.path(), summary.path(), histogram.path(), graph_file.path(),
-                                     run_record.path()};
+    std::vector<std::string> written{contigs_file.path(), scaffolds_file.path(), summary.path(), histogram.path(),
+                                     graph_file.path(), run_record.path()};
     const std::optional<std::string> image = draw_graph_image(
         settings_.graph_image, graph, graph_file.path(), this->output_path(kGraphImageFile), this->log());
     if (image) written.push_back(*image);

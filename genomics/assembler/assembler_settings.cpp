@@ -85,7 +85,10 @@ std::string assembly_json(const AssemblerSettings& settings, const AssemblyOutco
   field("contigs", outcome.contigs);
   field("total_length", outcome.total_length);
   field("largest_contig", outcome.largest_contig);
-  field("n50", outcome.n50, true);
+  field("n50", outcome.n50);
+  field("scaffolds", outcome.scaffolds);
+  field("scaffold_total_length", outcome.scaffold_total_length);
+  field("scaffold_n50", outcome.scaffold_n50, true);
   return json + "}\n";
 }
 

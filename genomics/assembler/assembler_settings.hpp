@@ -56,9 +56,14 @@ struct AssemblyOutcome {
   std::uint64_t n50 = 0;
   std::vector<KRound> rounds;  // every round done, this one's last once it is
   std::string carried_sequences;  // for the next round, if there is one (carried_sequences.hpp)
+  // The scaffolds (scaffolding.hpp): how many, their bases (N counted), their N50.
+  std::uint64_t scaffolds = 0;
+  std::uint64_t scaffold_total_length = 0;
+  std::uint64_t scaffold_n50 = 0;
 };
 
 inline constexpr const char* kContigsFile = "contigs.fasta";
+inline constexpr const char* kScaffoldsFile = "scaffolds.fasta";
 inline constexpr const char* kAssemblySummaryFile = "assembly.json";
 inline constexpr const char* kGraphFile = "graph.gfa";        // the graph the contigs were read from
 inline constexpr const char* kGraphImageFile = "graph.png";  // drawn by Bandage from graph.gfa

@@ -105,8 +105,10 @@ std::vector<ReadThreads::CompactOriented> flipped(std::span<const Oriented> path
 void ReadThreads::add_pair(std::span<const CompactOriented> first, std::span<const CompactOriented> second,
                            std::uint32_t pairs) {
   if (first.empty() || second.empty() || pairs == 0) return;
-  keep_pair(first, flipped(second), pairs);
+  std::vector<CompactOriented> second_along = flipped(second);
+  keep_pair(first, second_along, pairs);
   keep_pair(second, flipped(first), pairs);
+  fragments_[{{first.begin(), first.end()}, std::move(second_along)}] += pairs;
 }
 
 void ReadThreads::keep_pair(std::span<const CompactOriented> from, std::vector<CompactOriented> to,
@@ -125,6 +127,7 @@ void ReadThreads::keep_pair(std::span<const CompactOriented> from, std::vector<C
     if (ids.empty() || ids.back() != id) ids.push_back(id);
   }
 }
+
 
 std::map<ReadThreads::Oriented, std::uint32_t> ReadThreads::mates_after(Oriented anchor,
                                                                         const std::vector<Oriented>& ways) const {

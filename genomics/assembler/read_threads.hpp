@@ -84,6 +84,16 @@ class ReadThreads {
   // How many read pairs with one mate in `anchor` have the other mate, further along the
   // same way, in each of `ways` (read as given).
   std::map<Oriented, std::uint32_t> mates_after(Oriented anchor, const std::vector<Oriented>& ways) const;
+  // The read pairs added, each distinct one once with how many pairs were alike: its first
+  // mate's unitigs, then the second's read along the fragment (reverse complemented), in the
+  // order of their unitigs, so the same whichever store paired which.
+  std::size_t pair_count() const { return fragments_.size(); }
+  template <class Visit>  // visit(first, second along the fragment, pairs)
+  void for_each_pair(Visit&& visit) const {
+    for (const auto& [mates, pairs] : fragments_) {
+      visit(std::span<const CompactOriented>(mates.first), std::span<const CompactOriented>(mates.second), pairs);
+    }
+  }
   std::uint64_t unpaired_files() const { return unpaired_files_; }
   // What is kept: each distinct path (either way) and pair of ways (from either mate) once.
   std::uint64_t distinct_paths() const { return paths_.size(); }
@@ -138,6 +148,7 @@ class ReadThreads {
   std::vector<std::uint32_t> pair_counts_;
   std::map<std::pair<std::vector<CompactOriented>, std::vector<CompactOriented>>, std::uint32_t> pair_ids_;
   std::map<Oriented, std::vector<std::uint32_t>> pairs_by_unitig_;
+  std::map<std::pair<std::vector<CompactOriented>, std::vector<CompactOriented>>, std::uint32_t> fragments_;
   std::uint64_t unpaired_files_ = 0;
   std::uint64_t reads_threaded_ = 0;
   std::vector<std::string> kept_reads_;

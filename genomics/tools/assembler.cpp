@@ -5,7 +5,8 @@
 //   assembler -o out --12 interleaved.fq -s unpaired.fq --k-list 21,33,55
 //   zcat reads.fq.gz | assembler -k 31 -o out -
 //   mpiexec -n 4 assembler -k 31 -o out reads.fq.gz
-// Writes out/contigs.fasta, out/assembly.json (contigs, total length, largest, N50, and how
+// Writes out/contigs.fasta, out/scaffolds.fasta (the contigs ordered by read pairs),
+// out/assembly.json (contigs, total length, largest, N50, scaffolds and their N50, and how
 // the graph was built), out/histogram.txt, out/graph.gfa and out/run.json (the run record:
 // version, command line, inputs, settings, phase times), all or none, then out/graph.png
 // (Bandage's picture of graph.gfa) when it is drawn; out/assembler.log tells how the run went.
@@ -53,7 +54,8 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
                            "of them, and left unpaired (a warning in the log) if two such files hold different "
                            "numbers of records. "
                            "'-' reads standard input (copied into DIR while the assembler runs, as it "
-                           "reads its inputs more than once). Writes DIR/contigs.fasta, DIR/assembly.json, "
+                           "reads its inputs more than once). Writes DIR/contigs.fasta, DIR/scaffolds.fasta "
+                           "(the contigs ordered and oriented by read pairs), DIR/assembly.json, "
                            "DIR/histogram.txt, DIR/graph.gfa (the graph the contigs were read from, GFA 1) and "
                            "DIR/run.json (the run record), then DIR/graph.png (see --graph-image), and logs the "
                            "run in DIR/assembler.log. DIR must be new, "
@@ -166,7 +168,7 @@ int main(int argc, char** argv) {
   ThreadOptions threads;
   AssemblerSettings settings;
   OutputRules output{kProgram,
-                     {kContigsFile, kAssemblySummaryFile, kHistogramFile, kGraphFile, kGraphImageFile, kRunRecordFile},
+                     {kContigsFile, kScaffoldsFile, kAssemblySummaryFile, kHistogramFile, kGraphFile, kGraphImageFile, kRunRecordFile},
                      {kGraphCheckpoint, kContigsCheckpoint}};
   std::string statistics_directory;
   return tool_main(

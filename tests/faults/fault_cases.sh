@@ -74,7 +74,7 @@ same_files() {
 "${counter[@]}" -o "$work/dump-reference" --dump "$reads_1" >/dev/null 2>&1
 "${assembler[@]}" -o "$work/assembler-reference" "$reads_1" "$reads_2" >/dev/null 2>&1
 counter_files=(histogram.txt summary.json)
-assembler_files=(contigs.fasta assembly.json histogram.txt graph.gfa)
+assembler_files=(contigs.fasta scaffolds.fasta assembly.json histogram.txt graph.gfa)
 
 # --- Output folders ---------------------------------------------------------------------
 begin
@@ -366,7 +366,7 @@ finish "kmer_counter --dump --continue after a run without --dump"
 # Every phase in a plain build; under a sanitizer (each assembler run 10x slower) one phase
 # that resumes from the graph and one after it, which take the same code paths.
 assembler_phases=(counting histogram "solid k-mers" edges walks unitigs cleaning "repeats, round 1" "reads and pairs" contigs
-  writing)
+  scaffolds writing)
 [ -z "${XENON_SANITIZE:-}" ] || assembler_phases=(walks cleaning writing)
 # Killed while Bandage draws graph.png (after graph.gfa is published): the contigs checkpoint
 # is still there, and the picture is drawn again. Without Bandage there is no such phase.
@@ -378,11 +378,12 @@ for phase in "${assembler_phases[@]}"; do
   expect "exit status 0" status_is 0
   expect "same bytes as an uninterrupted run" same_files "$work/assembler-reference" "$work/resume-assembler" "${assembler_files[@]}"
   case $phase in
-    cleaning | repeats* | reads* | contigs)
+    cleaning | repeats* | reads* | contigs | scaffolds)
       expect "the graph's phases skipped" grep -q "phases counting to walks: skipped" "$work/resume-assembler/assembler.log" ;;
     writing | "graph image")
       expect "every phase to the contigs skipped" grep -q "phases counting to contigs: skipped" "$work/resume-assembler/assembler.log"
-      expect "nothing but the writing done" lacks "phase contigs" "$work/resume-assembler/assembler.log" ;;
+      expect "nothing but the writing done" lacks "phase contigs" "$work/resume-assembler/assembler.log"
+      expect "the scaffolds from the checkpoint" lacks "phase scaffolds" "$work/resume-assembler/assembler.log" ;;
   esac
   finish "assembler killed in '$phase', --continue"
 done

@@ -133,6 +133,51 @@ TEST(Assembler, SummaryAgreesWithTheContigsWritten) {
     EXPECT_EQ(std::count(seen.begin(), seen.end(), contig) + std::count(seen.begin(), seen.end(), reverse), 0);
     seen.push_back(contig);
   }
+  // The scaffolds: every contig in exactly one, read one way or the other (each scaffold's
+  // header names its contigs, in order), and the summary's figures of them.
+  const std::string scaffolds_text = out.read("scaffolds.fasta");
+  const std::vector<std::string> scaffolds = contigs_of(scaffolds_text);
+  ASSERT_FALSE(scaffolds.empty());
+  std::vector<int> times(contigs.size(), 0);
+  std::istringstream headers(scaffolds_text);
+  std::size_t scaffold = 0;
+  for (std::string line; std::getline(headers, line);) {
+    if (line.empty() || line[0] != '>') continue;
+    const std::string listed = line.substr(line.find(" contigs=") + 9);
+    std::istringstream names(listed);
+    for (std::string name; std::getline(names, name, ',');) {
+      const std::size_t index = std::stoul(name.substr(name.find('_') + 1)) - 1;
+      ASSERT_LT(index, contigs.size()) << line;
+      ++times[index];
+      std::string reverse(contigs[index].rbegin(), contigs[index].rend());
+      for (char& base : reverse) base = base == 'A' ? 'T' : base == 'C' ? 'G' : base == 'G' ? 'C' : 'A';
+      EXPECT_TRUE(scaffolds[scaffold].find(contigs[index]) != std::string::npos ||
+                  scaffolds[scaffold].find(reverse) != std::string::npos)
+          << name << " in " << line;
+    }
+    ++scaffold;
+  }
+  EXPECT_EQ(times, std::vector<int>(contigs.size(), 1)) << scaffolds_text.substr(0, 2000);
+  std::vector<std::size_t> scaffold_lengths;
+  std::size_t scaffold_total = 0;
+  for (const std::string& bases : scaffolds) {
+    EXPECT_EQ(bases.find_first_not_of("ACGTN"), std::string::npos);
+    scaffold_lengths.push_back(bases.size());
+    scaffold_total += bases.size();
+  }
+  EXPECT_TRUE(std::is_sorted(scaffold_lengths.rbegin(), scaffold_lengths.rend())) << "longest first";
+  EXPECT_EQ(json_number(summary, "scaffolds"), scaffolds.size());
+  EXPECT_EQ(json_number(summary, "scaffold_total_length"), scaffold_total);
+  running = 0;
+  std::size_t scaffold_n50 = 0;
+  for (const std::size_t length : scaffold_lengths) {
+    running += length;
+    if (2 * running >= scaffold_total) {
+      scaffold_n50 = length;
+      break;
+    }
+  }
+  EXPECT_EQ(json_number(summary, "scaffold_n50"), scaffold_n50);
   // --min-contig keeps the longer ones only.
   OutputDirectory long_only;
   assemble(long_only, "-k 31 --min-contig 20000", kLambdaReads);
@@ -146,6 +191,7 @@ TEST(Assembler, LambdaArtReadsGiveTheWholeGenomeInOneContig) {
   OutputDirectory out;
   assemble(out, "-threads-per-node 3", kLambdaArt);  // the defaults: k 21, 33, 55, 63 for 150 bp reads
   EXPECT_EQ(contigs_of(out.read("contigs.fasta")).size(), 1u);
+  EXPECT_EQ(contigs_of(out.read("scaffolds.fasta")), contigs_of(out.read("contigs.fasta"))) << "one contig, one scaffold";
   auto metrics = evaluate(out.contigs(), "lambda/lambda_virus.fa.gz");
   EXPECT_GT(metrics["genome_fraction"], 99.9);
   EXPECT_EQ(metrics["misassemblies"], 0);
@@ -179,6 +225,14 @@ TEST(Assembler, ShigellaPlasmidsAreNinetyThreePercentCoveredWithoutMisassembly) 
   auto metrics = evaluate(out.contigs(), "unicycler-sample/reference.fasta.gz");
   EXPECT_GE(metrics["genome_fraction"], 93.0);
   EXPECT_EQ(metrics["misassemblies"], 0);
+  // No scaffold joins what the reference keeps apart, at k 63 and at the default k.
+  auto scaffolds = evaluate(out.path() + "/scaffolds.fasta", "unicycler-sample/reference.fasta.gz");
+  EXPECT_GE(scaffolds["genome_fraction"], 90.0);
+  EXPECT_EQ(scaffolds["misassemblies"], 0);
+  EXPECT_GE(scaffolds["n50"], metrics["n50"]);
+  OutputDirectory default_k;
+  assemble(default_k, "-threads-per-node 3", kShigella);
+  EXPECT_EQ(evaluate(default_k.path() + "/scaffolds.fasta", "unicycler-sample/reference.fasta.gz")["misassemblies"], 0);
 }
 
 TEST(Assembler, WritesTheSameBytesForEveryThreadAndProcessCountAndAccountsForEveryKmer) {
@@ -196,8 +250,10 @@ TEST(Assembler, WritesTheSameBytesForEveryThreadAndProcessCountAndAccountsForEve
     const std::string summary = reference.read("assembly.json");
     const std::string graph = reference.read("graph.gfa");
     ASSERT_GT(contigs.size(), 100000u);
+    const std::string scaffolds = reference.read("scaffolds.fasta");
     EXPECT_EQ(reference.entries(), (std::vector<std::string>{"assembler.log", "assembly.json", "contigs.fasta",
-                                                             "graph.gfa", "histogram.txt", "run.json"}));
+                                                             "graph.gfa", "histogram.txt", "run.json",
+                                                             "scaffolds.fasta"}));
     for (const int threads : {2, 3, 5}) {
       if (rounds && threads == 5) continue;  // the rounds' own code is one actor's; their stores are as at one k
       if (under_sanitizer() && threads != 3) continue;  // the sanitizers' time goes where threads meet
@@ -206,6 +262,7 @@ TEST(Assembler, WritesTheSameBytesForEveryThreadAndProcessCountAndAccountsForEve
       EXPECT_EQ(out.read("contigs.fasta"), contigs) << k << ", " << threads << " threads";
       EXPECT_EQ(out.read("assembly.json"), summary) << k << ", " << threads << " threads";
       EXPECT_EQ(out.read("graph.gfa"), graph) << k << ", " << threads << " threads";
+      EXPECT_EQ(out.read("scaffolds.fasta"), scaffolds) << k << ", " << threads << " threads";
     }
     if (!xenon::testing::built_with_mpi()) continue;
     for (const int processes : {2, rounds ? 3 : 4}) {
@@ -219,6 +276,7 @@ TEST(Assembler, WritesTheSameBytesForEveryThreadAndProcessCountAndAccountsForEve
       EXPECT_EQ(out.read("contigs.fasta"), contigs) << k << ", " << processes << " processes";
       EXPECT_EQ(out.read("assembly.json"), summary) << k << ", " << processes << " processes";
       EXPECT_EQ(out.read("graph.gfa"), graph) << k << ", " << processes << " processes";
+      EXPECT_EQ(out.read("scaffolds.fasta"), scaffolds) << k << ", " << processes << " processes";
     }
   }
 }
@@ -247,6 +305,7 @@ TEST(Assembler, ReadsThreadedByEveryStoreGiveTheSameContigs) {
     EXPECT_EQ(out.read("contigs.fasta"), reference.read("contigs.fasta")) << processes << " processes, " << inputs;
     EXPECT_EQ(out.read("assembly.json"), reference.read("assembly.json")) << processes << " processes, " << inputs;
     EXPECT_EQ(out.read("graph.gfa"), reference.read("graph.gfa")) << processes << " processes, " << inputs;
+    EXPECT_EQ(out.read("scaffolds.fasta"), reference.read("scaffolds.fasta")) << processes << " processes, " << inputs;
     const std::string log = out.read("assembler.log");
     EXPECT_NE(log.find("reads threaded by " + std::to_string(processes * (threads - 1)) + " stores"), std::string::npos)
         << log;
@@ -396,7 +455,7 @@ TEST(Assembler, RunRecordTellsWhatRanOnWhatWithWhichSettingsAndHowLongEachPhaseT
   logged.pop_back();
   EXPECT_EQ(phases, logged);
   EXPECT_EQ(phases.front(), "counting");
-  EXPECT_EQ(phases.back(), "contigs");
+  EXPECT_EQ(phases.back(), "scaffolds");
   const auto finished = forced.read("assembler.log").find("finished in ");
   ASSERT_NE(finished, std::string::npos);
   EXPECT_LE(seconds, std::stod(forced.read("assembler.log").substr(finished + 12)) + 0.01);

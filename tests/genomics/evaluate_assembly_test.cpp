@@ -314,6 +314,35 @@ TEST_F(EvaluateAssembly, PieceJoinedToADistantReverseComplementIsOneInversion) {
   }
 }
 
+// Scaffolds, as QUAST judges them: misassemblies on the whole scaffold (its parts across a gap
+// of N in the wrong order, orientation or distance), and the broken figures of the parts.
+TEST_F(EvaluateAssembly, ScaffoldPartsOutOfOrderTurnedOrFarApartAcrossAGapAreMisassemblies) {
+  const std::string gap(10, 'N');
+  const auto right = evaluate(
+      work_.write_fasta("right.fa", {{"x", lambda(5000, 10000) + gap + lambda(10300, 15000)}}), lambda_path());
+  expect_misassemblies(right, 0, 0, 0);
+  EXPECT_EQ(right.number("n50"), 5000 + 10 + 4700) << "the scaffold's N50";
+  EXPECT_EQ(right.number("scaffold_gaps"), 1);
+  EXPECT_EQ(right.number("broken_contigs"), 2);
+  EXPECT_EQ(right.number("broken_n50"), 5000);
+  const auto order = evaluate(
+      work_.write_fasta("order.fa", {{"x", lambda(10300, 15000) + gap + lambda(5000, 10000)}}), lambda_path());
+  expect_misassemblies(order, 1, 0, 0);
+  const auto turned = evaluate(
+      work_.write_fasta("turned.fa", {{"x", lambda(5000, 10000) + gap + reverse_complement(lambda(10300, 15000))}}),
+      lambda_path());
+  expect_misassemblies(turned, 0, 0, 1);
+  const auto far = evaluate(
+      work_.write_fasta("far.fa", {{"x", lambda(5000, 10000) + gap + lambda(12000, 17000)}}), lambda_path());
+  expect_misassemblies(far, 1, 0, 0);
+  // Fewer than 10 N is no gap (QUAST's threshold).
+  const auto short_run = evaluate(
+      work_.write_fasta("short.fa", {{"x", lambda(5000, 10000) + std::string(9, 'N') + lambda(10300, 15000)}}),
+      lambda_path());
+  EXPECT_EQ(short_run.number("scaffold_gaps"), 0);
+  EXPECT_EQ(short_run.number("broken_contigs"), 1);
+}
+
 TEST_F(EvaluateAssembly, PiecesOfTwoPlasmidsJoinedAreOneTranslocation) {
   const auto joined = evaluate(
       work_.write_fasta("joined.fa",

@@ -304,7 +304,7 @@ TEST(ToolOptions, TheAssemblerReadsStandardInputAndPipesAsOftenAsItNeeds) {
     EXPECT_EQ(lines_holding(log, threaded), 1u) << "read again from the copy\n" << log;
     EXPECT_EQ(lines_holding(log, "phase copying inputs read once: done in "), 1u) << log;
     EXPECT_EQ(out.entries(), (std::vector<std::string>{"assembler.log", "assembly.json", "contigs.fasta",
-                                                       "graph.gfa", "histogram.txt", "run.json"}))
+                                                       "graph.gfa", "histogram.txt", "run.json", "scaffolds.fasta"}))
         << "the copy is removed";
   }
   // A failed run removes the copy too.
@@ -404,10 +404,11 @@ TEST(ToolOptions, TheAssemblersLogNamesEveryStep) {
   EXPECT_EQ(logged(log, "command line: " + binary("assembler") + " --quiet -t 2 -o " + out.path() + " " + in.reads()),
             1u) << log;
   expect_phases(log, {"counting", "histogram", "solid k-mers", "edges", "walks", "unitigs", "cleaning",
-                      "repeats, round 1", "reads and pairs", "contigs"});
+                      "repeats, round 1", "reads and pairs", "contigs", "scaffolds"});
   EXPECT_EQ(lines_holding(log, "phase contigs: done in "), 1u) << log;
   EXPECT_EQ(lines_holding(log, "phase contigs: done in "), lines_holding(log, ": 1 contigs, 49")) << log;
-  for (const char* name : {"contigs.fasta", "assembly.json", "histogram.txt", "graph.gfa"}) {
+  EXPECT_EQ(lines_holding(log, "phase scaffolds: done in "), 1u) << log;
+  for (const char* name : {"contigs.fasta", "scaffolds.fasta", "assembly.json", "histogram.txt", "graph.gfa"}) {
     EXPECT_EQ(lines_holding(log, "  wrote " + out.path() + "/" + name), 1u) << name << "\n" << log;
   }
   EXPECT_EQ(log.substr(log.rfind(": exit status ")), ": exit status 0\n") << log;

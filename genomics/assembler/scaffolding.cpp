@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "genomics/assembler/scaffolding.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+#include <span>
+#include <stdexcept>
+#include <utility>
+
+#include "genomics/assembler/assembler_settings.hpp"
+#include "genomics/kmer/kmer_ops.hpp"
+
+namespace xenon::genomics {
+
+namespace {
+
+using Oriented = UnitigGraph::Oriented;
+constexpr std::size_t kNone = ~std::size_t{0};
+constexpr std::uint64_t kFewestLinkPairs = 3;
+// A unitig read more than this many times as often as the typical base is a repeat.
+constexpr double kRepeatCoverage = 1.5;
+// Pairs inside contigs, spanning joins, needed to set how far a link may reach.
+constexpr std::size_t kFewestForReach = 100;
+
+// Contig ends are numbered 2 * contig (its start) and 2 * contig + 1 (its end).
+std::size_t other_end(std::size_t end) { return end ^ 1; }
+std::size_t contig_of(std::size_t end) { return end / 2; }
+
+// Where a unitig lies in the contigs: in one contig (at a step of its path, one way), in
+// several (a repeat's copies: it places no mate), or in none.
+struct Placement {
+  std::size_t contig = kNone;
+  std::size_t step = 0;
+  bool reversed = false;
+  bool unique = false;
+};
+
+// A mate placed in a contig: at which step of the contig's path, and whether the fragment
+// runs along the contig as contigs.fasta reads it.
+struct MatePlace {
+  std::size_t contig;
+  std::size_t step;
+  bool along;
+};
+
+class Scaffolder {
+ public:
+  Scaffolder(const UnitigGraph& graph, const std::vector<Unitig>& contigs,
+             const std::vector<std::vector<Oriented>>& paths)
+      : graph_(graph), contigs_(contigs), paths_(paths), k_(static_cast<std::size_t>(graph.k())),
+        placements_(graph.unitigs().size()), starts_(paths.size()), successors_(2 * graph.unitigs().size()) {
+    for (std::size_t contig = 0; contig < paths.size(); ++contig) {
+      std::size_t start = 0;
+      for (std::size_t step = 0; step < paths[contig].size(); ++step) {
+        const Oriented oriented = paths[contig][step];
+        starts_[contig].push_back(start);
+        start += unitig_length(oriented) - (k_ - 1);
+        if (contigs[contig].circular) continue;  // a circular contig is whole: nothing to join
+        Placement& placement = placements_[oriented / 2];
+        placement.unique = placement.contig == kNone;  // a second copy: placed nowhere
+        placement.contig = contig;
+        placement.step = step;
+        placement.reversed = oriented % 2 != 0;
+      }
+    }
+    // A unitig read far more often than the genome's typical one is a repeat whose other
+    // copies no contig holds (shorter than a contig, or trimmed off one): it places no mate.
+    const double repeat_coverage = kRepeatCoverage * typical_coverage();
+    // Nor does a unitig shorter than 2k: in a tangle of such (a repeat's variants, errors),
+    // the reads cross unitigs that the contigs' paths part from.
+    for (std::size_t unitig = 0; unitig < placements_.size(); ++unitig) {
+      const Unitig& held = graph.unitigs()[unitig];
+      if (held.coverage() > repeat_coverage || held.bases.size() < 2 * k_) placements_[unitig].unique = false;
+    }
+    for (const auto& [x, y] : graph.links()) {
+      successors_[x].push_back(y);
+      if ((y ^ 1) != x) successors_[y ^ 1].push_back(x ^ 1);
+    }
+  }
+
+  std::vector<Scaffold> scaffold(const ReadThreads& pairs, ScaffoldingReport& report) {
+    count_links(pairs);
+    report.join_span_median = join_span_median();
+    report.link_threshold = std::max(kFewestLinkPairs, report.join_span_median / 4);
+    report.link_reach = link_reach_;
+    const std::vector<std::size_t> joined = join_ends(report);
+    std::vector<Scaffold> scaffolds;
+    std::vector<bool> written(contigs_.size(), false);
+    for (std::size_t contig = 0; contig < contigs_.size(); ++contig) {
+      if (written[contig]) continue;
+      scaffolds.push_back(chain_through(contig, joined, written, report));
+    }
+    std::stable_sort(scaffolds.begin(), scaffolds.end(), [](const Scaffold& a, const Scaffold& b) {
+      if (a.bases.size() != b.bases.size()) return a.bases.size() > b.bases.size();
+      return a.contigs.front() < b.contigs.front();
+    });
+    return scaffolds;
+  }
+
+ private:
+  // The coverage of the median base of the contigs' unitigs.
+  double typical_coverage() const {
+    std::vector<std::pair<double, std::size_t>> coverages;  // and bases
+    std::size_t bases = 0;
+    for (std::size_t unitig = 0; unitig < placements_.size(); ++unitig) {
+      if (placements_[unitig].contig == kNone) continue;
+      const Unitig& held = graph_.unitigs()[unitig];
+      coverages.emplace_back(held.coverage(), held.bases.size());
+      bases += held.bases.size();
+    }
+    std::sort(coverages.begin(), coverages.end());
+    std::size_t running = 0;
+    for (const auto& [coverage, length] : coverages) {
+      running += length;
+      if (2 * running >= bases) return coverage;
+    }
+    return 0;
+  }
+
+  std::size_t unitig_length(Oriented oriented) const { return graph_.unitigs()[oriented / 2].bases.size(); }
+  std::string unitig_bases(Oriented oriented) const {
+    const std::string& bases = graph_.unitigs()[oriented / 2].bases;
+    return oriented % 2 == 0 ? bases : reverse_complement(bases);
+  }
+
+  // The mate placed by the first unitig (or the last, `from_back`) of `path` that lies in
+  // one contig only.
+  std::optional<MatePlace> place(std::span<const ReadThreads::CompactOriented> path, bool from_back) const {
+    for (std::size_t i = 0; i < path.size(); ++i) {
+      const Oriented oriented = path[from_back ? path.size() - 1 - i : i];
+      const Placement& placement = placements_[oriented / 2];
+      if (!placement.unique) continue;
+      return MatePlace{placement.contig, placement.step, (oriented % 2 != 0) == placement.reversed};
+    }
+    return std::nullopt;
+  }
+
+  // Bases of `contig` before its unitig at `step` (`before`), or after it.
+  std::size_t bases_beside(std::size_t contig, std::size_t step, bool before) const {
+    const std::size_t start = starts_[contig][step];
+    if (before) return start;
+    return contigs_[contig].bases.size() - (start + unitig_length(paths_[contig][step]));
+  }
+
+  // The two mates of a pair, placed.
+  struct PlacedPair {
+    MatePlace first, second;
+  };
+  std::optional<PlacedPair> place_pair(std::span<const ReadThreads::CompactOriented> first_mate,
+                                       std::span<const ReadThreads::CompactOriented> second_along) const {
+    const std::optional<MatePlace> first = place(first_mate, true);
+    if (!first) return std::nullopt;
+    const std::optional<MatePlace> second = place(second_along, false);
+    if (!second) return std::nullopt;
+    return PlacedPair{*first, *second};
+  }
+
+  // The pairs: within one contig, the joins between unitigs each spans, and the bases
+  // between the unitigs of its mates (what sets how far a link may reach: twice as far, as
+  // two contigs that each reach into the repeat between them both hold its bases); across
+  // two contigs, a link between the end the fragment leaves the first by and the end it
+  // enters the second by, when the bases between the mates' unitigs and those ends are no
+  // more than that.
+  void count_links(const ReadThreads& pairs) {
+    std::vector<std::vector<std::int64_t>> spanning(paths_.size());
+    for (std::size_t contig = 0; contig < paths_.size(); ++contig) spanning[contig].assign(paths_[contig].size() + 1, 0);
+    std::vector<std::size_t> between;
+    pairs.for_each_pair([&](auto first_mate, auto second_along, std::uint32_t alike) {
+      const std::optional<PlacedPair> placed = place_pair(first_mate, second_along);
+      if (!placed || placed->first.contig != placed->second.contig) return;
+      const MatePlace& first = placed->first;
+      const MatePlace& second = placed->second;
+      // Along the fragment, the first mate's unitig comes first (else no fragment this contig holds).
+      if (first.along != second.along || first.step == second.step || (first.step < second.step) != first.along) return;
+      const std::size_t from = std::min(first.step, second.step);
+      const std::size_t to = std::max(first.step, second.step);
+      spanning[first.contig][from] += alike;  // the joins after steps from, ..., to - 1
+      spanning[first.contig][to] -= alike;
+      const std::size_t gap_begin = starts_[first.contig][from] + unitig_length(paths_[first.contig][from]);
+      between.insert(between.end(), alike, starts_[first.contig][to] > gap_begin ? starts_[first.contig][to] - gap_begin : 0);
+    });
+    // The joins that unique unitigs lie on both sides of (no mate is placed beyond a
+    // contig's last one: in a repeat copy its end reaches into).
+    for (std::size_t contig = 0; contig < paths_.size(); ++contig) {
+      std::vector<std::size_t> unique_steps;
+      for (std::size_t step = 0; step < paths_[contig].size(); ++step) {
+        if (placements_[paths_[contig][step] / 2].unique) unique_steps.push_back(step);
+      }
+      if (unique_steps.size() < 2) continue;
+      std::int64_t running = 0;
+      for (std::size_t join = 0; join < unique_steps.back(); ++join) {
+        running += spanning[contig][join];
+        if (join >= unique_steps.front()) join_spans_.push_back(static_cast<std::uint64_t>(running));
+      }
+    }
+    link_reach_ = kLinkReach;
+    if (between.size() >= kFewestForReach) {
+      const auto at = between.begin() + static_cast<std::ptrdiff_t>(between.size() * 98 / 100);
+      std::nth_element(between.begin(), at, between.end());
+      link_reach_ = std::min(kLinkReach, 2 * *at);
+    }
+    pairs.for_each_pair([&](auto first_mate, auto second_along, std::uint32_t alike) {
+      const std::optional<PlacedPair> placed = place_pair(first_mate, second_along);
+      if (!placed || placed->first.contig == placed->second.contig) return;
+      const MatePlace& first = placed->first;
+      const MatePlace& second = placed->second;
+      const std::size_t leaves_by = 2 * first.contig + (first.along ? 1 : 0);
+      const std::size_t enters_by = 2 * second.contig + (second.along ? 0 : 1);
+      const std::size_t reach = bases_beside(first.contig, first.step, !first.along) +
+                                bases_beside(second.contig, second.step, second.along);
+      if (reach > link_reach_) return;
+      links_[{std::min(leaves_by, enters_by), std::max(leaves_by, enters_by)}] += alike;
+    });
+  }
+
+  std::uint64_t join_span_median() {
+    if (join_spans_.empty()) return 0;
+    std::vector<std::uint64_t> spans = join_spans_;
+    std::nth_element(spans.begin(), spans.begin() + static_cast<std::ptrdiff_t>(spans.size() / 2), spans.end());
+    return spans[spans.size() / 2];
+  }
+
+  // For each contig end, the end it is joined to (kNone: open).
+  std::vector<std::size_t> join_ends(ScaffoldingReport& report) const {
+    const std::uint64_t threshold = report.link_threshold;
+    std::vector<std::size_t> partner(2 * contigs_.size(), kNone);
+    std::vector<bool> conflicted(2 * contigs_.size(), false);
+    for (const auto& [ends, count] : links_) {
+      if (count < threshold) continue;
+      for (const auto& [end, other] : {ends, std::pair{ends.second, ends.first}}) {
+        if (partner[end] != kNone) conflicted[end] = true;
+        partner[end] = other;
+      }
+    }
+    std::vector<std::size_t> joined(2 * contigs_.size(), kNone);
+    for (std::size_t end = 0; end < partner.size(); ++end) {
+      if (conflicted[end]) ++report.conflicted_ends;
+      const std::size_t other = partner[end];
+      if (other == kNone || conflicted[end] || conflicted[other] || partner[other] != end) continue;
+      joined[end] = other;
+    }
+    return joined;
+  }
+
+  // The scaffold of the chain of joined contigs that `contig` is in.
+  Scaffold chain_through(std::size_t contig, const std::vector<std::size_t>& joined, std::vector<bool>& written,
+                         ScaffoldingReport& report) const {
+    // Its two end contigs (or, on a cycle of joins, `contig`, the smallest of the cycle not
+    // written yet, broken before its start).
+    const auto last_along = [&](std::size_t leaving) {
+      std::size_t end = leaving;
+      while (joined[end] != kNone) {
+        end = other_end(joined[end]);
+        if (contig_of(end) == contig) return kNone;
+      }
+      return end;
+    };
+    const std::size_t one = last_along(2 * contig);
+    std::size_t entry = 2 * contig;  // the end the scaffold begins by
+    if (one != kNone) {
+      const std::size_t another = last_along(2 * contig + 1);
+      entry = contig_of(one) <= contig_of(another) ? one : another;
+      if (contig_of(one) == contig_of(another)) entry = std::min(one, another);
+    }
+    Scaffold scaffold;
+    const std::size_t first = contig_of(entry);
+    std::size_t at = entry;
+    std::vector<Oriented> previous;
+    while (true) {
+      const std::size_t current = contig_of(at);
+      const bool reversed = at % 2 != 0;
+      std::vector<Oriented> path = paths_[current];
+      std::string bases = contigs_[current].bases;
+      if (reversed) {
+        std::reverse(path.begin(), path.end());
+        for (Oriented& oriented : path) oriented ^= 1;
+        bases = reverse_complement(bases);
+      }
+      if (scaffold.contigs.empty()) {
+        scaffold.bases = std::move(bases);
+      } else {
+        append_joined(scaffold, previous, path, bases, report);
+      }
+      scaffold.contigs.push_back(current);
+      written[current] = true;
+      previous = std::move(path);
+      const std::size_t next = joined[other_end(at)];
+      if (next == kNone || contig_of(next) == first) break;
+      at = next;
+    }
+    return scaffold;
+  }
+
+  // `bases` (a contig read along `path`) after the scaffold so far, whose last contig was
+  // read along `before`: overlapping where `path` begins with the unitigs `before` ends with,
+  // else through the graph's way between them, else after a gap.
+  void append_joined(Scaffold& scaffold, const std::vector<Oriented>& before, const std::vector<Oriented>& path,
+                     const std::string& bases, ScaffoldingReport& report) const {
+    ++report.joins;
+    for (std::size_t shared = std::min(before.size(), path.size()); shared > 0; --shared) {
+      if (!std::equal(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(shared),
+                      before.end() - static_cast<std::ptrdiff_t>(shared))) {
+        continue;
+      }
+      std::size_t overlap = k_ - 1;
+      for (std::size_t step = 0; step < shared; ++step) overlap += unitig_length(path[step]) - (k_ - 1);
+      scaffold.bases.append(bases, std::min(overlap, bases.size()));
+      ++report.joins_through_graph;
+      return;
+    }
+    if (const std::optional<std::vector<Oriented>> way = graph_way(before.back(), path.front())) {
+      for (const Oriented oriented : *way) scaffold.bases.append(unitig_bases(oriented), k_ - 1);
+      scaffold.bases.append(bases, k_ - 1);
+      ++report.joins_through_graph;
+      return;
+    }
+    scaffold.bases.append(kUnknownGap, 'N');
+    ++scaffold.gaps;
+    scaffold.bases += bases;
+  }
+
+  // The unitigs strictly between `from` and `to` on the graph's shortest way from the one to
+  // the other, through unitigs that no single contig holds (repeat copies and what no contig
+  // took), at most kLinkReach bases; none if there is no such way.
+  std::optional<std::vector<Oriented>> graph_way(Oriented from, Oriented to) const {
+    std::map<Oriented, std::pair<std::size_t, Oriented>> reached;  // distance, and the unitig before
+    std::set<std::pair<std::size_t, Oriented>> frontier{{0, from}};
+    reached[from] = {0, from};
+    while (!frontier.empty()) {
+      const auto [distance, at] = *frontier.begin();
+      frontier.erase(frontier.begin());
+      for (const Oriented next : successors_[at]) {
+        if (next == to) {
+          std::vector<Oriented> way;
+          for (Oriented step = at; step != from; step = reached.at(step).second) way.push_back(step);
+          std::reverse(way.begin(), way.end());
+          return way;
+        }
+        if (placements_[next / 2].unique || next == from) continue;
+        const std::size_t further = distance + unitig_length(next) - (k_ - 1);
+        if (further > kLinkReach) continue;
+        const auto found = reached.find(next);
+        if (found != reached.end() && found->second.first <= further) continue;
+        if (found != reached.end()) frontier.erase({found->second.first, next});
+        reached[next] = {further, at};
+        frontier.insert({further, next});
+      }
+    }
+    return std::nullopt;
+  }
+
+  const UnitigGraph& graph_;
+  const std::vector<Unitig>& contigs_;
+  const std::vector<std::vector<Oriented>>& paths_;
+  std::size_t k_;
+  std::vector<Placement> placements_;           // by unitig
+  std::vector<std::vector<std::size_t>> starts_;  // by contig, where each step of its path begins
+  std::vector<std::vector<Oriented>> successors_;  // by oriented unitig
+  std::map<std::pair<std::size_t, std::size_t>, std::uint64_t> links_;  // pairs linking two ends
+  std::vector<std::uint64_t> join_spans_;  // pairs spanning each join inside a contig
+  std::size_t link_reach_ = kLinkReach;  // the most bases between a linking pair's mates' unitigs
+};
+
+}  // namespace
+
+std::vector<Scaffold> scaffold_contigs(const UnitigGraph& graph, const std::vector<Unitig>& contigs,
+                                       const std::vector<std::vector<UnitigGraph::Oriented>>& paths,
+                                       const ReadThreads& pairs, ScaffoldingReport& report) {
+  if (paths.size() != contigs.size()) throw std::invalid_argument("scaffolding: a path for each contig needed");
+  return Scaffolder(graph, contigs, paths).scaffold(pairs, report);
+}
+
+std::vector<Scaffold> unscaffolded(const std::vector<Unitig>& contigs) {
+  std::vector<Scaffold> scaffolds;
+  for (std::size_t contig = 0; contig < contigs.size(); ++contig) scaffolds.push_back({contigs[contig].bases, {contig}, 0});
+  return scaffolds;
+}
+
+std::string scaffolds_fasta(const std::vector<Scaffold>& scaffolds) {
+  std::string text;
+  for (std::size_t i = 0; i < scaffolds.size(); ++i) {
+    const Scaffold& scaffold = scaffolds[i];
+    text += ">scaffold_" + std::to_string(i + 1) + " length=" + std::to_string(scaffold.bases.size()) + " contigs=";
+    for (std::size_t part = 0; part < scaffold.contigs.size(); ++part) {
+      text += (part == 0 ? "" : ",") + contig_name(scaffold.contigs[part]);
+    }
+    text += '\n';
+    for (std::size_t at = 0; at < scaffold.bases.size(); at += 80) {
+      text.append(scaffold.bases, at, 80);
+      text += '\n';
+    }
+  }
+  return text;
+}
+
+std::size_t scaffold_n50(const std::vector<Scaffold>& scaffolds) {
+  std::vector<std::size_t> lengths;
+  std::size_t total = 0;
+  for (const Scaffold& scaffold : scaffolds) {
+    lengths.push_back(scaffold.bases.size());
+    total += scaffold.bases.size();
+  }
+  std::sort(lengths.rbegin(), lengths.rend());
+  std::size_t running = 0;
+  for (const std::size_t length : lengths) {
+    running += length;
+    if (2 * running >= total) return length;
+  }
+  return 0;
+}
+
+}  // namespace xenon::genomics

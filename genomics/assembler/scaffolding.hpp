@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "genomics/assembler/read_threads.hpp"
+#include "genomics/assembler/unitig_graph.hpp"
+
+namespace xenon::genomics {
+
+// A run of contigs that read pairs put in order: its bases (the contigs, each read one way,
+// with what lies between them: the graph's bases where it holds the way from one to the
+// next, else a run of N), and the contigs it holds (their indexes in contigs.fasta).
+struct Scaffold {
+  std::string bases;
+  std::vector<std::size_t> contigs;
+  std::size_t gaps = 0;  // runs of N in `bases`
+};
+
+struct ScaffoldingReport {
+  std::uint64_t join_span_median = 0;  // read pairs that span a join between unitigs inside a contig
+  std::uint64_t link_threshold = 0;  // read pairs a link between two contig ends needed
+  std::uint64_t link_reach = 0;      // the most bases between a linking pair's mates' unitigs
+  std::uint64_t joins = 0;           // of two contigs in a scaffold
+  std::uint64_t joins_through_graph = 0;  // of them, with the graph's bases between the two
+  std::uint64_t conflicted_ends = 0;  // contig ends left open: two partners or more
+};
+
+// Scaffolds the contigs (as UnitigGraph::contigs() gave them, with their unitig paths) by
+// the read pairs of `pairs` (ReadThreads::pair_count()):
+// - a mate is placed by the unitigs it crossed that lie in one contig only, are 2k bases
+//   long or more and are read at most 1.5 times as often as the contigs' median base (the
+//   last such unitig of the first mate's, the first of the second's); a pair whose mates lie
+//   in two contigs links the end the fragment leaves the one by and the end it enters the
+//   other by, when the bases of the contigs between the mates' unitigs and those ends are
+//   at most the link reach: twice the 98th percentile of the bases between the mates' unitigs of the pairs that span
+//   joins inside contigs (that percentile is about the insert size less two reads; twice,
+//   as two contigs that each reach into the repeat between them both hold its bases), at
+//   most kLinkReach;
+// - two ends are joined when at least `link_threshold` pairs link them, and no other end
+//   has that many links to either of them: a quarter of the median count of pairs that span
+//   the joins between unitigs inside contigs (so it follows the depth), and at least 3;
+// - between two joined contigs go the bases of the graph's shortest way from the one to the
+//   other (unitigs no other contig holds, kLinkReach bases at most), or the overlap where
+//   the one ends with unitigs the other begins with; failing both, 10 N (the gap's size is
+//   not known: pairs are kept as the unitigs their mates crossed, without offsets).
+// Every contig is in one scaffold, a contig no join reached alone. Circular contigs stay
+// alone. Scaffolds come longest first (then by their first contig), each beginning with its
+// end contig of the smaller index, read as contigs.fasta has it when that end is its start.
+std::vector<Scaffold> scaffold_contigs(const UnitigGraph& graph, const std::vector<Unitig>& contigs,
+                                       const std::vector<std::vector<UnitigGraph::Oriented>>& paths,
+                                       const ReadThreads& pairs, ScaffoldingReport& report);
+
+// The most a link may reach (all of it when too few pairs inside contigs measure it), and
+// the longest way between two contigs looked for in the graph.
+inline constexpr std::size_t kLinkReach = 2000;
+// The N written for a gap of unknown size (QUAST reads 10 N or more as a gap).
+inline constexpr std::size_t kUnknownGap = 10;
+
+// Every contig alone, in order: the scaffolds of an assembly without read pairs.
+std::vector<Scaffold> unscaffolded(const std::vector<Unitig>& contigs);
+
+// Scaffolds as FASTA, 80 bases a line: ">scaffold_N length=L contigs=contig_A,contig_B,...".
+std::string scaffolds_fasta(const std::vector<Scaffold>& scaffolds);
+
+// N50 of the scaffolds' lengths (N counted).
+std::size_t scaffold_n50(const std::vector<Scaffold>& scaffolds);
+
+}  // namespace xenon::genomics

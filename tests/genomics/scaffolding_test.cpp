@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Scaffolding (genomics/assembler/scaffolding.hpp) on graphs built from random sequences,
+// whose right answer is known by construction: read pairs join two contigs across a repeat
+// longer than a read (with the repeat's bases between them) and across a gap the graph does
+// not hold (10 N), in the right order and orientation; an end that pairs link to two others
+// is not joined; every contig is in one scaffold.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "genomics/assembler/read_threads.hpp"
+#include "genomics/assembler/scaffolding.hpp"
+#include "genomics/assembler/unitig_graph.hpp"
+#include "genomics/kmer/kmer_ops.hpp"
+
+namespace {
+
+using namespace xenon::genomics;
+
+constexpr int kK = 21;
+constexpr int kPairs = 10;  // read pairs for each link
+
+std::string random_bases(std::mt19937_64& random, std::size_t length) {
+  std::string bases(length, 'A');
+  for (char& base : bases) base = "ACGT"[random() % 4];
+  return bases;
+}
+
+std::uint64_t kmers_in(const std::string& bases) { return bases.size() - kK + 1; }
+
+bool same_either_way(const std::string& a, const std::string& b) { return a == b || a == reverse_complement(b); }
+
+// The unitig of `graph` that holds `piece`, read as `piece` reads: index * 2 + reversed.
+std::uint32_t oriented_along(const UnitigGraph& graph, const std::string& piece) {
+  for (std::size_t index = 0; index < graph.unitigs().size(); ++index) {
+    if (graph.unitigs()[index].bases == piece) return static_cast<std::uint32_t>(2 * index);
+    if (graph.unitigs()[index].bases == reverse_complement(piece)) return static_cast<std::uint32_t>(2 * index + 1);
+  }
+  ADD_FAILURE() << "no unitig holds the piece";
+  return 0;
+}
+
+// Pairs of a fragment that runs from `from` into `to` (each a unitig read along the
+// fragment): the first mate in `from`, the second (reverse complemented, as sequenced) in `to`.
+void add_pairs(ReadThreads& pairs, std::uint32_t from, std::uint32_t to) {
+  for (int pair = 0; pair < kPairs; ++pair) {
+    const std::vector<std::uint32_t> first{from};
+    const std::vector<std::uint32_t> second{to ^ 1};
+    pairs.add_pair(first, second);
+  }
+}
+
+// Two genomes that share a repeat of 300 bases (longer than a read), as the compacted graph
+// has them: each one's part before the repeat and after it (20x), and the repeat (40x).
+struct SharedRepeat {
+  std::mt19937_64 random{15};
+  std::string repeat = random_bases(random, 300);
+  std::string first = random_bases(random, 2000) + repeat + random_bases(random, 1800);
+  std::string second = random_bases(random, 1500) + repeat + random_bases(random, 1600);
+  std::string in[2], out[2];
+  UnitigGraph graph{kK};
+
+  SharedRepeat() {
+    const std::string* genomes[2] = {&first, &second};
+    for (int genome = 0; genome < 2; ++genome) {
+      const std::string& bases = *genomes[genome];
+      const std::size_t at = bases.find(repeat);
+      in[genome] = bases.substr(0, at + kK - 1);
+      out[genome] = bases.substr(at + repeat.size() - (kK - 1));
+      graph.add(in[genome], 20 * kmers_in(in[genome]), false);
+      graph.add(out[genome], 20 * kmers_in(out[genome]), false);
+    }
+    graph.add(repeat, 40 * kmers_in(repeat), false);
+    graph.compact();
+  }
+};
+
+struct Contigs {
+  std::vector<Unitig> contigs;
+  std::vector<std::vector<UnitigGraph::Oriented>> paths;
+};
+
+// The contigs of `graph`, each unitig on its own (no extension into the repeat).
+Contigs plain_contigs(const UnitigGraph& graph) {
+  Contigs made;
+  made.contigs = graph.contigs(200, false, {}, {}, &made.paths);
+  return made;
+}
+
+// Each contig is in exactly one scaffold, read one way or the other.
+void expect_every_contig_once(const std::vector<Scaffold>& scaffolds, const std::vector<Unitig>& contigs) {
+  std::vector<int> times(contigs.size(), 0);
+  for (const Scaffold& scaffold : scaffolds) {
+    for (const std::size_t contig : scaffold.contigs) {
+      ASSERT_LT(contig, contigs.size());
+      ++times[contig];
+      const std::string& bases = contigs[contig].bases;
+      EXPECT_TRUE(scaffold.bases.find(bases) != std::string::npos ||
+                  scaffold.bases.find(reverse_complement(bases)) != std::string::npos)
+          << "contig " << contig;
+    }
+  }
+  for (std::size_t contig = 0; contig < contigs.size(); ++contig) EXPECT_EQ(times[contig], 1) << "contig " << contig;
+}
+
+TEST(Scaffolding, PairsJoinTwoContigsAcrossARepeatLongerThanAReadWithTheRepeatsBases) {
+  SharedRepeat shared;
+  const Contigs made = plain_contigs(shared.graph);
+  ASSERT_EQ(made.contigs.size(), 5u) << "two ways in, two out, and the repeat";
+  ReadThreads pairs(kK);
+  for (int genome = 0; genome < 2; ++genome) {
+    add_pairs(pairs, oriented_along(shared.graph, shared.in[genome]), oriented_along(shared.graph, shared.out[genome]));
+  }
+  ScaffoldingReport report;
+  const std::vector<Scaffold> scaffolds = scaffold_contigs(shared.graph, made.contigs, made.paths, pairs, report);
+  EXPECT_EQ(report.joins, 2u);
+  EXPECT_EQ(report.joins_through_graph, 2u);
+  ASSERT_EQ(scaffolds.size(), 3u);
+  // Longest first: each genome whole, in order and one orientation, then the repeat alone.
+  EXPECT_TRUE(same_either_way(scaffolds[0].bases, shared.first));
+  EXPECT_TRUE(same_either_way(scaffolds[1].bases, shared.second));
+  EXPECT_TRUE(same_either_way(scaffolds[2].bases, shared.repeat));
+  for (const Scaffold& scaffold : scaffolds) EXPECT_EQ(scaffold.gaps, 0u);
+  expect_every_contig_once(scaffolds, made.contigs);
+  const std::string fasta = scaffolds_fasta(scaffolds);
+  EXPECT_EQ(fasta.rfind(">scaffold_1 length=" + std::to_string(shared.first.size()) + " contigs=contig_", 0), 0u) << fasta;
+  EXPECT_EQ(scaffold_n50(scaffolds), shared.first.size());
+}
+
+TEST(Scaffolding, AnEndThatPairsLinkToTwoOthersIsNotJoined) {
+  SharedRepeat shared;
+  const Contigs made = plain_contigs(shared.graph);
+  ReadThreads pairs(kK);
+  const std::uint32_t in0 = oriented_along(shared.graph, shared.in[0]);
+  add_pairs(pairs, in0, oriented_along(shared.graph, shared.out[0]));
+  add_pairs(pairs, in0, oriented_along(shared.graph, shared.out[1]));  // the conflict
+  add_pairs(pairs, oriented_along(shared.graph, shared.in[1]), oriented_along(shared.graph, shared.out[1]));
+  ScaffoldingReport report;
+  const std::vector<Scaffold> scaffolds = scaffold_contigs(shared.graph, made.contigs, made.paths, pairs, report);
+  EXPECT_EQ(report.joins, 0u);
+  EXPECT_EQ(report.conflicted_ends, 2u) << "the end of in[0], and the start of out[1]";
+  ASSERT_EQ(scaffolds.size(), made.contigs.size());
+  for (std::size_t i = 0; i < scaffolds.size(); ++i) {
+    EXPECT_EQ(scaffolds[i].bases, made.contigs[i].bases) << "each contig alone, as contigs.fasta has it";
+  }
+  // Fewer pairs than the threshold (3) link nothing either.
+  ReadThreads few(kK);
+  for (int pair = 0; pair < 2; ++pair) {
+    const std::vector<std::uint32_t> first{in0};
+    const std::vector<std::uint32_t> second{oriented_along(shared.graph, shared.out[0]) ^ 1};
+    few.add_pair(first, second);
+  }
+  ScaffoldingReport few_report;
+  EXPECT_EQ(scaffold_contigs(shared.graph, made.contigs, made.paths, few, few_report).size(), made.contigs.size());
+  EXPECT_EQ(few_report.joins, 0u);
+}
+
+TEST(Scaffolding, AGapTheGraphDoesNotHoldIsTenN) {
+  std::mt19937_64 random(16);
+  const std::string genome = random_bases(random, 3000);
+  const std::string left = genome.substr(0, 1400);
+  const std::string right = genome.substr(1700);  // 300 bases no read covered
+  UnitigGraph graph(kK);
+  graph.add(reverse_complement(left), 20 * kmers_in(left), false);
+  graph.add(right, 20 * kmers_in(right), false);
+  graph.compact();
+  const Contigs made = plain_contigs(graph);
+  ASSERT_EQ(made.contigs.size(), 2u);
+  ReadThreads pairs(kK);
+  add_pairs(pairs, oriented_along(graph, left), oriented_along(graph, right));
+  ScaffoldingReport report;
+  const std::vector<Scaffold> scaffolds = scaffold_contigs(graph, made.contigs, made.paths, pairs, report);
+  ASSERT_EQ(scaffolds.size(), 1u);
+  EXPECT_TRUE(same_either_way(scaffolds[0].bases, left + std::string(kUnknownGap, 'N') + right));
+  EXPECT_EQ(scaffolds[0].gaps, 1u);
+  EXPECT_EQ(report.joins_through_graph, 0u);
+  expect_every_contig_once(scaffolds, made.contigs);
+  // Without pairs, each contig is a scaffold of its own.
+  const std::vector<Scaffold> alone = unscaffolded(made.contigs);
+  ASSERT_EQ(alone.size(), 2u);
+  expect_every_contig_once(alone, made.contigs);
+}
+
+}  // namespace
