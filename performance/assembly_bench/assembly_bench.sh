@@ -53,8 +53,10 @@ declare -A tools_of=(
   [ecoli]="xenon megahit minia velvet spades"
   [community]="xenon minia megahit spades")
 # Xenon's fixed targets, judged on every run (CI's too).
+# The community's: the issue's target, the best peer's (MEGAHIT, 94.92% on 2026-12-01) less
+# 0.2 points.
 declare -A minimum_fraction=([lambda]=99.5 [shigella]=90 [ecoli20x]=98.75 [ecoli]=98.75
-  [community]=95)
+  [community]=94.7)
 # Names in the table.
 declare -A title_of=([lambda]="lambda (ART reads)" [shigella]="Shigella plasmids"
   [ecoli20x]="E. coli 20x" [ecoli]="E. coli 40x" [community]="mock community (5 bacteria, 10x-60x)")
@@ -243,6 +245,7 @@ echo
 
 # A community's figures per genome: a second table, one row per genome and tool, and the
 # misassemblies that join two genomes.
+with_thousands() { sed -E ':again; s/([0-9])([0-9]{3})($|,)/\1,\2\3/; t again' <<< "$1"; }
 for data in $DATASETS; do
   read -r -a references <<< "${reference_of[$data]}"
   [ ${#references[@]} -ge 2 ] || continue
@@ -259,7 +262,7 @@ for data in $DATASETS; do
       else
         printf "| %s | %s | %s%% | %s | %s | %s |\n" "${genome%.fa}" "${tool_title[$tool]}" \
           "${metric[$name.genome_fraction:$genome]:-}" "${metric[$name.duplication_ratio:$genome]:-}" \
-          "${metric[$name.nga50:$genome]:-}" "${metric[$name.misassemblies:$genome]:-}"
+          "$(with_thousands "${metric[$name.nga50:$genome]:-}")" "${metric[$name.misassemblies:$genome]:-}"
       fi
     done
   done
