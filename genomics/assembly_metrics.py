@@ -334,13 +334,19 @@ def breakpoint_kind(first, second):
     return None
 
 
-def count_misassemblies(blocks):
-    counts = {"relocations": 0, "translocations": 0, "inversions": 0}
+def breakpoints(blocks):
+    """(first, second, kind) for every misassembly: two consecutive blocks of one contig."""
     for contig_blocks in blocks_by_contig(blocks).values():
         for first, second in zip(contig_blocks, contig_blocks[1:]):
             kind = breakpoint_kind(first, second)
             if kind is not None:
-                counts[kind] += 1
+                yield first, second, kind
+
+
+def count_misassemblies(blocks):
+    counts = {"relocations": 0, "translocations": 0, "inversions": 0}
+    for _, _, kind in breakpoints(blocks):
+        counts[kind] += 1
     return counts
 
 
@@ -400,8 +406,19 @@ def paf(outdir):
     labels = [path.rsplit("/", 1)[-1] for path in files]
     if len(set(labels)) < len(labels):
         labels = files  # two files of one name in different folders
+    # A misassembly within one genome is that genome's; one joining two genomes (a chimera of
+    # two strains, say) is counted apart: the per-genome counts and it add up to the whole.
+    own_misassemblies = dict.fromkeys(files, 0)
+    between_genomes = 0
+    for first, second, _ in breakpoints(blocks):
+        if file_of[first.target] == file_of[second.target]:
+            own_misassemblies[file_of[first.target]] += 1
+        else:
+            between_genomes += 1
+    metric("misassemblies_between_genomes", between_genomes)
     for path, label in zip(files, labels):
         names = {name for name, file in file_of.items() if file == path}
+        metric(f"misassemblies:{label}", own_misassemblies[path])
         own = [block for block in blocks if block.target in names]
         own_length = sum(length_of[name] for name in names)
         own_covered = covered_bases(own)

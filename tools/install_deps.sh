@@ -44,8 +44,9 @@ dev_packages=()
 dev_packages+=(cppcheck clang-tidy-14 clang-14 libclang-rt-14-dev googletest
   g++-powerpc64-linux-gnu g++-powerpc64le-linux-gnu g++-aarch64-linux-gnu qemu-user)
 # Peer benchmarks: KMC and the E. coli genome of ragout-examples
-# (performance/kmer_bench/kmer_bench.sh); Minia, Velvet and Ray
-# (performance/assembly_bench/assembly_bench.sh).
+# (performance/kmer_bench/kmer_bench.sh); Minia, Velvet and Ray, and the genomes of the mock
+# community (ragout-examples: H. pylori, S. aureus, V. cholerae, E. coli;
+# performance/assembly_bench/assembly_bench.sh).
 dev_packages+=(kmc ragout-examples time minia velvet ray)
 # The API reference (make docs, mk/docs.mk): Doxygen over the public headers.
 dev_packages+=(doxygen)

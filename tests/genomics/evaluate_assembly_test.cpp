@@ -256,25 +256,32 @@ TEST_F(EvaluateAssembly, NGA50CutsContigsAtTheirMisassemblies) {
 }
 
 TEST_F(EvaluateAssembly, SeveralReferencesAreACommunityJudgedWholeAndGenomeByGenome) {
-  // Lambda in two pieces, plasmid B whole, and a contig joining lambda to plasmid A.
+  // Lambda in two pieces, plasmid B whole, a contig joining lambda to plasmid A, and one
+  // joining two distant parts of lambda.
   const std::string contigs =
       work_.write_fasta("community.fa", {{"l1", lambda(0, 25000)},
                                          {"l2", lambda(25000, 48502)},
                                          {"b", plasmid(1)},
-                                         {"joined", lambda(40000, 45000) + plasmid(0).substr(1000, 5000)}});
+                                         {"joined", lambda(40000, 45000) + plasmid(0).substr(1000, 5000)},
+                                         {"chimera", lambda(5000, 10000) + lambda(30000, 35000)}});
   const auto community = evaluate(contigs, lambda_path() + " " + plasmids_path());
   EXPECT_EQ(community.number("reference_files"), 2);
   EXPECT_EQ(community.number("reference_sequences"), 4);
   EXPECT_EQ(community.number("reference_length"), 48502 + 229880);
-  expect_misassemblies(community, 0, 1, 0);  // a contig across two genomes
+  expect_misassemblies(community, 1, 1, 0);
+  // The translocation joins the two genomes; the relocation is lambda's own.
+  EXPECT_EQ(community.number("misassemblies_between_genomes"), 1);
+  EXPECT_EQ(community.number("misassemblies:lambda_virus.fa.gz"), 1);
+  EXPECT_EQ(community.number("misassemblies:reference.fasta.gz"), 0);
   EXPECT_GE(community.number("genome_fraction:lambda_virus.fa.gz"), 99.9);
-  EXPECT_NEAR(community.number("duplication_ratio:lambda_virus.fa.gz"), (48502.0 + 5000) / 48502, 0.002);
+  EXPECT_NEAR(community.number("duplication_ratio:lambda_virus.fa.gz"), (48502.0 + 5000 + 10000) / 48502, 0.002);
   EXPECT_EQ(community.number("nga50:lambda_virus.fa.gz"), 25000);
   EXPECT_NEAR(community.number("genome_fraction:reference.fasta.gz"), 100.0 * (5153 + 5000) / 229880, 0.05);
   EXPECT_EQ(community.number("nga50:reference.fasta.gz"), 0);  // 10 kbp of 230 kbp
   // One reference: no per-file lines.
   const auto lambda_only = evaluate(contigs, lambda_path());
   EXPECT_EQ(lambda_only.metrics.count("genome_fraction:lambda_virus.fa.gz"), 0u) << lambda_only.run.output;
+  EXPECT_EQ(lambda_only.metrics.count("misassemblies_between_genomes"), 0u) << lambda_only.run.output;
 }
 
 TEST_F(EvaluateAssembly, ChimeraOfTwoDistantPartsIsOneRelocation) {
