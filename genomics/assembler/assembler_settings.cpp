@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <utility>
 
 namespace xenon::genomics {
 
@@ -31,21 +32,27 @@ std::string contigs_fasta(const std::vector<Unitig>& contigs) {
     std::snprintf(header, sizeof header, ">%s length=%zu coverage=%.2f%s\n", contig_name(i).c_str(),
                   contig.bases.size(), contig.coverage(), contig.circular ? " circular" : "");
     text += header;
-    for (std::size_t at = 0; at < contig.bases.size(); at += 80) {
-      text.append(contig.bases, at, 80);
-      text += '\n';
-    }
+    append_fasta_lines(text, contig.bases);
   }
   return text;
 }
 
+void append_fasta_lines(std::string& text, const std::string& bases) {
+  for (std::size_t at = 0; at < bases.size(); at += 80) {
+    text.append(bases, at, 80);
+    text += '\n';
+  }
+}
+
 std::size_t n50(const std::vector<Unitig>& contigs) {
   std::vector<std::size_t> lengths;
+  for (const Unitig& contig : contigs) lengths.push_back(contig.bases.size());
+  return n50_of_lengths(std::move(lengths));
+}
+
+std::size_t n50_of_lengths(std::vector<std::size_t> lengths) {
   std::size_t total = 0;
-  for (const Unitig& contig : contigs) {
-    lengths.push_back(contig.bases.size());
-    total += contig.bases.size();
-  }
+  for (const std::size_t length : lengths) total += length;
   std::sort(lengths.rbegin(), lengths.rend());
   std::size_t running = 0;
   for (const std::size_t length : lengths) {

@@ -84,9 +84,13 @@ std::string contig_name(std::size_t index);
 
 // Contigs as FASTA, 80 bases a line: ">contig_N length=L coverage=C [circular]".
 std::string contigs_fasta(const std::vector<Unitig>& contigs);
+// A record's bases, 80 a line, after its header in `text`.
+void append_fasta_lines(std::string& text, const std::string& bases);
 
 // N50: the length such that contigs at least this long hold half the total length.
 std::size_t n50(const std::vector<Unitig>& contigs);
+// The same of any sequences' lengths (the scaffolds').
+std::size_t n50_of_lengths(std::vector<std::size_t> lengths);
 
 // The rounds as a JSON array of {"k", "coverage_threshold", "solid_kmers"}.
 std::string k_rounds_json(const std::vector<KRound>& rounds);

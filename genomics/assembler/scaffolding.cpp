@@ -387,28 +387,15 @@ std::string scaffolds_fasta(const std::vector<Scaffold>& scaffolds) {
       text += (part == 0 ? "" : ",") + contig_name(scaffold.contigs[part]);
     }
     text += '\n';
-    for (std::size_t at = 0; at < scaffold.bases.size(); at += 80) {
-      text.append(scaffold.bases, at, 80);
-      text += '\n';
-    }
+    append_fasta_lines(text, scaffold.bases);
   }
   return text;
 }
 
 std::size_t scaffold_n50(const std::vector<Scaffold>& scaffolds) {
   std::vector<std::size_t> lengths;
-  std::size_t total = 0;
-  for (const Scaffold& scaffold : scaffolds) {
-    lengths.push_back(scaffold.bases.size());
-    total += scaffold.bases.size();
-  }
-  std::sort(lengths.rbegin(), lengths.rend());
-  std::size_t running = 0;
-  for (const std::size_t length : lengths) {
-    running += length;
-    if (2 * running >= total) return length;
-  }
-  return 0;
+  for (const Scaffold& scaffold : scaffolds) lengths.push_back(scaffold.bases.size());
+  return n50_of_lengths(std::move(lengths));
 }
 
 }  // namespace xenon::genomics
