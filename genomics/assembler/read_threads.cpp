@@ -105,10 +105,11 @@ std::vector<ReadThreads::CompactOriented> flipped(std::span<const Oriented> path
 void ReadThreads::add_pair(std::span<const CompactOriented> first, std::span<const CompactOriented> second,
                            std::uint32_t pairs) {
   if (first.empty() || second.empty() || pairs == 0) return;
-  std::vector<CompactOriented> second_along = flipped(second);
-  keep_pair(first, second_along, pairs);
+  std::pair<std::vector<CompactOriented>, std::vector<CompactOriented>> fragment{{first.begin(), first.end()},
+                                                                                 flipped(second)};
+  keep_pair(first, fragment.second, pairs);
   keep_pair(second, flipped(first), pairs);
-  fragments_[{{first.begin(), first.end()}, std::move(second_along)}] += pairs;
+  fragments_[std::move(fragment)] += pairs;
 }
 
 void ReadThreads::keep_pair(std::span<const CompactOriented> from, std::vector<CompactOriented> to,
