@@ -160,6 +160,65 @@ def print_scaffold_metrics(kept, min_contig):
     metric("broken_n50", n50(broken))
 
 
+# ------------------------------------------------------------------------ scaffold gap sizes
+
+# Each side of a gap is placed by the bases next to it, up to this many (to the next gap).
+GAP_FLANK_BP = 1000
+
+
+def write_gap_flanks(path, kept):
+    """For each gap of each scaffold, the bases before it and after it, as records
+    "gap<number>:<N>:left" and "...:right" (N: the gap's length), to align on their own."""
+    records = []
+    number = 0
+    for _, sequence in kept:
+        pieces = SCAFFOLD_GAP.split(sequence)
+        gaps = [match.end() - match.start() for match in SCAFFOLD_GAP.finditer(sequence)]
+        for left, gap, right in zip(pieces, gaps, pieces[1:]):
+            number += 1
+            records.append((f"gap{number}:{gap}:left", left[-GAP_FLANK_BP:]))
+            records.append((f"gap{number}:{gap}:right", right[:GAP_FLANK_BP]))
+    write_fasta(path, records)
+
+
+def gap_sizes(paf_path):
+    """How well the gaps are sized: for each gap whose two sides align to one reference
+    sequence, one way, in order, the gap's N less the bases between its sides there (each
+    side's unaligned end counted as if aligned)."""
+    best = {}  # each flank's longest primary alignment
+    with open(paf_path, encoding="latin-1") as lines:
+        for line in lines:
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) < 12 or "tp:A:P" not in fields[12:]:
+                continue
+            block = paf_block(fields)
+            kept = best.get(block.contig)
+            if kept is None or block.contig_end - block.contig_start > kept[0].contig_end - kept[0].contig_start:
+                best[block.contig] = (block, int(fields[1]))
+    gaps = {}
+    for name, placed in best.items():
+        gap, length, side = name.rsplit(":", 2)
+        gaps.setdefault((gap, int(length)), {})[side] = placed
+    errors = []
+    for (_, length), sides in gaps.items():
+        if "left" not in sides or "right" not in sides:
+            continue
+        (left, left_size), (right, right_size) = sides["left"], sides["right"]
+        if left.target != right.target or left.strand != right.strand:
+            continue
+        if left.strand == "+":
+            between = (right.target_start - right.contig_start) - (left.target_end + left_size - left.contig_end)
+        else:
+            between = (left.target_start - (left_size - left.contig_end)) - (right.target_end + right.contig_start)
+        if abs(length - between) > RELOCATION_BP:
+            continue  # placed apart: a misassembly, not a gap's size
+        errors.append(length - between)
+    placed = sorted(abs(error) for error in errors)
+    metric("scaffold_gaps_placed", len(placed))
+    metric("scaffold_gap_error_median", placed[len(placed) // 2] if placed else 0)
+    metric("scaffold_gap_error_max", placed[-1] if placed else 0)
+
+
 def ng50(lengths, reference_length):
     """The length L such that contigs of L bp or more hold at least half of the reference's
     bases (0 when all of them together hold less)."""
@@ -184,6 +243,7 @@ def prepare(min_contig, contigs_path, outdir, reference_paths):
             reference.append((name, sequence))
     kept = [(name, sequence) for name, sequence in contigs if len(sequence) >= min_contig]
     write_fasta(f"{outdir}/contigs.fa", kept)
+    write_gap_flanks(f"{outdir}/gap_flanks.fa", kept)
     write_fasta(f"{outdir}/reference.fa", reference)
     with open(f"{outdir}/reference_files.tsv", "w", encoding="latin-1") as out:
         for name, _ in reference:
@@ -459,6 +519,7 @@ def dnadiff(report_path):
 def main(argv):
     commands = {"prepare": (None, lambda a: prepare(int(a[0]), a[1], a[2], a[3:])),
                 "paf": (1, lambda a: paf(a[0])),
+                "gaps": (1, lambda a: gap_sizes(a[0])),
                 "dnadiff": (1, lambda a: dnadiff(a[0]))}
     arguments = len(argv) - 2
     if (len(argv) < 2 or argv[1] not in commands or

@@ -10,7 +10,10 @@
 # Scaffolds are judged as QUAST judges them: every figure of the whole scaffolds (n50 is then
 # the scaffold N50, and parts of one scaffold placed in the wrong order, orientation or
 # distance are misassemblies), and scaffold_gaps, broken_contigs and broken_n50 of the
-# scaffolds cut at runs of 10 N or more.
+# scaffolds cut at runs of 10 N or more; with gaps, how well they are sized: the bases each
+# side of a gap aligned on their own, scaffold_gaps_placed (gaps whose sides lie in order on
+# one reference sequence) and the median and largest difference between a gap's N and the
+# bases between its sides there (scaffold_gap_error_median, scaffold_gap_error_max).
 # The arithmetic is in genomics/assembly_metrics.py. Bad use or input: one line on stderr, exit
 # status 2 or 1.
 set -euo pipefail
@@ -85,6 +88,16 @@ if ! minimap2 -cx asm5 -t 2 "$work/reference.fa" "$work/contigs.fa" \
   fail "minimap2 failed: $(tail -n 1 "$work/minimap2.log")"
 fi
 python3 "$here/assembly_metrics.py" paf "$work"
+
+# Scaffold gaps: the bases on each side aligned on their own, to see how well each gap's N
+# match the bases between its sides on the reference.
+if [ -s "$work/gap_flanks.fa" ]; then
+  if ! minimap2 -cx asm5 -t 2 "$work/reference.fa" "$work/gap_flanks.fa" \
+    >"$work/gap_flanks.paf" 2>"$work/minimap2.log"; then
+    fail "minimap2 failed on the gaps' sides: $(tail -n 1 "$work/minimap2.log")"
+  fi
+  python3 "$here/assembly_metrics.py" gaps "$work/gap_flanks.paf"
+fi
 
 # The cross-check: dnadiff (nucmer) on the same contigs.
 if ! command -v dnadiff >/dev/null; then

@@ -137,6 +137,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       for (std::size_t& contig : scaffold.contigs) contig = reader.u64();
       scaffold.gaps = reader.u64();
     }
+    outcome_.insert_size = reader.u64();
     if (!reader.at_end()) throw std::runtime_error("checkpoints/contigs: bytes after the contigs");
     summarize(contigs);
     summarize_scaffolds(scaffolds);
@@ -265,7 +266,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
            " repeat-rounds=" + std::to_string(settings_.repeat_rounds) +
            " min-passages=" + std::to_string(settings_.minimum_passages) +
            " min-contig=" + std::to_string(settings_.minimum_contig) +
-           " with graph.gfa scaffolds.fasta";  // so that an older checkpoint, without them, is not read as one with them
+           " with graph.gfa scaffolds.fasta insert_size";  // so that an older checkpoint, without them, is not read as one with them
   }
 
   // The outcome's counts up to the contigs, in the contigs checkpoint's order.
@@ -299,6 +300,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       for (const std::size_t contig : scaffold.contigs) writer.u64(contig);
       writer.u64(scaffold.gaps);
     }
+    writer.u64(outcome_.insert_size);
     this->save_checkpoint(kContigsCheckpoint, contigs_options(), writer);
   }
 
@@ -544,7 +546,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   void pairs_counted(std::span<const std::byte> bytes) {
     ++pairing_.messages_received;
     for (const PairCount& count : PairCounts::decode(bytes)) {
-      threads_->add_pair(count.first, count.second, count32(count.pairs, "pairs alike"));
+      threads_->add_pair(count.first, count.second, count32(count.pairs, "pairs alike"), count.leads);
     }
     pairing_maybe_done();
   }
@@ -599,10 +601,13 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     ScaffoldingReport report;
     std::vector<Scaffold> scaffolds = scaffold_contigs(*graph_, contigs, paths, *threads_, report);
     summarize_scaffolds(scaffolds);
-    phase_done("%llu scaffolds, N50 %llu: %llu joins (%llu through the graph), links of %llu pairs or more (a "
-               "join in a contig: %llu) reaching %llu bases, %llu ends conflicted",
-               outcome_.scaffolds, outcome_.scaffold_n50, report.joins, report.joins_through_graph,
-               report.link_threshold, report.join_span_median, report.link_reach, report.conflicted_ends);
+    outcome_.insert_size = report.insert_size;
+    phase_done("%llu scaffolds, N50 %llu: %llu joins (%llu through the graph, %llu gaps sized by fragments of "
+               "%llu bases), links of %llu pairs or more (a join in a contig: %llu) reaching %llu bases, %llu ends "
+               "conflicted",
+               outcome_.scaffolds, outcome_.scaffold_n50, report.joins, report.joins_through_graph, report.gaps_sized,
+               report.insert_size, report.link_threshold, report.join_span_median, report.link_reach,
+               report.conflicted_ends);
     return scaffolds;
   }
 

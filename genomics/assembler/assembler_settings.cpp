@@ -95,7 +95,8 @@ std::string assembly_json(const AssemblerSettings& settings, const AssemblyOutco
   field("n50", outcome.n50);
   field("scaffolds", outcome.scaffolds);
   field("scaffold_total_length", outcome.scaffold_total_length);
-  field("scaffold_n50", outcome.scaffold_n50, true);
+  field("scaffold_n50", outcome.scaffold_n50);
+  field("insert_size", outcome.insert_size, true);
   return json + "}\n";
 }
 

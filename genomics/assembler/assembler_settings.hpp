@@ -56,10 +56,12 @@ struct AssemblyOutcome {
   std::uint64_t n50 = 0;
   std::vector<KRound> rounds;  // every round done, this one's last once it is
   std::string carried_sequences;  // for the next round, if there is one (carried_sequences.hpp)
-  // The scaffolds (scaffolding.hpp): how many, their bases (N counted), their N50.
+  // The scaffolds (scaffolding.hpp): how many, their bases (N counted), their N50, and the
+  // read pairs' fragment length that sized their gaps (0: unknown).
   std::uint64_t scaffolds = 0;
   std::uint64_t scaffold_total_length = 0;
   std::uint64_t scaffold_n50 = 0;
+  std::uint64_t insert_size = 0;
 };
 
 inline constexpr const char* kContigsFile = "contigs.fasta";

@@ -94,6 +94,7 @@ void MateBatch::append(std::vector<std::byte>& message, const Mate& mate) {
   put_varint(message, mate.pair);
   put_varint(message, mate.second ? 1 : 0);
   put_path(message, mate.path);
+  put_signed_varint(message, mate.lead);
 }
 
 std::vector<Mate> MateBatch::decode(std::span<const std::byte> bytes) {
@@ -107,6 +108,7 @@ std::vector<Mate> MateBatch::decode(std::span<const std::byte> bytes) {
     if (second > 1) reader.fail("a mate neither first nor second");
     mate.second = second == 1;
     mate.path = read_path(reader);
+    mate.lead = reader.next_signed();
     mates.push_back(std::move(mate));
   }
   return mates;
@@ -116,6 +118,7 @@ void PairCounts::append(std::vector<std::byte>& message, const PairCount& count)
   put_varint(message, count.pairs);
   put_path(message, count.first);
   put_path(message, count.second);
+  put_signed_varint(message, count.leads);
 }
 
 std::vector<PairCount> PairCounts::decode(std::span<const std::byte> bytes) {
@@ -126,6 +129,7 @@ std::vector<PairCount> PairCounts::decode(std::span<const std::byte> bytes) {
     count.pairs = reader.next();
     count.first = read_path(reader);
     count.second = read_path(reader);
+    count.leads = reader.next_signed();
     counts.push_back(std::move(count));
   }
   return counts;
@@ -135,6 +139,9 @@ MateRouter::MateRouter(const PairingRequest& request, ThreadedPaths paths)
     : paths_(std::move(paths)), mates_(request.mates), outgoing_(request.owners.size()),
       batches_sent_(request.owners.size(), 0) {
   if (request.owners.empty()) throw std::invalid_argument("pairing request: no store to pair the mates");
+  if (paths_.paths.size() != paths_.places.size() || paths_.leads.size() != paths_.places.size()) {
+    throw std::invalid_argument("threaded paths: a path and a lead for each read needed");
+  }
   for (std::size_t index = 0; index < mates_.size(); ++index) {
     for (const std::uint32_t file : {mates_[index].first, mates_[index].second}) {
       if (file >= mates_of_file_.size()) mates_of_file_.resize(file + 1, -1);
@@ -165,6 +172,7 @@ bool MateRouter::step(const Send& send) {
     mate.second = files.interleaved() ? record % 2 == 0 : place.file_index == files.second;
     const std::span<const ReadThreads::CompactOriented> path = paths_.paths[at_];
     mate.path.assign(path.begin(), path.end());
+    mate.lead = paths_.leads[at_];
     const std::size_t owner = owner_of_pair(mate.mates, mate.pair, outgoing_.size());
     MateBatch::append(outgoing_[owner], mate);
     if (outgoing_[owner].size() >= kMessageBytes) flush(owner, send);
@@ -191,27 +199,27 @@ void MateMatcher::add(std::span<const std::byte> batch) {
   for (Mate& mate : MateBatch::decode(batch)) {
     const auto [found, added] = waiting_.try_emplace({mate.mates, mate.pair});
     if (added) {
-      found->second = {mate.second, std::move(mate.path)};
+      found->second = {mate.second, std::move(mate.path), mate.lead};
       continue;
     }
     if (found->second.second == mate.second) {
       throw std::invalid_argument("mates: pair " + std::to_string(mate.pair) + " sent the same mate twice");
     }
     CompactPath& other = found->second.path;
-    if (mate.second) {
-      ++counts_[{std::move(other), std::move(mate.path)}];
-    } else {
-      ++counts_[{std::move(mate.path), std::move(other)}];
-    }
+    const std::int64_t leads = found->second.lead + mate.lead;
+    Counted& counted = mate.second ? counts_[{std::move(other), std::move(mate.path)}]
+                                   : counts_[{std::move(mate.path), std::move(other)}];
+    ++counted.pairs;
+    counted.leads += leads;
     waiting_.erase(found);
   }
 }
 
 std::vector<std::vector<std::byte>> MateMatcher::take_counts() {
   std::vector<std::vector<std::byte>> messages(1);
-  for (auto& [paths, pairs] : counts_) {
+  for (auto& [paths, counted] : counts_) {
     if (messages.back().size() >= MateRouter::kMessageBytes) messages.emplace_back();
-    PairCounts::append(messages.back(), {paths.first, paths.second, pairs});
+    PairCounts::append(messages.back(), {paths.first, paths.second, counted.pairs, counted.leads});
   }
   if (messages.back().empty()) messages.pop_back();
   *this = {};

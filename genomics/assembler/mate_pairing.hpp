@@ -47,10 +47,12 @@ struct ReadPlace {
   std::uint64_t record = 0;
 };
 
-// One store's reads that met the graph, each with the unitigs of its runs, joined.
+// One store's reads that met the graph, each with the unitigs of its runs, joined, and its
+// lead (ReadThreads::Traced).
 struct ThreadedPaths {
   std::vector<ReadPlace> places;
   FlatLists<ReadThreads::CompactOriented> paths;
+  std::vector<std::int64_t> leads;
 };
 
 // How many records of its file come before a piece.
@@ -77,6 +79,7 @@ struct Mate {
   std::uint64_t pair = 0;
   bool second = false;
   CompactPath path;
+  std::int64_t lead = 0;  // ReadThreads::Traced
 };
 
 struct MateBatch {
@@ -84,11 +87,13 @@ struct MateBatch {
   static std::vector<Mate> decode(std::span<const std::byte> bytes);
 };
 
-// The pairs whose mates crossed these unitigs, first mate and second, and how many.
+// The pairs whose mates crossed these unitigs, first mate and second, how many, and the sum
+// of their mates' leads.
 struct PairCount {
   CompactPath first;
   CompactPath second;
   std::uint64_t pairs = 0;
+  std::int64_t leads = 0;
 };
 
 struct PairCounts {
@@ -144,13 +149,18 @@ class MateMatcher {
   struct Waiting {
     bool second = false;
     CompactPath path;
+    std::int64_t lead = 0;
+  };
+  struct Counted {
+    std::uint64_t pairs = 0;
+    std::int64_t leads = 0;
   };
   struct KeyHash {
     std::size_t operator()(const std::pair<std::uint32_t, std::uint64_t>& key) const noexcept;
   };
 
   std::unordered_map<std::pair<std::uint32_t, std::uint64_t>, Waiting, KeyHash> waiting_;
-  std::map<std::pair<CompactPath, CompactPath>, std::uint64_t> counts_;
+  std::map<std::pair<CompactPath, CompactPath>, Counted> counts_;
   std::uint64_t reports_ = 0;
   std::uint64_t batches_promised_ = 0;
   std::uint64_t batches_received_ = 0;

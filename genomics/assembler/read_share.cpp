@@ -97,20 +97,21 @@ void ReadShare::end_record() {
   record_open_ = false;
 }
 
-void ReadShare::add(const ReadPlace& place, const std::vector<std::vector<std::size_t>>& runs, std::string& bases) {
+void ReadShare::add(const ReadPlace& place, const ReadThreads::Traced& traced, std::string& bases) {
   ++done_.reads;
   bool crossed = false;
-  for (const std::vector<std::size_t>& run : runs) {
+  for (const std::vector<std::size_t>& run : traced.runs) {
     if (run.size() < 2) continue;  // only runs that crossed are counted
     ++crossed_[run];
     crossed = true;
   }
   if (crossed && request_.keep_crossing_reads) kept_.push_back(std::move(bases));
-  if (!request_.paths || runs.empty()) return;
+  if (!request_.paths || traced.runs.empty()) return;
   paths_.places.push_back(place);
   std::vector<ReadThreads::CompactOriented> path;
-  for (const std::vector<std::size_t>& run : runs) path.insert(path.end(), run.begin(), run.end());
+  for (const std::vector<std::size_t>& run : traced.runs) path.insert(path.end(), run.begin(), run.end());
   paths_.paths.push_back(path);
+  paths_.leads.push_back(traced.lead);
 }
 
 }  // namespace xenon::genomics

@@ -47,7 +47,7 @@ class ReadShare {
  private:
   bool rethread_step(const Send& send);
   void end_record();
-  void add(const ReadPlace& place, const std::vector<std::vector<std::size_t>>& runs, std::string& bases);
+  void add(const ReadPlace& place, const ReadThreads::Traced& traced, std::string& bases);
   void send_crossed(const Send& send);
 
   ThreadingRequest request_;

@@ -36,12 +36,16 @@ void ReadThreads::thread_files(const std::vector<std::string>& files, bool pair_
   struct Visitor {
     ReadThreads& threads;
     FlatLists<CompactOriented>* paths;  // each record's unitigs, when pairing
+    std::vector<std::int64_t>* leads;   // and its lead
     std::string record;
     bool open = false;
     void close() {
       if (open) {
-        const std::vector<CompactOriented> path = threads.thread(record);
-        if (paths != nullptr) paths->push_back(path);
+        const auto [path, lead] = threads.thread(record);
+        if (paths != nullptr) {
+          paths->push_back(path);
+          leads->push_back(lead);
+        }
       }
       record.clear();
       open = false;
@@ -56,15 +60,19 @@ void ReadThreads::thread_files(const std::vector<std::string>& files, bool pair_
   const std::vector<MateFiles> mates = pair_mates ? mate_files(roles, files.size()) : std::vector<MateFiles>{};
   // Every record's path, for the files that hold mates (each read once, all its records).
   std::map<std::uint32_t, FlatLists<CompactOriented>> paths_of;
+  std::map<std::uint32_t, std::vector<std::int64_t>> leads_of;
   for (const MateFiles& each : mates) {
-    paths_of[each.first];
-    paths_of[each.second];
+    for (const std::uint32_t file : {each.first, each.second}) {
+      paths_of[file];
+      leads_of[file];
+    }
   }
   std::string block;
   for (std::size_t file = 0; file < files.size(); ++file) {
     BlockSplitter splitter(files[file], static_cast<std::uint32_t>(file), 1 << 20, static_cast<std::size_t>(k_ - 1));
     const auto paths = paths_of.find(static_cast<std::uint32_t>(file));
-    Visitor visitor{*this, paths == paths_of.end() ? nullptr : &paths->second, {}, false};
+    Visitor visitor{*this, paths == paths_of.end() ? nullptr : &paths->second,
+                    paths == paths_of.end() ? nullptr : &leads_of[static_cast<std::uint32_t>(file)], {}, false};
     BlockOrigin origin;
     while (splitter.next(origin, block)) SequenceParser(origin, block, files[file]).parse(visitor);
     visitor.close();
@@ -75,16 +83,20 @@ void ReadThreads::thread_files(const std::vector<std::string>& files, bool pair_
   check_mate_records(files, roles, records);
   for (const MateFiles& each : mates) {
     const FlatLists<CompactOriented>& first = paths_of.at(each.first);
+    const std::vector<std::int64_t>& first_leads = leads_of.at(each.first);
     if (each.interleaved()) {
-      for (std::size_t i = 0; i + 1 < first.size(); i += 2) add_pair(first[i], first[i + 1]);
+      for (std::size_t i = 0; i + 1 < first.size(); i += 2) {
+        add_pair(first[i], first[i + 1], 1, first_leads[i] + first_leads[i + 1]);
+      }
       continue;
     }
     const FlatLists<CompactOriented>& second = paths_of.at(each.second);
+    const std::vector<std::int64_t>& second_leads = leads_of.at(each.second);
     if (first.size() != second.size()) {
       ++unpaired_files_;  // positional files: mates are records at the same place in both, not these
       continue;
     }
-    for (std::size_t i = 0; i < first.size(); ++i) add_pair(first[i], second[i]);
+    for (std::size_t i = 0; i < first.size(); ++i) add_pair(first[i], second[i], 1, first_leads[i] + second_leads[i]);
   }
 }
 
@@ -103,13 +115,15 @@ std::vector<ReadThreads::CompactOriented> flipped(std::span<const Oriented> path
 // A fragment reads: first mate, a gap, the second mate reverse complemented. Kept read from
 // either end, each time by the unitigs of the mate it starts with.
 void ReadThreads::add_pair(std::span<const CompactOriented> first, std::span<const CompactOriented> second,
-                           std::uint32_t pairs) {
+                           std::uint32_t pairs, std::int64_t leads) {
   if (first.empty() || second.empty() || pairs == 0) return;
   std::pair<std::vector<CompactOriented>, std::vector<CompactOriented>> fragment{{first.begin(), first.end()},
                                                                                  flipped(second)};
   keep_pair(first, fragment.second, pairs);
   keep_pair(second, flipped(first), pairs);
-  fragments_[std::move(fragment)] += pairs;
+  FragmentCount& count = fragments_[std::move(fragment)];
+  count.pairs += pairs;
+  count.leads += leads;
 }
 
 void ReadThreads::keep_pair(std::span<const CompactOriented> from, std::vector<CompactOriented> to,
@@ -205,29 +219,33 @@ const ReadThreads::Location* ReadThreads::find(const PackedKmer<2>& canonical) c
   return !occupied_[slot] || locations_[slot].unitig == kAmbiguous ? nullptr : &locations_[slot];
 }
 
-std::vector<ReadThreads::CompactOriented> ReadThreads::thread(std::string_view read) {
-  const std::vector<std::vector<Oriented>> runs = trace(read);
+std::pair<std::vector<ReadThreads::CompactOriented>, std::int64_t> ReadThreads::thread(std::string_view read) {
+  const Traced traced = trace(read);
   ++reads_threaded_;
-  add_traced(runs, read);
+  add_traced(traced.runs, read);
   std::vector<CompactOriented> path;
-  for (const std::vector<Oriented>& run : runs) path.insert(path.end(), run.begin(), run.end());
-  return path;
+  for (const std::vector<Oriented>& run : traced.runs) path.insert(path.end(), run.begin(), run.end());
+  return {std::move(path), traced.lead};
 }
 
-std::vector<std::vector<ReadThreads::Oriented>> ReadThreads::trace(std::string_view read) const {
+ReadThreads::Traced ReadThreads::trace(std::string_view read) const {
   // Runs of ACGT, each threaded on its own.
-  std::vector<std::vector<Oriented>> runs;
+  Traced traced;
   std::size_t begin = 0;
   while (begin < read.size()) {
     std::size_t end = begin;
     while (end < read.size() && kBaseCodes[static_cast<unsigned char>(read[end])] >= 0) ++end;
     if (end - begin >= static_cast<std::size_t>(k_)) {
-      std::vector<Oriented> run = thread_run(read.substr(begin, end - begin));
-      if (!run.empty()) runs.push_back(std::move(run));
+      std::int64_t lead = 0;
+      std::vector<Oriented> run = thread_run(read.substr(begin, end - begin), lead);
+      if (!run.empty()) {
+        if (traced.runs.empty()) traced.lead = lead - static_cast<std::int64_t>(begin);
+        traced.runs.push_back(std::move(run));
+      }
     }
     begin = end + 1;
   }
-  return runs;
+  return traced;
 }
 
 void ReadThreads::add_traced(const std::vector<std::vector<Oriented>>& runs, std::string_view read,
@@ -241,7 +259,7 @@ void ReadThreads::add_traced(const std::vector<std::vector<Oriented>>& runs, std
   if (crossed && !read.empty()) kept_reads_.emplace_back(read);
 }
 
-std::vector<ReadThreads::Oriented> ReadThreads::thread_run(std::string_view bases) const {
+std::vector<ReadThreads::Oriented> ReadThreads::thread_run(std::string_view bases, std::int64_t& lead) const {
   const std::size_t k = static_cast<std::size_t>(k_);
   const std::size_t last_start = bases.size() - k;
   // Where k-mer `start` of the read is: unitig read forward or reversed, and the offset
@@ -264,6 +282,7 @@ std::vector<ReadThreads::Oriented> ReadThreads::thread_run(std::string_view base
     if (at) break;
   }
   if (!at) return {};
+  lead = static_cast<std::int64_t>(at->second) - static_cast<std::int64_t>(start);
   std::vector<Oriented> path{at->first};
   while (true) {
     const std::size_t next = start + (kmers_[at->first / 2] - 1 - at->second) + 1;

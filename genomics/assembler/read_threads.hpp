@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "genomics/assembler/flat_lists.hpp"
@@ -47,18 +48,27 @@ class ReadThreads {
   explicit ReadThreads(int k) : k_(k), shape_(k) {}
 
   // One read threaded, nothing counted: the unitigs of each of its runs of ACGT that met the
-  // graph, in read order. Where reads are threaded on other nodes than the one that counts.
-  std::vector<std::vector<Oriented>> trace(std::string_view read) const;
+  // graph, in read order, and where the read begins in the first of them (its first base's
+  // offset in that unitig read as the run reads it; below 0 where the read begins before it:
+  // what sizes the fragments of read pairs). Where reads are threaded on other nodes than the
+  // one that counts.
+  struct Traced {
+    std::vector<std::vector<Oriented>> runs;
+    std::int64_t lead = 0;
+    bool operator==(const Traced&) const = default;
+  };
+  Traced trace(std::string_view read) const;
   // What a traced read adds: its runs that crossed two unitigs or more, and the read itself
   // when one did (kept for the next round; not when `read` is empty: kept where it was read).
   // `reads`: as many reads traced alike (a store sends each distinct run once, with its count).
   void add_traced(const std::vector<std::vector<Oriented>>& runs, std::string_view read, std::uint32_t reads = 1);
   // Reads traced elsewhere, for reads_threaded().
   void add_reads_threaded(std::uint64_t reads) { reads_threaded_ += reads; }
-  // A read pair (mates traced elsewhere: each one's runs, joined), or `pairs` alike, and a
-  // pair of files whose records could not be paired.
+  // A read pair (mates traced elsewhere: each one's runs, joined), or `pairs` alike, with the
+  // sum over them of both mates' leads (Traced::lead), and a pair of files whose records could
+  // not be paired.
   void add_pair(std::span<const CompactOriented> first, std::span<const CompactOriented> second,
-                std::uint32_t pairs = 1);
+                std::uint32_t pairs = 1, std::int64_t leads = 0);
   void add_unpaired_files(std::uint64_t files) { unpaired_files_ += files; }
 
   // Threads every read of `files` (FASTA/FASTQ, plain or gzip). With `pair_mates`, pairs the
@@ -86,12 +96,16 @@ class ReadThreads {
   std::map<Oriented, std::uint32_t> mates_after(Oriented anchor, const std::vector<Oriented>& ways) const;
   // The read pairs added, each distinct one once with how many pairs were alike: its first
   // mate's unitigs, then the second's read along the fragment (reverse complemented), in the
-  // order of their unitigs, so the same whichever store paired which.
+  // order of their unitigs, so the same whichever store paired which; and the sum of their
+  // mates' leads. A fragment begins `lead` bases into the first mate's first unitig and ends
+  // `lead` bases before the end of the second mate's last unitig (read along the fragment),
+  // so its pairs' mean length follows from where the contigs hold those two unitigs.
   std::size_t pair_count() const { return fragments_.size(); }
-  template <class Visit>  // visit(first, second along the fragment, pairs)
+  template <class Visit>  // visit(first, second along the fragment, pairs, leads)
   void for_each_pair(Visit&& visit) const {
-    for (const auto& [mates, pairs] : fragments_) {
-      visit(std::span<const CompactOriented>(mates.first), std::span<const CompactOriented>(mates.second), pairs);
+    for (const auto& [mates, count] : fragments_) {
+      visit(std::span<const CompactOriented>(mates.first), std::span<const CompactOriented>(mates.second), count.pairs,
+            count.leads);
     }
   }
   std::uint64_t unpaired_files() const { return unpaired_files_; }
@@ -118,8 +132,10 @@ class ReadThreads {
   // The slot of a canonical k-mer among the end k-mers, or the empty one where it goes.
   std::size_t end_slot(const PackedKmer<2>& canonical) const;
   const Location* find(const PackedKmer<2>& canonical) const;
-  std::vector<CompactOriented> thread(std::string_view read);  // the unitigs it went through
-  std::vector<Oriented> thread_run(std::string_view bases) const;  // those of one run of ACGT
+  // The unitigs it went through, and its lead (Traced::lead).
+  std::pair<std::vector<CompactOriented>, std::int64_t> thread(std::string_view read);
+  // Those of one run of ACGT, and where the run begins in the first of them.
+  std::vector<Oriented> thread_run(std::string_view bases, std::int64_t& lead) const;
   void count(const std::vector<Oriented>& path, std::uint32_t reads);
   void keep_path(const std::vector<CompactOriented>& path, std::uint32_t reads);
   void keep_pair(std::span<const CompactOriented> from, std::vector<CompactOriented> to, std::uint32_t pairs);
@@ -148,7 +164,11 @@ class ReadThreads {
   std::vector<std::uint32_t> pair_counts_;
   std::map<std::pair<std::vector<CompactOriented>, std::vector<CompactOriented>>, std::uint32_t> pair_ids_;
   std::map<Oriented, std::vector<std::uint32_t>> pairs_by_unitig_;
-  std::map<std::pair<std::vector<CompactOriented>, std::vector<CompactOriented>>, std::uint32_t> fragments_;
+  struct FragmentCount {
+    std::uint32_t pairs = 0;
+    std::int64_t leads = 0;
+  };
+  std::map<std::pair<std::vector<CompactOriented>, std::vector<CompactOriented>>, FragmentCount> fragments_;
   std::uint64_t unpaired_files_ = 0;
   std::uint64_t reads_threaded_ = 0;
   std::vector<std::string> kept_reads_;

@@ -82,6 +82,8 @@ class Scaffolder {
 
   std::vector<Scaffold> scaffold(const ReadThreads& pairs, ScaffoldingReport& report) {
     count_links(pairs);
+    measure_fragments(pairs);
+    report.insert_size = insert_size_;
     report.join_span_median = join_span_median();
     report.link_threshold = std::max(kFewestLinkPairs, report.join_span_median / 4);
     report.link_reach = link_reach_;
@@ -167,7 +169,7 @@ class Scaffolder {
     std::vector<std::vector<std::int64_t>> spanning(paths_.size());
     for (std::size_t contig = 0; contig < paths_.size(); ++contig) spanning[contig].assign(paths_[contig].size() + 1, 0);
     std::vector<std::size_t> between;
-    pairs.for_each_pair([&](auto first_mate, auto second_along, std::uint32_t alike) {
+    pairs.for_each_pair([&](auto first_mate, auto second_along, std::uint32_t alike, std::int64_t /*leads*/) {
       const std::optional<PlacedPair> placed = place_pair(first_mate, second_along);
       if (!placed || placed->first.contig != placed->second.contig) return;
       const MatePlace& first = placed->first;
@@ -201,7 +203,7 @@ class Scaffolder {
       std::nth_element(between.begin(), at, between.end());
       link_reach_ = std::min(kLinkReach, 2 * *at);
     }
-    pairs.for_each_pair([&](auto first_mate, auto second_along, std::uint32_t alike) {
+    pairs.for_each_pair([&](auto first_mate, auto second_along, std::uint32_t alike, std::int64_t /*leads*/) {
       const std::optional<PlacedPair> placed = place_pair(first_mate, second_along);
       if (!placed || placed->first.contig == placed->second.contig) return;
       const MatePlace& first = placed->first;
@@ -213,6 +215,75 @@ class Scaffolder {
       if (reach > link_reach_) return;
       links_[{std::min(leaves_by, enters_by), std::max(leaves_by, enters_by)}] += alike;
     });
+  }
+
+  // Where a fragment begins or ends in a contig: the contig, the end of it the fragment leaves
+  // (its first mate) or enters (its second) by, and the bases from that end to where the
+  // fragment begins or ends, less the mate's lead.
+  struct FragmentEnd {
+    std::size_t contig;
+    std::size_t end;
+    std::int64_t bases;
+  };
+  // By the unitig the first mate begins in (`leaving`) or the second ends in (read along the
+  // fragment), when that unitig places mates; none otherwise.
+  std::optional<FragmentEnd> fragment_end(Oriented oriented, bool leaving) const {
+    const Placement& placement = placements_[oriented / 2];
+    if (!placement.unique) return std::nullopt;
+    const std::size_t contig = placement.contig;
+    const bool along = (oriented % 2 != 0) == placement.reversed;
+    const auto start = static_cast<std::int64_t>(starts_[contig][placement.step]);
+    const auto length = static_cast<std::int64_t>(unitig_length(oriented));
+    const auto contig_length = static_cast<std::int64_t>(contigs_[contig].bases.size());
+    if (leaving) {  // from where the fragment begins, lead bases into the unitig, to the end it leaves by
+      return FragmentEnd{contig, 2 * contig + (along ? 1 : 0), along ? contig_length - start : start + length};
+    }
+    // From the end it enters by to where it ends, lead bases before the unitig's end.
+    return FragmentEnd{contig, 2 * contig + (along ? 0 : 1), along ? start + length : contig_length - start};
+  }
+
+  // The fragments' length (the median over the pairs whose mates' outer unitigs lie in one
+  // contig, the fragment along it), then, for each pair of contig ends that such pairs link,
+  // the bases between the two ends: the fragment's length less what the two contigs hold of
+  // it, the median over the pairs.
+  void measure_fragments(const ReadThreads& pairs) {
+    std::vector<std::pair<double, std::uint64_t>> lengths;  // the mean of pairs alike, and how many
+    std::map<std::pair<std::size_t, std::size_t>, std::vector<std::pair<double, std::uint64_t>>> held;
+    pairs.for_each_pair([&](auto first_mate, auto second_along, std::uint32_t alike, std::int64_t leads) {
+      const std::optional<FragmentEnd> begins = fragment_end(first_mate.front(), true);
+      const std::optional<FragmentEnd> ends = fragment_end(second_along.back(), false);
+      if (!begins || !ends || alike == 0) return;
+      // What the contigs hold of the fragment, the mean of the pairs alike.
+      const double within = static_cast<double>(begins->bases + ends->bases) - static_cast<double>(leads) / alike;
+      if (begins->contig != ends->contig) {
+        held[{std::min(begins->end, ends->end), std::max(begins->end, ends->end)}].emplace_back(within, alike);
+        return;
+      }
+      // In one contig, read along it: the contig's length counted twice.
+      if (begins->end == ends->end) return;
+      const double length = within - static_cast<double>(contigs_[begins->contig].bases.size());
+      if (length > 0) lengths.emplace_back(length, alike);
+    });
+    std::uint64_t measured = 0;
+    for (const auto& [length, alike] : lengths) measured += alike;
+    if (measured < kFewestForReach) return;  // too few to say: gaps of unknown size
+    insert_size_ = static_cast<std::uint64_t>(weighted_median(lengths));
+    for (auto& [ends, within] : held) {
+      gaps_[ends] = static_cast<std::int64_t>(static_cast<double>(insert_size_) - weighted_median(within));
+    }
+  }
+
+  // The median of values, each taken as many times as its weight.
+  static double weighted_median(std::vector<std::pair<double, std::uint64_t>> values) {
+    std::sort(values.begin(), values.end());
+    std::uint64_t total = 0;
+    for (const auto& [value, weight] : values) total += weight;
+    std::uint64_t running = 0;
+    for (const auto& [value, weight] : values) {
+      running += weight;
+      if (2 * running >= total) return value;
+    }
+    return 0;
   }
 
   std::uint64_t join_span_median() {
@@ -281,7 +352,7 @@ class Scaffolder {
       if (scaffold.contigs.empty()) {
         scaffold.bases = std::move(bases);
       } else {
-        append_joined(scaffold, previous, path, bases, report);
+        append_joined(scaffold, previous, path, bases, {joined[at], at}, report);
       }
       scaffold.contigs.push_back(current);
       written[current] = true;
@@ -295,9 +366,11 @@ class Scaffolder {
 
   // `bases` (a contig read along `path`) after the scaffold so far, whose last contig was
   // read along `before`: overlapping where `path` begins with the unitigs `before` ends with,
-  // else through the graph's way between them, else after a gap.
+  // else through the graph's way between them, else after a gap as long as the pairs that
+  // link `ends` (the end left, the end entered) say, kUnknownGap N at least.
   void append_joined(Scaffold& scaffold, const std::vector<Oriented>& before, const std::vector<Oriented>& path,
-                     const std::string& bases, ScaffoldingReport& report) const {
+                     const std::string& bases, std::pair<std::size_t, std::size_t> ends,
+                     ScaffoldingReport& report) const {
     ++report.joins;
     for (std::size_t shared = std::min(before.size(), path.size()); shared > 0; --shared) {
       if (!std::equal(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(shared),
@@ -316,7 +389,13 @@ class Scaffolder {
       ++report.joins_through_graph;
       return;
     }
-    scaffold.bases.append(kUnknownGap, 'N');
+    std::size_t gap = kUnknownGap;
+    const auto sized = gaps_.find({std::min(ends.first, ends.second), std::max(ends.first, ends.second)});
+    if (sized != gaps_.end()) {
+      ++report.gaps_sized;
+      gap = static_cast<std::size_t>(std::max<std::int64_t>(sized->second, static_cast<std::int64_t>(kUnknownGap)));
+    }
+    scaffold.bases.append(gap, 'N');
     ++scaffold.gaps;
     scaffold.bases += bases;
   }
@@ -361,6 +440,8 @@ class Scaffolder {
   std::map<std::pair<std::size_t, std::size_t>, std::uint64_t> links_;  // pairs linking two ends
   std::vector<std::uint64_t> join_spans_;  // pairs spanning each join inside a contig
   std::size_t link_reach_ = kLinkReach;  // the most bases between a linking pair's mates' unitigs
+  std::uint64_t insert_size_ = 0;  // the fragments' median length; 0: too few pairs measured it
+  std::map<std::pair<std::size_t, std::size_t>, std::int64_t> gaps_;  // bases between two linked ends
 };
 
 }  // namespace

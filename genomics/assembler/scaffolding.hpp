@@ -27,6 +27,8 @@ struct ScaffoldingReport {
   std::uint64_t joins = 0;           // of two contigs in a scaffold
   std::uint64_t joins_through_graph = 0;  // of them, with the graph's bases between the two
   std::uint64_t conflicted_ends = 0;  // contig ends left open: two partners or more
+  std::uint64_t insert_size = 0;      // the fragments' median length (0: too few pairs to say)
+  std::uint64_t gaps_sized = 0;       // gaps of N whose size the pairs measured
 };
 
 // Scaffolds the contigs (as UnitigGraph::contigs() gave them, with their unitig paths) by
@@ -45,8 +47,13 @@ struct ScaffoldingReport {
 //   the joins between unitigs inside contigs (so it follows the depth), and at least 3;
 // - between two joined contigs go the bases of the graph's shortest way from the one to the
 //   other (unitigs no other contig holds, kLinkReach bases at most), or the overlap where
-//   the one ends with unitigs the other begins with; failing both, 10 N (the gap's size is
-//   not known: pairs are kept as the unitigs their mates crossed, without offsets).
+//   the one ends with unitigs the other begins with; failing both, a run of N as long as
+//   the gap: the fragments' length less the bases the two contigs hold of it, the median
+//   over the pairs that link the two ends by the unitigs where the fragment begins and ends
+//   (kUnknownGap N at least, and where no pair measured the gap). The fragments' length is
+//   the median over the pairs whose fragment begins and ends in unitigs of one contig, along
+//   it (ReadThreads::for_each_pair: where each mate begins in its unitig); at least
+//   100 such pairs, else every gap is of unknown size.
 // Every contig is in one scaffold, a contig no join reached alone. Circular contigs stay
 // alone. Scaffolds come longest first (then by their first contig), each beginning with its
 // end contig of the smaller index, read as contigs.fasta has it when that end is its start.

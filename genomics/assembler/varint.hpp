@@ -21,6 +21,12 @@ inline void put_varint(std::vector<std::byte>& out, std::uint64_t value) {
   out.push_back(static_cast<std::byte>(value));
 }
 
+// A signed number as a varint, zigzag coded (0, -1, 1, -2, ... as 0, 1, 2, 3, ...) so that
+// small ones of either sign stay short.
+inline void put_signed_varint(std::vector<std::byte>& out, std::int64_t value) {
+  put_varint(out, (static_cast<std::uint64_t>(value) << 1) ^ (value < 0 ? ~std::uint64_t{0} : 0));
+}
+
 // Reads varints back; a message cut short or a number too long throws std::invalid_argument
 // naming the message (`what`).
 class VarintReader {
@@ -43,6 +49,10 @@ class VarintReader {
     const std::uint64_t value = next();
     if (value > left()) fail(std::string("more ") + of + " than bytes");
     return value;
+  }
+  std::int64_t next_signed() {
+    const std::uint64_t value = next();
+    return static_cast<std::int64_t>(value >> 1) ^ -static_cast<std::int64_t>(value & 1);
   }
   std::uint32_t next32(const char* field) {
     const std::uint64_t value = next();

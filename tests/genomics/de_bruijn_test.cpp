@@ -402,6 +402,41 @@ TEST(UnitigGraph, ACyclesPathIsItsUnitigLinkedToItself) {
   }
 }
 
+// A traced read says where it begins in its first unitig, read as the read runs: at its
+// offset in it, before it (below 0) when its first bases are not in the graph, the same
+// when an error breaks its first k-mers, and counted from the other end when it reads the
+// unitig reverse complemented; in a long unitig's tail, as far into it.
+TEST(ReadThreads, ATracedReadSaysWhereItBeginsInItsFirstUnitig) {
+  std::mt19937_64 random(10);
+  std::string unitig(5000, 'A');
+  for (char& base : unitig) base = "ACGT"[random() % 4];
+  UnitigGraph graph(kK);
+  graph.add(unitig, 10 * (unitig.size() - kK + 1), false);
+  graph.compact();
+  ASSERT_EQ(graph.unitigs().size(), 1u);
+  const bool stored_forward = graph.unitigs()[0].bases == unitig;
+  const ReadThreads threads(graph, kK);
+  const auto expect_lead = [&](const std::string& read, std::int64_t lead_forward, std::int64_t lead_reversed) {
+    const ReadThreads::Traced traced = threads.trace(read);
+    ASSERT_EQ(traced.runs.size(), 1u) << read;
+    ASSERT_EQ(traced.runs[0].size(), 1u);
+    const bool forward = (traced.runs[0][0] % 2 == 0) == stored_forward;
+    EXPECT_EQ(traced.lead, forward ? lead_forward : lead_reversed) << read;
+  };
+  const auto size = static_cast<std::int64_t>(unitig.size());
+  for (const std::size_t at : {std::size_t{0}, std::size_t{7}, std::size_t{800}, std::size_t{4850}}) {
+    const std::string read = unitig.substr(at, 150);
+    const auto begins = static_cast<std::int64_t>(at);
+    expect_lead(read, begins, -1);
+    expect_lead(reverse_complement(read), -1, size - begins - 150);
+    std::string broken = read;
+    broken[3] = broken[3] == 'A' ? 'C' : 'A';  // its first k-mers are not in the graph
+    expect_lead(broken, begins, -1);
+  }
+  // Bases the graph does not hold before the unitig's first.
+  expect_lead("ACGTACGTAC" + unitig.substr(0, 140), -10, -1);
+}
+
 // A node that threads reads is sent only the unitigs' ends (a long unitig's first and last
 // k-mers): it traces every read as the whole graph does, and the runs it traced, counted on
 // another node, give the same passages and the same reads to keep.
@@ -427,8 +462,8 @@ TEST(ReadThreads, TheUnitigEndsSentToANodeTraceReadsAsTheWholeGraphDoes) {
       if (reads % 7 == 0) read[75] = 'N';  // two runs of ACGT
       ASSERT_EQ(ends.trace(read), whole.trace(read)) << "read " << reads;
       whole.thread_reads({read});
-      counted.add_traced(ends.trace(read), read);
-      ASSERT_TRUE(counted.trace(read).empty()) << "a ReadThreads for counting only traces nothing";
+      counted.add_traced(ends.trace(read).runs, read);
+      ASSERT_TRUE(counted.trace(read).runs.empty()) << "a ReadThreads for counting only traces nothing";
     }
   }
   EXPECT_EQ(counted.kept_reads(), whole.kept_reads());

@@ -332,6 +332,17 @@ TEST_F(EvaluateAssembly, ScaffoldPartsOutOfOrderTurnedOrFarApartAcrossAGapAreMis
   EXPECT_EQ(right.number("scaffold_gaps"), 1);
   EXPECT_EQ(right.number("broken_contigs"), 2);
   EXPECT_EQ(right.number("broken_n50"), 5000);
+  // How well the gap is sized: 10 N where the reference has 300 bases, read either way.
+  EXPECT_EQ(right.number("scaffold_gaps_placed"), 1);
+  EXPECT_EQ(right.number("scaffold_gap_error_median"), 290);
+  const auto sized = evaluate(
+      work_.write_fasta("sized.fa", {{"x", reverse_complement(lambda(5000, 10000) + std::string(305, 'N') +
+                                                              lambda(10300, 15000))}}),
+      lambda_path());
+  expect_misassemblies(sized, 0, 0, 0);
+  EXPECT_EQ(sized.number("scaffold_gaps_placed"), 1);
+  EXPECT_EQ(sized.number("scaffold_gap_error_median"), 5);
+  EXPECT_EQ(sized.number("scaffold_gap_error_max"), 5);
   const auto order = evaluate(
       work_.write_fasta("order.fa", {{"x", lambda(10300, 15000) + gap + lambda(5000, 10000)}}), lambda_path());
   expect_misassemblies(order, 1, 0, 0);
@@ -342,6 +353,7 @@ TEST_F(EvaluateAssembly, ScaffoldPartsOutOfOrderTurnedOrFarApartAcrossAGapAreMis
   const auto far = evaluate(
       work_.write_fasta("far.fa", {{"x", lambda(5000, 10000) + gap + lambda(12000, 17000)}}), lambda_path());
   expect_misassemblies(far, 1, 0, 0);
+  EXPECT_EQ(far.number("scaffold_gaps_placed"), 0) << "sides 2 kbp further apart: a misassembly, not a size";
   // Fewer than 10 N is no gap (QUAST's threshold).
   const auto short_run = evaluate(
       work_.write_fasta("short.fa", {{"x", lambda(5000, 10000) + std::string(9, 'N') + lambda(10300, 15000)}}),

@@ -34,6 +34,16 @@ std::map<std::vector<std::size_t>, std::map<std::size_t, std::uint32_t>> all_vot
   return votes;
 }
 
+// Every read pair kept, with how many pairs were alike and the sum of their mates' leads.
+std::map<std::pair<CompactPath, CompactPath>, std::pair<std::uint32_t, std::int64_t>> all_fragments(
+    const ReadThreads& threads) {
+  std::map<std::pair<CompactPath, CompactPath>, std::pair<std::uint32_t, std::int64_t>> fragments;
+  threads.for_each_pair([&](auto first, auto second_along, std::uint32_t pairs, std::int64_t leads) {
+    fragments[{{first.begin(), first.end()}, {second_along.begin(), second_along.end()}}] = {pairs, leads};
+  });
+  return fragments;
+}
+
 std::vector<ReadThreads::CompactOriented> random_path(std::mt19937& random) {
   std::vector<ReadThreads::CompactOriented> path;
   if (random() % 5 == 0) return path;  // met no unitig: not kept, its mate left unpaired
@@ -47,12 +57,20 @@ TEST(MatePairing, StoresPairTheMatesOneNodePairsWhereverThePiecesEnd) {
   // Files: 0 and 1 are -1/-2 (record r with record r), 2 is interleaved, 3 is single-end.
   constexpr std::uint64_t kRecords = 4000;
   std::vector<std::vector<std::vector<ReadThreads::CompactOriented>>> file_paths(4);
-  for (auto& paths : file_paths) {
-    for (std::uint64_t r = 0; r < kRecords; ++r) paths.push_back(random_path(random));
+  std::vector<std::vector<std::int64_t>> file_leads(4);  // where each read begins in its first unitig
+  for (std::size_t file = 0; file < 4; ++file) {
+    for (std::uint64_t r = 0; r < kRecords; ++r) {
+      file_paths[file].push_back(random_path(random));
+      file_leads[file].push_back(static_cast<std::int64_t>(random() % 2000) - 100);
+    }
   }
   ReadThreads one_node(kK);
-  for (std::uint64_t r = 0; r < kRecords; ++r) one_node.add_pair(file_paths[0][r], file_paths[1][r]);
-  for (std::uint64_t r = 0; r + 1 < kRecords; r += 2) one_node.add_pair(file_paths[2][r], file_paths[2][r + 1]);
+  for (std::uint64_t r = 0; r < kRecords; ++r) {
+    one_node.add_pair(file_paths[0][r], file_paths[1][r], 1, file_leads[0][r] + file_leads[1][r]);
+  }
+  for (std::uint64_t r = 0; r + 1 < kRecords; r += 2) {
+    one_node.add_pair(file_paths[2][r], file_paths[2][r + 1], 1, file_leads[2][r] + file_leads[2][r + 1]);
+  }
 
   for (const std::size_t stores : {1u, 2u, 3u, 5u}) {
     // Each file cut into pieces at random records (one cut between two interleaved mates is
@@ -72,6 +90,7 @@ TEST(MatePairing, StoresPairTheMatesOneNodePairsWhereverThePiecesEnd) {
           if (file_paths[file][r].empty()) continue;
           store.places.push_back({file, piece, r - begin + 1});
           store.paths.push_back(file_paths[file][r]);
+          store.leads.push_back(file_leads[file][r]);
         }
         begin = end;
       }
@@ -110,7 +129,7 @@ TEST(MatePairing, StoresPairTheMatesOneNodePairsWhereverThePiecesEnd) {
       ASSERT_TRUE(owner.complete(stores));
       for (const std::vector<std::byte>& message : owner.take_counts()) {
         for (const PairCount& count : PairCounts::decode(message)) {
-          counted.add_pair(count.first, count.second, static_cast<std::uint32_t>(count.pairs));
+          counted.add_pair(count.first, count.second, static_cast<std::uint32_t>(count.pairs), count.leads);
           pairs += count.pairs;
         }
       }
@@ -122,6 +141,7 @@ TEST(MatePairing, StoresPairTheMatesOneNodePairsWhereverThePiecesEnd) {
     }
     EXPECT_EQ(pairs, expected_pairs) << stores << " stores";
     EXPECT_EQ(all_votes(counted), all_votes(one_node)) << stores << " stores";
+    EXPECT_EQ(all_fragments(counted), all_fragments(one_node)) << stores << " stores";
   }
 }
 
@@ -139,20 +159,26 @@ TEST(MatePairing, MessagesComeBackAsTheyWereSentAndACutOneIsRefused) {
   EXPECT_EQ(back.owners, request.owners);
 
   std::vector<std::byte> mates;
-  MateBatch::append(mates, {1, std::uint64_t{1} << 40, true, {0x7fffffff, 0, 5}});
+  MateBatch::append(mates, {1, std::uint64_t{1} << 40, true, {0x7fffffff, 0, 5}, -37});
+  const std::size_t first_mate_bytes = mates.size();
+  MateBatch::append(mates, {0, 2, false, {4}, std::int64_t{1} << 40});
   const std::vector<Mate> mate = MateBatch::decode(mates);
-  ASSERT_EQ(mate.size(), 1u);
+  ASSERT_EQ(mate.size(), 2u);
   EXPECT_EQ(mate[0].pair, std::uint64_t{1} << 40);
   EXPECT_TRUE(mate[0].second);
   EXPECT_EQ(mate[0].path, (CompactPath{0x7fffffff, 0, 5}));
+  EXPECT_EQ(mate[0].lead, -37);
+  EXPECT_EQ(mate[1].lead, std::int64_t{1} << 40);
   std::vector<std::byte> counts;
-  PairCounts::append(counts, {{1, 2}, {3}, 77});
+  PairCounts::append(counts, {{1, 2}, {3}, 77, -123456789012});
   const std::vector<PairCount> count = PairCounts::decode(counts);
   ASSERT_EQ(count.size(), 1u);
   EXPECT_EQ(count[0].first, (CompactPath{1, 2}));
   EXPECT_EQ(count[0].second, (CompactPath{3}));
   EXPECT_EQ(count[0].pairs, 77u);
+  EXPECT_EQ(count[0].leads, -123456789012);
   for (std::size_t cut = 1; cut < mates.size(); ++cut) {
+    if (cut == first_mate_bytes) continue;  // the first mate whole
     EXPECT_THROW(MateBatch::decode(std::span(mates).first(cut)), std::invalid_argument) << "cut at " << cut;
   }
   for (std::size_t cut = 1; cut < counts.size(); ++cut) {

@@ -2,8 +2,9 @@
 // Scaffolding (genomics/assembler/scaffolding.hpp) on graphs built from random sequences,
 // whose right answer is known by construction: read pairs join two contigs across a repeat
 // longer than a read (with the repeat's bases between them) and across a gap the graph does
-// not hold (10 N), in the right order and orientation; an end that pairs link to two others
-// is not joined; every contig is in one scaffold.
+// not hold (10 N when the pairs do not say how long it is, else as long as they say), in the
+// right order and orientation; an end that pairs link to two others is not joined; every
+// contig is in one scaffold.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -181,6 +182,49 @@ TEST(Scaffolding, AGapTheGraphDoesNotHoldIsTenN) {
   const std::vector<Scaffold> alone = unscaffolded(made.contigs);
   ASSERT_EQ(alone.size(), 2u);
   expect_every_contig_once(alone, made.contigs);
+}
+
+// Reads of 100 bases from fragments of 450 to 550 (500 on average) across the genome, each
+// mate traced through the graph (so placed where it begins in its unitig): the fragments
+// inside each contig measure their length, those across the gap its size.
+TEST(Scaffolding, AGapIsAsLongAsTheFragmentsAcrossItSay) {
+  std::mt19937_64 random(17);
+  const std::string genome = random_bases(random, 3000);
+  const std::string left = genome.substr(0, 1400);
+  const std::string right = genome.substr(1700);  // 300 bases no read covered
+  UnitigGraph graph(kK);
+  graph.add(reverse_complement(left), 20 * kmers_in(left), false);
+  graph.add(right, 20 * kmers_in(right), false);
+  graph.compact();
+  const Contigs made = plain_contigs(graph);
+  ASSERT_EQ(made.contigs.size(), 2u);
+  const ReadThreads index(graph, kK);
+  ReadThreads pairs(kK);
+  const auto joined = [](const ReadThreads::Traced& traced) {
+    std::vector<ReadThreads::CompactOriented> path;
+    for (const auto& run : traced.runs) path.insert(path.end(), run.begin(), run.end());
+    return path;
+  };
+  constexpr std::size_t kRead = 100;
+  for (std::size_t start = 0, fragment = 0; start + 550 <= genome.size(); start += 5, ++fragment) {
+    const std::size_t length = 450 + (fragment * 37) % 101;
+    const ReadThreads::Traced first = index.trace(genome.substr(start, kRead));
+    const ReadThreads::Traced second = index.trace(reverse_complement(genome.substr(start + length - kRead, kRead)));
+    if (first.runs.empty() || second.runs.empty()) continue;
+    pairs.add_pair(joined(first), joined(second), 1, first.lead + second.lead);
+  }
+  ScaffoldingReport report;
+  const std::vector<Scaffold> scaffolds = scaffold_contigs(graph, made.contigs, made.paths, pairs, report);
+  EXPECT_NEAR(static_cast<double>(report.insert_size), 500.0, 10.0);
+  ASSERT_EQ(scaffolds.size(), 1u);
+  EXPECT_EQ(scaffolds[0].gaps, 1u);
+  EXPECT_EQ(report.gaps_sized, 1u);
+  const std::string& bases = scaffolds[0].bases;
+  const std::size_t first_n = bases.find('N');
+  ASSERT_NE(first_n, std::string::npos);
+  const std::size_t gap = bases.find_first_not_of('N', first_n) - first_n;
+  EXPECT_NEAR(static_cast<double>(gap), 300.0, 15.0) << "the bases between the contigs";
+  EXPECT_TRUE(same_either_way(bases, left + std::string(gap, 'N') + right));
 }
 
 }  // namespace
