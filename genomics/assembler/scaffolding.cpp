@@ -23,6 +23,16 @@ constexpr std::uint64_t kFewestLinkPairs = 3;
 constexpr double kRepeatCoverage = 1.5;
 // Pairs inside contigs, spanning joins, needed to set how far a link may reach.
 constexpr std::size_t kFewestForReach = 100;
+// Two joined contigs that the graph does not connect are merged where the one ends with
+// bases the other begins with: at least this many (a chance match of 10 bases or more
+// between two given ends is about 1 in 10^6; most such overlaps are shorter than 20, where
+// too few reads covered the join for the graph to hold it), at most this many, a mismatch
+// allowed in every 25.
+constexpr std::size_t kFewestOverlapBases = 10;
+constexpr std::size_t kMostOverlapBases = 500;
+constexpr std::size_t kOverlapBasesPerMismatch = 25;
+// Only where the pairs measured no gap longer than this (or none at all).
+constexpr std::int64_t kMostGapForOverlap = 100;
 
 // Contig ends are numbered 2 * contig (its start) and 2 * contig + 1 (its end).
 std::size_t other_end(std::size_t end) { return end ^ 1; }
@@ -389,8 +399,15 @@ class Scaffolder {
       ++report.joins_through_graph;
       return;
     }
-    std::size_t gap = kUnknownGap;
     const auto sized = gaps_.find({std::min(ends.first, ends.second), std::max(ends.first, ends.second)});
+    if (sized == gaps_.end() || sized->second <= kMostGapForOverlap) {
+      if (const std::size_t overlap = overlap_of(scaffold.bases, bases)) {
+        scaffold.bases.append(bases, overlap);
+        ++report.joins_by_overlap;
+        return;
+      }
+    }
+    std::size_t gap = kUnknownGap;
     if (sized != gaps_.end()) {
       ++report.gaps_sized;
       gap = static_cast<std::size_t>(std::max<std::int64_t>(sized->second, static_cast<std::int64_t>(kUnknownGap)));
@@ -398,6 +415,21 @@ class Scaffolder {
     scaffold.bases.append(gap, 'N');
     ++scaffold.gaps;
     scaffold.bases += bases;
+  }
+
+  // The longest run of bases (kFewestOverlapBases to kMostOverlapBases) that `before` ends
+  // with and `after` begins with, a mismatch allowed every kOverlapBasesPerMismatch bases (a
+  // sequencing error or a variant at the end of a contig where the graph broke); 0 if none.
+  static std::size_t overlap_of(const std::string& before, const std::string& after) {
+    const std::size_t longest = std::min({before.size(), after.size(), kMostOverlapBases});
+    for (std::size_t length = longest; length >= kFewestOverlapBases; --length) {
+      const std::size_t allowed = length / kOverlapBasesPerMismatch;
+      const char* end_of_before = before.data() + (before.size() - length);
+      std::size_t mismatches = 0;
+      for (std::size_t i = 0; i < length && mismatches <= allowed; ++i) mismatches += end_of_before[i] != after[i];
+      if (mismatches <= allowed) return length;
+    }
+    return 0;
   }
 
   // The unitigs strictly between `from` and `to` on the graph's shortest way from the one to

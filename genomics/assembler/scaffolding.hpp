@@ -28,6 +28,7 @@ struct ScaffoldingReport {
   std::uint64_t joins_through_graph = 0;  // of them, with the graph's bases between the two
   std::uint64_t conflicted_ends = 0;  // contig ends left open: two partners or more
   std::uint64_t insert_size = 0;      // the fragments' median length (0: too few pairs to say)
+  std::uint64_t joins_by_overlap = 0;  // of two contigs the graph does not connect, where their ends overlap
   std::uint64_t gaps_sized = 0;       // gaps of N whose size the pairs measured
 };
 
@@ -47,7 +48,11 @@ struct ScaffoldingReport {
 //   the joins between unitigs inside contigs (so it follows the depth), and at least 3;
 // - between two joined contigs go the bases of the graph's shortest way from the one to the
 //   other (unitigs no other contig holds, kLinkReach bases at most), or the overlap where
-//   the one ends with unitigs the other begins with; failing both, a run of N as long as
+//   the one ends with unitigs the other begins with; failing both, where the pairs measure
+//   no gap over 100 bases (or none), the two merged where the one ends with 10 to 500 bases
+//   the other begins with (a mismatch allowed in every 25, kept as the first has it: the
+//   graph broke there, at an error or a variant, or where too few reads covered the
+//   join's k-mers); failing that, a run of N as long as
 //   the gap: the fragments' length less the bases the two contigs hold of it, the median
 //   over the pairs that link the two ends by the unitigs where the fragment begins and ends
 //   (kUnknownGap N at least, and where no pair measured the gap). The fragments' length is

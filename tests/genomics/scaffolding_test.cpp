@@ -2,8 +2,8 @@
 // Scaffolding (genomics/assembler/scaffolding.hpp) on graphs built from random sequences,
 // whose right answer is known by construction: read pairs join two contigs across a repeat
 // longer than a read (with the repeat's bases between them) and across a gap the graph does
-// not hold (10 N when the pairs do not say how long it is, else as long as they say), in the
-// right order and orientation; an end that pairs link to two others is not joined; every
+// not hold (10 N when the pairs do not say how long it is, else as long as they say; none
+// where the two contigs' ends overlap), in the right order and orientation; an end that pairs link to two others is not joined; every
 // contig is in one scaffold.
 #include <gtest/gtest.h>
 
@@ -225,6 +225,45 @@ TEST(Scaffolding, AGapIsAsLongAsTheFragmentsAcrossItSay) {
   const std::size_t gap = bases.find_first_not_of('N', first_n) - first_n;
   EXPECT_NEAR(static_cast<double>(gap), 300.0, 15.0) << "the bases between the contigs";
   EXPECT_TRUE(same_either_way(bases, left + std::string(gap, 'N') + right));
+}
+
+// Two contigs that overlap by 40 bases, one of them differing there (an error at the end of
+// a contig where the graph broke: no k-mer in common), joined by pairs: merged where they
+// overlap, with no gap; without the mismatch allowance (a
+// second difference), a gap.
+TEST(Scaffolding, ContigsThatOverlapWhereTheGraphBrokeAreMerged) {
+  std::mt19937_64 random(18);
+  const std::string genome = random_bases(random, 3000);
+  for (const int differences : {1, 2}) {
+    const std::string left = genome.substr(0, 1400);
+    std::string right = genome.substr(1360);
+    for (int difference = 0; difference < differences; ++difference) {
+      char& base = right[static_cast<std::size_t>(20 + 10 * difference)];
+      base = base == 'A' ? 'C' : 'A';
+    }
+    UnitigGraph graph(kK);
+    graph.add(left, 20 * kmers_in(left), false);
+    graph.add(right, 20 * kmers_in(right), false);
+    graph.compact();
+    const Contigs made = plain_contigs(graph);
+    ASSERT_EQ(made.contigs.size(), 2u);
+    ReadThreads pairs(kK);
+    add_pairs(pairs, oriented_along(graph, left), oriented_along(graph, right));
+    ScaffoldingReport report;
+    const std::vector<Scaffold> scaffolds = scaffold_contigs(graph, made.contigs, made.paths, pairs, report);
+    ASSERT_EQ(scaffolds.size(), 1u);
+    if (differences == 1) {
+      EXPECT_EQ(report.joins_by_overlap, 1u);
+      EXPECT_EQ(scaffolds[0].gaps, 0u);
+      // The overlap written once, as whichever contig the scaffold begins with has it.
+      const std::string as_right = genome.substr(0, 1360) + right;
+      EXPECT_TRUE(same_either_way(scaffolds[0].bases, genome) || same_either_way(scaffolds[0].bases, as_right));
+    } else {
+      EXPECT_EQ(report.joins_by_overlap, 0u);
+      EXPECT_EQ(scaffolds[0].gaps, 1u);
+      EXPECT_TRUE(same_either_way(scaffolds[0].bases, left + std::string(kUnknownGap, 'N') + right));
+    }
+  }
 }
 
 }  // namespace
