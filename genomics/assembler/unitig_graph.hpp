@@ -78,9 +78,10 @@ class UnitigGraph {
   // Contigs of at least `minimum_length` bases: each in the orientation that is smaller of it
   // and its reverse complement, a cycle without its repeated k-1 bases, longest first. With
   // `extend`, a unitig goes on into its neighbours while only one way leads on (into a repeat:
-  // so each copy of a repeat is written beside what surrounds it), a unitig held whole in a
-  // longer contig is not written again, and a contig's ends lose what a longer contig holds,
-  // but for a repeat right next to the rest (read 1.5 times as often or more).
+  // so each copy of a repeat is written beside what surrounds it, by the contig that enters
+  // it, read forward, not by the one it enters: leave_repeats_entered_from), a unitig held
+  // whole in a longer contig is not written again, and a contig's ends lose what a longer
+  // contig holds, but for a repeat right next to the rest (read 1.5 times as often or more).
   // Where two or more ways lead on, `reads` (when given) can pick one: the way taken by at
   // least two reads that went through the last unitigs of the contig so far, when no read
   // that went through them took another (the longest such stretch of unitigs that reads
@@ -137,6 +138,7 @@ class UnitigGraph {
                                const MatesAfter& mates) const;
   std::vector<Oriented> extension(const Junctions& joined, std::size_t index, const NextAfter& reads,
                                   const MatesAfter& mates) const;
+  void leave_repeats_entered_from(std::vector<Oriented>& walk, std::size_t candidate) const;
   void trim_covered_ends(std::vector<Oriented>& walk, const std::vector<bool>& covered, std::size_t minimum_length) const;
   std::size_t spelled_length(std::span<const Oriented> walk) const;
   std::string spelled(const std::vector<Oriented>& walk) const;
