@@ -131,12 +131,15 @@ void UnitigGraph::leave_repeats_entered_from(std::vector<Oriented>& walk, std::s
     return in / 2 != candidate && 2.0 * static_cast<double>(unitig.coverage_sum) * static_cast<double>(own.kmers) >=
                                       3.0 * static_cast<double>(own.coverage_sum) * static_cast<double>(unitig.kmers);
   };
-  auto first = walk.begin();
-  while (first != walk.end() && repeat(*first)) ++first;
-  auto last = walk.end();
-  while (last != first && repeat(*(last - 1))) --last;
-  if (last != walk.end() && *last % 2 != 0) walk.erase(last, walk.end());
-  if (first != walk.begin() && *(first - 1) % 2 == 0) walk.erase(walk.begin(), first);
+  // The unique part: walk[first, last).
+  std::size_t first = 0;
+  while (first < walk.size() && repeat(walk[first])) ++first;
+  std::size_t last = walk.size();
+  while (last > first && repeat(walk[last - 1])) --last;
+  const bool leave_after = last < walk.size() && walk[last] % 2 != 0;
+  const bool leave_before = first > 0 && walk[first - 1] % 2 == 0;
+  if (leave_after) walk.resize(last);
+  if (leave_before) walk.erase(walk.begin(), walk.begin() + static_cast<std::ptrdiff_t>(first));
 }
 
 // A candidate's walk without the unitigs at its ends that a longer contig holds, but for
