@@ -158,21 +158,41 @@ TEST(Scaffolding, AnEndThatPairsLinkToTwoOthersIsNotJoined) {
   EXPECT_EQ(few_report.joins, 0u);
 }
 
-TEST(Scaffolding, AGapTheGraphDoesNotHoldIsTenN) {
-  std::mt19937_64 random(16);
-  const std::string genome = random_bases(random, 3000);
-  const std::string left = genome.substr(0, 1400);
-  const std::string right = genome.substr(1700);  // 300 bases no read covered
-  UnitigGraph graph(kK);
-  graph.add(reverse_complement(left), 20 * kmers_in(left), false);
-  graph.add(right, 20 * kmers_in(right), false);
-  graph.compact();
-  const Contigs made = plain_contigs(graph);
-  ASSERT_EQ(made.contigs.size(), 2u);
+// The scaffolds of `made` when pairs (kPairs) link the end of `left` to the start of `right`.
+std::vector<Scaffold> scaffold_linked(const UnitigGraph& graph, const Contigs& made, const std::string& left,
+                                      const std::string& right, ScaffoldingReport& report) {
   ReadThreads pairs(kK);
   add_pairs(pairs, oriented_along(graph, left), oriented_along(graph, right));
+  return scaffold_contigs(graph, made.contigs, made.paths, pairs, report);
+}
+
+// A genome of 3,000 random bases whose bases 1,400 to 1,700 no read covered: the graph holds
+// the part before (reverse complemented) and the part after, a contig each.
+struct GappedGenome {
+  std::mt19937_64 random;
+  std::string genome = random_bases(random, 3000);
+  std::string left = genome.substr(0, 1400);
+  std::string right = genome.substr(1700);
+  UnitigGraph graph{kK};
+  Contigs made;
+
+  explicit GappedGenome(std::uint64_t seed) : random(seed) {  // the members above, in order, first
+    graph.add(reverse_complement(left), 20 * kmers_in(left), false);
+    graph.add(right, 20 * kmers_in(right), false);
+    graph.compact();
+    made = plain_contigs(graph);
+  }
+};
+
+TEST(Scaffolding, AGapTheGraphDoesNotHoldIsTenN) {
+  const GappedGenome gapped(16);
+  const UnitigGraph& graph = gapped.graph;
+  const std::string& left = gapped.left;
+  const std::string& right = gapped.right;
+  const Contigs& made = gapped.made;
+  ASSERT_EQ(made.contigs.size(), 2u);
   ScaffoldingReport report;
-  const std::vector<Scaffold> scaffolds = scaffold_contigs(graph, made.contigs, made.paths, pairs, report);
+  const std::vector<Scaffold> scaffolds = scaffold_linked(graph, made, left, right, report);
   ASSERT_EQ(scaffolds.size(), 1u);
   EXPECT_TRUE(same_either_way(scaffolds[0].bases, left + std::string(kUnknownGap, 'N') + right));
   EXPECT_EQ(scaffolds[0].gaps, 1u);
@@ -188,15 +208,12 @@ TEST(Scaffolding, AGapTheGraphDoesNotHoldIsTenN) {
 // mate traced through the graph (so placed where it begins in its unitig): the fragments
 // inside each contig measure their length, those across the gap its size.
 TEST(Scaffolding, AGapIsAsLongAsTheFragmentsAcrossItSay) {
-  std::mt19937_64 random(17);
-  const std::string genome = random_bases(random, 3000);
-  const std::string left = genome.substr(0, 1400);
-  const std::string right = genome.substr(1700);  // 300 bases no read covered
-  UnitigGraph graph(kK);
-  graph.add(reverse_complement(left), 20 * kmers_in(left), false);
-  graph.add(right, 20 * kmers_in(right), false);
-  graph.compact();
-  const Contigs made = plain_contigs(graph);
+  const GappedGenome gapped(17);
+  const UnitigGraph& graph = gapped.graph;
+  const std::string& genome = gapped.genome;
+  const std::string& left = gapped.left;
+  const std::string& right = gapped.right;
+  const Contigs& made = gapped.made;
   ASSERT_EQ(made.contigs.size(), 2u);
   const ReadThreads index(graph, kK);
   ReadThreads pairs(kK);
@@ -247,10 +264,8 @@ TEST(Scaffolding, ContigsThatOverlapWhereTheGraphBrokeAreMerged) {
     graph.compact();
     const Contigs made = plain_contigs(graph);
     ASSERT_EQ(made.contigs.size(), 2u);
-    ReadThreads pairs(kK);
-    add_pairs(pairs, oriented_along(graph, left), oriented_along(graph, right));
     ScaffoldingReport report;
-    const std::vector<Scaffold> scaffolds = scaffold_contigs(graph, made.contigs, made.paths, pairs, report);
+    const std::vector<Scaffold> scaffolds = scaffold_linked(graph, made, left, right, report);
     ASSERT_EQ(scaffolds.size(), 1u);
     if (differences == 1) {
       EXPECT_EQ(report.joins_by_overlap, 1u);
