@@ -178,23 +178,20 @@ def write_gap_flanks(path, kept):
             number += 1
             records.append((f"gap{number}:{gap}:left", left[-GAP_FLANK_BP:]))
             records.append((f"gap{number}:{gap}:right", right[:GAP_FLANK_BP]))
-    write_fasta(path, records)
+    # A side of no bases (a run of N at a scaffold's end) places nothing.
+    write_fasta(path, [(name, bases) for name, bases in records if bases])
 
 
-def gap_sizes(paf_path):
+def gap_sizes(outdir):
     """How well the gaps are sized: for each gap whose two sides align to one reference
     sequence, one way, in order, the gap's N less the bases between its sides there (each
     side's unaligned end counted as if aligned)."""
-    best = {}  # each flank's longest primary alignment
-    with open(paf_path, encoding="latin-1") as lines:
-        for line in lines:
-            fields = line.rstrip("\n").split("\t")
-            if len(fields) < 12 or "tp:A:P" not in fields[12:]:
-                continue
-            block = paf_block(fields)
-            kept = best.get(block.contig)
-            if kept is None or block.contig_end - block.contig_start > kept[0].contig_end - kept[0].contig_start:
-                best[block.contig] = (block, int(fields[1]))
+    size_of = {name: len(sequence) for name, sequence in read_fasta(f"{outdir}/gap_flanks.fa")}
+    best = {}  # each flank's longest primary alignment, and the flank's length
+    for block in primary_blocks(f"{outdir}/gap_flanks.paf"):
+        kept = best.get(block.contig)
+        if kept is None or block.contig_end - block.contig_start > kept[0].contig_end - kept[0].contig_start:
+            best[block.contig] = (block, size_of[block.contig])
     gaps = {}
     for name, placed in best.items():
         gap, length, side = name.rsplit(":", 2)

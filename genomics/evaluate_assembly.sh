@@ -96,7 +96,7 @@ if [ -s "$work/gap_flanks.fa" ]; then
     >"$work/gap_flanks.paf" 2>"$work/minimap2.log"; then
     fail "minimap2 failed on the gaps' sides: $(tail -n 1 "$work/minimap2.log")"
   fi
-  python3 "$here/assembly_metrics.py" gaps "$work/gap_flanks.paf"
+  python3 "$here/assembly_metrics.py" gaps "$work"
 fi
 
 # The cross-check: dnadiff (nucmer) on the same contigs.

@@ -17,6 +17,16 @@
 #include "genomics/kmer/kmer_ops.hpp"
 
 namespace xenon::genomics {
+namespace {
+
+// Whether `unitig` is read 3/2 as often as a stretch of `kmers` k-mers counted `count` times
+// in all, or more (a repeat beside it): compared without a division.
+bool read_half_again_as_often(const Unitig& unitig, std::uint64_t count, std::uint64_t kmers) {
+  return 2.0 * static_cast<double>(unitig.coverage_sum) * static_cast<double>(kmers) >=
+         3.0 * static_cast<double>(count) * static_cast<double>(unitig.kmers);
+}
+
+}  // namespace
 
 // The unitigs after `start`, one way on at a time: the only one, or the one reads choose.
 std::vector<UnitigGraph::Oriented> UnitigGraph::way_on(const Junctions& joined, Oriented start,
@@ -127,9 +137,7 @@ std::string UnitigGraph::spelled(const std::vector<Oriented>& walk) const {
 void UnitigGraph::leave_repeats_entered_from(std::vector<Oriented>& walk, std::size_t candidate) const {
   const Unitig& own = unitigs_[candidate];
   const auto repeat = [&](Oriented in) {
-    const Unitig& unitig = unitigs_[in / 2];
-    return in / 2 != candidate && 2.0 * static_cast<double>(unitig.coverage_sum) * static_cast<double>(own.kmers) >=
-                                      3.0 * static_cast<double>(own.coverage_sum) * static_cast<double>(unitig.kmers);
+    return in / 2 != candidate && read_half_again_as_often(unitigs_[in / 2], own.coverage_sum, own.kmers);
   };
   // The unique part: walk[first, last).
   std::size_t first = 0;
@@ -151,19 +159,14 @@ void UnitigGraph::trim_covered_ends(std::vector<Oriented>& walk, const std::vect
   auto last = std::find_if(walk.rbegin(), walk.rend(), [&](Oriented in) { return !covered[in / 2]; }).base();
   if (first == walk.begin() && last == walk.end()) return;
   if (spelled_length(std::span<const Oriented>(first, last)) >= minimum_length) {
-    // A repeat: a mean count (sum / kmers) at least 3/2 of the rest's, compared without a
-    // division.
+    // A repeat: a mean count (sum / kmers) at least 3/2 of the rest's.
     std::uint64_t count = 0;
     std::uint64_t kmers = 0;
     for (auto it = first; it != last; ++it) {
       count += unitigs_[*it / 2].coverage_sum;
       kmers += unitigs_[*it / 2].kmers;
     }
-    const auto repeat = [&](Oriented in) {
-      const Unitig& unitig = unitigs_[in / 2];
-      return 2.0 * static_cast<double>(unitig.coverage_sum) * static_cast<double>(kmers) >=
-             3.0 * static_cast<double>(count) * static_cast<double>(unitig.kmers);
-    };
+    const auto repeat = [&](Oriented in) { return read_half_again_as_often(unitigs_[in / 2], count, kmers); };
     while (first != walk.begin() && repeat(*(first - 1))) --first;
     while (last != walk.end() && repeat(*last)) ++last;
   }

@@ -33,18 +33,22 @@ std::vector<UnitigEnds> ReadThreads::ends_of(const UnitigGraph& graph, int k) {
 void ReadThreads::thread_files(const std::vector<std::string>& files, bool pair_mates,
                                const std::vector<InputRole>& roles) {
   // Each record whole: FASTQ records come in one piece, FASTA ones line by line.
+  // Each record's unitigs and lead, for the files that hold mates.
+  struct MatePaths {
+    FlatLists<CompactOriented> paths;
+    std::vector<std::int64_t> leads;
+  };
   struct Visitor {
     ReadThreads& threads;
-    FlatLists<CompactOriented>* paths;  // each record's unitigs, when pairing
-    std::vector<std::int64_t>* leads;   // and its lead
+    MatePaths* mates;  // when pairing
     std::string record;
     bool open = false;
     void close() {
       if (open) {
         const auto [path, lead] = threads.thread(record);
-        if (paths != nullptr) {
-          paths->push_back(path);
-          leads->push_back(lead);
+        if (mates != nullptr) {
+          mates->paths.push_back(path);
+          mates->leads.push_back(lead);
         }
       }
       record.clear();
@@ -59,44 +63,40 @@ void ReadThreads::thread_files(const std::vector<std::string>& files, bool pair_
   };
   const std::vector<MateFiles> mates = pair_mates ? mate_files(roles, files.size()) : std::vector<MateFiles>{};
   // Every record's path, for the files that hold mates (each read once, all its records).
-  std::map<std::uint32_t, FlatLists<CompactOriented>> paths_of;
-  std::map<std::uint32_t, std::vector<std::int64_t>> leads_of;
+  std::map<std::uint32_t, MatePaths> paths_of;
   for (const MateFiles& each : mates) {
-    for (const std::uint32_t file : {each.first, each.second}) {
-      paths_of[file];
-      leads_of[file];
-    }
+    paths_of[each.first];
+    paths_of[each.second];
   }
   std::string block;
   for (std::size_t file = 0; file < files.size(); ++file) {
     BlockSplitter splitter(files[file], static_cast<std::uint32_t>(file), 1 << 20, static_cast<std::size_t>(k_ - 1));
     const auto paths = paths_of.find(static_cast<std::uint32_t>(file));
-    Visitor visitor{*this, paths == paths_of.end() ? nullptr : &paths->second,
-                    paths == paths_of.end() ? nullptr : &leads_of[static_cast<std::uint32_t>(file)], {}, false};
+    Visitor visitor{*this, paths == paths_of.end() ? nullptr : &paths->second, {}, false};
     BlockOrigin origin;
     while (splitter.next(origin, block)) SequenceParser(origin, block, files[file]).parse(visitor);
     visitor.close();
   }
   if (mates.empty()) return;
   std::vector<std::uint64_t> records(files.size(), 0);
-  for (const auto& [file, paths] : paths_of) records[file] = paths.size();
+  for (const auto& [file, paths] : paths_of) records[file] = paths.paths.size();
   check_mate_records(files, roles, records);
   for (const MateFiles& each : mates) {
-    const FlatLists<CompactOriented>& first = paths_of.at(each.first);
-    const std::vector<std::int64_t>& first_leads = leads_of.at(each.first);
+    const MatePaths& first = paths_of.at(each.first);
     if (each.interleaved()) {
-      for (std::size_t i = 0; i + 1 < first.size(); i += 2) {
-        add_pair(first[i], first[i + 1], 1, first_leads[i] + first_leads[i + 1]);
+      for (std::size_t i = 0; i + 1 < first.paths.size(); i += 2) {
+        add_pair(first.paths[i], first.paths[i + 1], 1, first.leads[i] + first.leads[i + 1]);
       }
       continue;
     }
-    const FlatLists<CompactOriented>& second = paths_of.at(each.second);
-    const std::vector<std::int64_t>& second_leads = leads_of.at(each.second);
-    if (first.size() != second.size()) {
+    const MatePaths& second = paths_of.at(each.second);
+    if (first.paths.size() != second.paths.size()) {
       ++unpaired_files_;  // positional files: mates are records at the same place in both, not these
       continue;
     }
-    for (std::size_t i = 0; i < first.size(); ++i) add_pair(first[i], second[i], 1, first_leads[i] + second_leads[i]);
+    for (std::size_t i = 0; i < first.paths.size(); ++i) {
+      add_pair(first.paths[i], second.paths[i], 1, first.leads[i] + second.leads[i]);
+    }
   }
 }
 

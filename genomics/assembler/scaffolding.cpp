@@ -34,6 +34,19 @@ constexpr std::size_t kOverlapBasesPerMismatch = 25;
 // Only where the pairs measured no gap longer than this (or none at all).
 constexpr std::int64_t kMostGapForOverlap = 100;
 
+// The median of values, each taken as many times as its weight (0 when there are none).
+double weighted_median(std::vector<std::pair<double, std::uint64_t>> values) {
+  std::sort(values.begin(), values.end());
+  std::uint64_t total = 0;
+  for (const auto& [value, weight] : values) total += weight;
+  std::uint64_t running = 0;
+  for (const auto& [value, weight] : values) {
+    running += weight;
+    if (2 * running >= total) return value;
+  }
+  return 0;
+}
+
 // Contig ends are numbered 2 * contig (its start) and 2 * contig + 1 (its end).
 std::size_t other_end(std::size_t end) { return end ^ 1; }
 std::size_t contig_of(std::size_t end) { return end / 2; }
@@ -114,21 +127,13 @@ class Scaffolder {
  private:
   // The coverage of the median base of the contigs' unitigs.
   double typical_coverage() const {
-    std::vector<std::pair<double, std::size_t>> coverages;  // and bases
-    std::size_t bases = 0;
+    std::vector<std::pair<double, std::uint64_t>> coverages;  // and bases
     for (std::size_t unitig = 0; unitig < placements_.size(); ++unitig) {
       if (placements_[unitig].contig == kNone) continue;
       const Unitig& held = graph_.unitigs()[unitig];
       coverages.emplace_back(held.coverage(), held.bases.size());
-      bases += held.bases.size();
     }
-    std::sort(coverages.begin(), coverages.end());
-    std::size_t running = 0;
-    for (const auto& [coverage, length] : coverages) {
-      running += length;
-      if (2 * running >= bases) return coverage;
-    }
-    return 0;
+    return weighted_median(std::move(coverages));
   }
 
   std::size_t unitig_length(Oriented oriented) const { return graph_.unitigs()[oriented / 2].bases.size(); }
@@ -281,19 +286,6 @@ class Scaffolder {
     for (auto& [ends, within] : held) {
       gaps_[ends] = static_cast<std::int64_t>(static_cast<double>(insert_size_) - weighted_median(within));
     }
-  }
-
-  // The median of values, each taken as many times as its weight.
-  static double weighted_median(std::vector<std::pair<double, std::uint64_t>> values) {
-    std::sort(values.begin(), values.end());
-    std::uint64_t total = 0;
-    for (const auto& [value, weight] : values) total += weight;
-    std::uint64_t running = 0;
-    for (const auto& [value, weight] : values) {
-      running += weight;
-      if (2 * running >= total) return value;
-    }
-    return 0;
   }
 
   std::uint64_t join_span_median() {
