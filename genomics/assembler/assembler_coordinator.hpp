@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <map>
 #include <optional>
 #include <span>
@@ -14,16 +12,17 @@
 
 #include <xenon/xenon.hpp>
 #include "genomics/assembler/assembler_settings.hpp"
+#include "genomics/assembler/assembly_checkpoints.hpp"
+#include "genomics/assembler/assembly_pipeline.hpp"
+#include "genomics/assembler/assembly_progress.hpp"
 #include "genomics/assembler/carried_sequences.hpp"
 #include "genomics/assembler/flat_lists.hpp"
-#include "genomics/assembler/graph_gfa.hpp"
 #include "genomics/assembler/graph_protocol.hpp"
 #include "genomics/assembler/graph_store.hpp"
 #include "genomics/assembler/read_threads.hpp"
 #include "genomics/assembler/run_record.hpp"
 #include "genomics/assembler/scaffolding.hpp"
 #include "genomics/assembler/thread_protocol.hpp"
-#include "genomics/assembler/unitig_graph.hpp"
 #include "genomics/assembler/unitig_walk.hpp"
 #include "genomics/assembler/vertex_table.hpp"
 #include "genomics/counter/counter_coordinator.hpp"
@@ -36,9 +35,10 @@ namespace xenon::genomics {
 // Runs one assembly, on node 0. Counting is the k-mer counter's (graph stores count as k-mer
 // stores do); then, one step at a time on every store: keep the solid k-mers, find their
 // edges, walk the unitigs. The coordinator gathers the unitigs (and the vertices no walk
-// reached, which lie on cycles), checks that every solid k-mer is in exactly one of them,
-// cleans the compacted graph, settles repeats with the reads (which every store threads for
-// its share of the input: ReadShare) and writes the contigs.
+// reached, which lie on cycles) and checks that every solid k-mer is in exactly one of them;
+// then the steps of AssemblyPipeline make the contigs and scaffolds, the coordinator asking
+// the stores to thread the reads (each its share of the input: ReadShare) whenever a step
+// needs them, and writes the outputs.
 template <int Words>
 class AssemblerCoordinator : public CounterCoordinator<Words> {
   using Base = CounterCoordinator<Words>;
@@ -47,7 +47,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
  public:
   AssemblerCoordinator(AssemblerSettings settings, CounterOutcome& counted, AssemblyOutcome& outcome, RunLog& log)
       : Base(settings.counting, counted, log), settings_(std::move(settings)), outcome_(outcome),
-        shape_(settings_.counting.k) {}
+        progress_(log, settings_.counting.show_progress), shape_(settings_.counting.k) {}
 
  protected:
   std::string_view store_type() const override { return Words == 1 ? kGraphStoreType1 : kGraphStoreType2; }
@@ -59,7 +59,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   }
 
   void counted() override {
-    report("counted");
+    progress_.report("counted");
     this->log().begin_phase("solid k-mers");
     outcome_.coverage_threshold = settings_.coverage_threshold != 0 ? settings_.coverage_threshold
                                                                     : coverage_threshold_from(this->histogram());
@@ -79,24 +79,14 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   bool resume() override {
     if (settings_.carry_to_next_round) return false;  // a round before the last keeps no checkpoint: done again
     if (resume_from_contigs()) return true;
-    const std::optional<std::vector<std::byte>> saved = this->load_checkpoint(kGraphCheckpoint, graph_options());
+    const std::optional<std::vector<std::byte>> saved = this->load_checkpoint(kGraphCheckpoint, graph_checkpoint_options(settings_));
     if (!saved) return false;
     CheckpointReader reader(*saved);
     this->restore_count(reader);
-    outcome_.coverage_threshold = reader.u64();
-    outcome_.solid_kmers = reader.u64();
-    outcome_.edges = reader.u64();
-    outcome_.cycles = reader.u64();
-    std::vector<GraphPiece> pieces(reader.u64());
-    for (GraphPiece& piece : pieces) {
-      piece.bases = reader.text();
-      piece.coverage = reader.u64();
-      piece.closed = reader.u64() != 0;
-    }
-    if (!reader.at_end()) throw std::runtime_error("checkpoints/graph: bytes after the graph");
+    std::vector<GraphPiece> pieces = read_graph_checkpoint(reader, outcome_);
     this->log().line("phases counting to walks: skipped: " + std::to_string(pieces.size()) +
                      " pieces of the graph from checkpoints/" + kGraphCheckpoint);
-    report("resumed from checkpoints/graph");
+    progress_.report("resumed from checkpoints/graph");
     this->log().begin_phase("unitigs");
     assemble_from(std::move(pieces));
     return true;
@@ -104,7 +94,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   // The contigs checkpoint, if there is one of the same options: false (the reason logged
   // unless it is only missing) to try the graph's.
   bool resume_from_contigs() {
-    const std::optional<std::string> origin = this->checkpoint_origin(contigs_options());
+    const std::optional<std::string> origin = this->checkpoint_origin(contigs_checkpoint_options(settings_));
     if (!origin) return false;
     std::string why;
     const std::optional<std::vector<std::byte>> saved =
@@ -117,34 +107,13 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     }
     CheckpointReader reader(*saved);
     this->restore_count(reader);
-    for (std::uint64_t* field : outcome_fields()) *field = reader.u64();
-    outcome_.cleaning.rounds = static_cast<int>(reader.u64());
-    std::vector<Unitig> contigs(reader.u64());
-    for (Unitig& contig : contigs) {
-      contig.bases = reader.text();
-      contig.coverage_sum = reader.u64();
-      contig.kmers = reader.u64();
-      contig.circular = reader.u64() != 0;
-    }
-    GraphFile graph;
-    graph.text = reader.text();
-    graph.segments = reader.u64();
-    graph.bases = reader.u64();
-    std::vector<Scaffold> scaffolds(reader.u64());
-    for (Scaffold& scaffold : scaffolds) {
-      scaffold.bases = reader.text();
-      scaffold.contigs.resize(reader.u64());
-      for (std::size_t& contig : scaffold.contigs) contig = reader.u64();
-      scaffold.gaps = reader.u64();
-    }
-    outcome_.insert_size = reader.u64();
-    if (!reader.at_end()) throw std::runtime_error("checkpoints/contigs: bytes after the contigs");
-    summarize(contigs);
-    summarize_scaffolds(scaffolds);
-    this->log().line("phases counting to contigs: skipped: " + std::to_string(contigs.size()) +
+    const AssembledOutputs outputs = read_contigs_checkpoint(reader, outcome_);
+    record_contigs(outcome_, outputs.contigs);
+    record_scaffolds(outcome_, outputs.scaffolds);
+    this->log().line("phases counting to contigs: skipped: " + std::to_string(outputs.contigs.size()) +
                      " contigs from checkpoints/" + kContigsCheckpoint);
-    report("resumed from checkpoints/contigs");
-    write_outputs(contigs, graph, scaffolds);
+    progress_.report("resumed from checkpoints/contigs");
+    write_outputs(outputs);
     return true;
   }
 
@@ -156,13 +125,13 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     if (action == ACTION_GRAPH_SOLID) {
       outcome_.solid_kmers += message.payload_as<std::uint64_t>();
       if (--awaited_ != 0) return;
-      phase_done("%llu solid k-mers (counted %llu times or more)", outcome_.solid_kmers, outcome_.coverage_threshold);
+      progress_.phase_done("%llu solid k-mers (counted %llu times or more)", outcome_.solid_kmers, outcome_.coverage_threshold);
       this->log().begin_phase("edges");
       to_every_store(ACTION_GRAPH_EDGES, [] { return Payload{}; });
     } else if (action == ACTION_GRAPH_EDGES_DONE) {
       outcome_.edges += message.payload_as<std::uint64_t>();
       if (--awaited_ != 0) return;
-      phase_done("%llu edges", outcome_.edges);
+      progress_.phase_done("%llu edges", outcome_.edges);
       this->log().begin_phase("walks");
       to_every_store(ACTION_GRAPH_WALK, [] { return Payload{}; });
     } else if (action == ACTION_UNITIGS) {
@@ -229,7 +198,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   void walks_maybe_done() {
     if (awaited_ != 0 || unitigs_.size() != unitigs_promised_) return;
     if (unitig_kmers_ != kmers_promised_) throw std::runtime_error("unitig k-mers differ from the stores' reports");
-    phase_done("%llu pieces of unitigs walked", static_cast<unsigned long long>(unitigs_.size()));
+    progress_.phase_done("%llu pieces of unitigs walked", static_cast<unsigned long long>(unitigs_.size()));
     this->log().begin_phase("unitigs");
     unitigs_promised_ = ~std::uint64_t{0};  // no second time
     to_every_store(ACTION_UNVISITED_REQUEST, [] { return Payload{}; });
@@ -246,79 +215,21 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     }
   }
 
-  // A piece of the graph as the stores' walks (or the cycles) gave it, before compaction.
-  struct GraphPiece {
-    std::string bases;
-    std::uint64_t coverage = 0;
-    bool closed = false;
-  };
-
-  // The options the graph depends on (besides k and the inputs).
-  std::string graph_options() const {
-    return " min-coverage=" + std::to_string(settings_.coverage_threshold) +
-           carried_fingerprint(settings_.carried_sequences);
-  }
-  // The options the contigs depend on: the graph's, and every one after it.
-  std::string contigs_options() const {
-    return graph_options() + " tip-length=" + std::to_string(settings_.cleaning.tip_length) +
-           " bubble-length=" + std::to_string(settings_.cleaning.bubble_length) +
-           " cleaning-rounds=" + std::to_string(settings_.cleaning.rounds) +
-           " repeat-rounds=" + std::to_string(settings_.repeat_rounds) +
-           " min-passages=" + std::to_string(settings_.minimum_passages) +
-           " min-contig=" + std::to_string(settings_.minimum_contig) +
-           " with graph.gfa scaffolds.fasta insert_size";  // so that an older checkpoint, without them, is not read as one with them
-  }
-
-  // The outcome's counts up to the contigs, in the contigs checkpoint's order.
-  std::vector<std::uint64_t*> outcome_fields() {
-    return {&outcome_.coverage_threshold, &outcome_.solid_kmers, &outcome_.edges, &outcome_.unitigs, &outcome_.cycles,
-            &outcome_.cleaning.tips_removed, &outcome_.cleaning.bubbles_popped, &outcome_.repeats_resolved};
-  }
-
   // The contigs and the graph, before they are written: with the counts and the outcome, all
   // the outputs (the graph the contigs were read from is not rebuilt on --continue).
-  void save_contigs_checkpoint(const std::vector<Unitig>& contigs, const GraphFile& graph,
-                               const std::vector<Scaffold>& scaffolds) {
+  void save_contigs_checkpoint(const AssembledOutputs& outputs) {
     CheckpointWriter writer;
     this->save_count(writer);
-    for (const std::uint64_t* field : outcome_fields()) writer.u64(*field);
-    writer.u64(static_cast<std::uint64_t>(outcome_.cleaning.rounds));
-    writer.u64(contigs.size());
-    for (const Unitig& contig : contigs) {
-      writer.text(contig.bases);
-      writer.u64(contig.coverage_sum);
-      writer.u64(contig.kmers);
-      writer.u64(contig.circular ? 1 : 0);
-    }
-    writer.text(graph.text);
-    writer.u64(graph.segments);
-    writer.u64(graph.bases);
-    writer.u64(scaffolds.size());
-    for (const Scaffold& scaffold : scaffolds) {
-      writer.text(scaffold.bases);
-      writer.u64(scaffold.contigs.size());
-      for (const std::size_t contig : scaffold.contigs) writer.u64(contig);
-      writer.u64(scaffold.gaps);
-    }
-    writer.u64(outcome_.insert_size);
-    this->save_checkpoint(kContigsCheckpoint, contigs_options(), writer);
+    write_contigs_checkpoint(writer, outcome_, outputs);
+    this->save_checkpoint(kContigsCheckpoint, contigs_checkpoint_options(settings_), writer);
   }
 
   void save_graph_checkpoint(const std::vector<GraphPiece>& pieces) {
     if (settings_.carry_to_next_round) return;  // the last round's stays (it names what the others carried)
     CheckpointWriter writer;
     this->save_count(writer);
-    writer.u64(outcome_.coverage_threshold);
-    writer.u64(outcome_.solid_kmers);
-    writer.u64(outcome_.edges);
-    writer.u64(outcome_.cycles);
-    writer.u64(pieces.size());
-    for (const GraphPiece& piece : pieces) {
-      writer.text(piece.bases);
-      writer.u64(piece.coverage);
-      writer.u64(piece.closed ? 1 : 0);
-    }
-    this->save_checkpoint(kGraphCheckpoint, graph_options(), writer);
+    write_graph_checkpoint(writer, outcome_, pieces);
+    this->save_checkpoint(kGraphCheckpoint, graph_checkpoint_options(settings_), writer);
   }
 
   // Vertices no walk reached: every one has a single vertex before and after it, so they form
@@ -366,91 +277,67 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   }
 
   void assemble_from(std::vector<GraphPiece> pieces) {
-    graph_.emplace(settings_.counting.k);
-    UnitigGraph& graph = *graph_;
-    for (GraphPiece& piece : pieces) graph.add(std::move(piece.bases), piece.coverage, piece.closed);
-    pieces.clear();
-    graph.compact();  // the walks' pieces into unitigs
-    outcome_.unitigs = graph.unitigs().size();
-    phase_done("%llu unitigs", static_cast<unsigned long long>(outcome_.unitigs));
-    this->log().begin_phase("cleaning");
-    outcome_.cleaning = graph.clean(settings_.cleaning);
-    phase_done("cleaning: %llu tips removed, %llu bubbles popped, %llu unitigs left",
-           outcome_.cleaning.tips_removed, outcome_.cleaning.bubbles_popped,
-           static_cast<unsigned long long>(graph.unitigs().size()));
+    pipeline_.emplace(settings_, outcome_, progress_);
+    pipeline_->compact_and_clean(std::move(pieces));
     if (settings_.carry_to_next_round) {  // a round of several k before the last: its graph is all it gives
       outcome_.rounds.push_back({settings_.counting.k, outcome_.coverage_threshold, outcome_.solid_kmers});
-      outcome_.carried_sequences = carried_sequences(graph);
+      outcome_.carried_sequences = carried_sequences(pipeline_->graph());
+      pipeline_.reset();
       this->succeed({});
       return;
     }
-    repeat_round_ = 0;
-    graph_changed_ = true;
-    next_repeat_round();
+    go_on();
   }
 
-  // Repeats shorter than a read: reads that cross them tell which way in goes with which way
-  // out. Each round threads the reads again through the graph the last one left: the first
-  // round all of them, each store its share of the input (thread_everywhere()), the later
-  // ones only those that crossed two unitigs (no other can matter), each store those it kept
-  // (on this node alone when there are no stores: resumed from the graph checkpoint). The reads
-  // of the last graph, mates paired, then guide the contigs through the repeats that are left.
-  void next_repeat_round() {
-    if (repeat_round_ < settings_.repeat_rounds && graph_changed_) {
-      this->log().begin_phase("repeats, round " + std::to_string(repeat_round_ + 1));
-      if (repeat_round_ == 0 || !this->stores().empty()) {
-        thread_everywhere(false);  // goes on in repeat_round_threaded()
+  // The pipeline's next step: reads threaded for it, or the outputs made and written.
+  void go_on() {
+    switch (pipeline_->next()) {
+      case NextStep::thread_for_repeats:
+        thread_everywhere(false);  // goes on in threaded()
         return;
-      }
-      threads_.emplace(*graph_, settings_.counting.k);
-      threads_->thread_reads(crossing_reads_);
-      repeat_round_threaded();
-      return;
+      case NextStep::thread_with_mates:
+        crossing_reads_ = {};  // no repeat round follows
+        thread_everywhere(true);
+        return;
+      case NextStep::write:
+        break;
     }
-    if (threads_) {  // every read again through the final graph, mates paired
-      this->log().begin_phase("reads and pairs");
-      crossing_reads_ = {};  // no round follows
-      thread_everywhere(true);  // goes on in reads_and_pairs_threaded()
-      return;
-    }
-    make_contigs();
+    const AssembledOutputs outputs = pipeline_->outputs();
+    pipeline_.reset();
+    save_contigs_checkpoint(outputs);
+    write_outputs(outputs);
   }
 
-  void repeat_round_threaded() {
-    crossing_reads_ = std::move(threads_->kept_reads());
-    const ReadThreads& crossings = *threads_;
-    const std::uint64_t settled = graph_->resolve_repeats(
-        [&crossings](std::size_t x, std::size_t y, std::size_t z) { return crossings.passages(x, y, z); },
-        settings_.minimum_passages);
-    outcome_.repeats_resolved += settled;
-    graph_changed_ = settled != 0;
-    phase_done("repeats: %llu reads threaded, %llu repeats settled, %llu unitigs left", threads_->reads_threaded(),
-               settled, static_cast<unsigned long long>(graph_->unitigs().size()));
-    ++repeat_round_;
-    next_repeat_round();
-  }
-
-  void reads_and_pairs_threaded() {
-    if (threads_->unpaired_files() != 0) {
-      this->log().line(report("%llu pair(s) of files hold different numbers of records: their reads are not paired",
-                              threads_->unpaired_files()));
+  // Once a threading's counts are all in threads_: handed to the pipeline, which goes on.
+  void threaded() {
+    if (threading_pairs_) {
+      pipeline_->mates_threaded(std::move(*threads_));
+    } else {
+      crossing_reads_ = std::move(threads_->kept_reads());  // only when threaded here: the stores keep their own
+      pipeline_->repeats_threaded(*threads_);
     }
-    phase_done("reads and pairs threaded through the final graph: %llu read paths and %llu pairs of ways kept",
-               threads_->distinct_paths(), threads_->distinct_pairs());
-    make_contigs();
+    threads_.reset();
+    go_on();
   }
 
-  // Every read of the input through the current graph: each store threads the pieces
-  // plan_input gives it (one reader per store), and this node adds up what they send. With
-  // no stores (resumed from the graph checkpoint), this node reads the input alone.
+  // The reads through the pipeline's current graph: each store threads the pieces plan_input
+  // gives it (one reader per store), and this node adds up what they send. A repeat round
+  // after the first threads only the reads that crossed two unitigs in the round before (no
+  // other can matter), which each store kept. With no stores (resumed from the graph
+  // checkpoint), this node reads the input alone, and keeps the crossing reads itself.
   void thread_everywhere(bool pairs) {
     threading_pairs_ = pairs;
+    const UnitigGraph& graph = pipeline_->graph();
     if (this->stores().empty()) {
-      this->log().line("reads threaded by node 0 alone: no stores (resumed from checkpoints/" +
-                       std::string(kGraphCheckpoint) + ")");
-      threads_.emplace(*graph_, settings_.counting.k);
-      threads_->thread_files(settings_.counting.files, pairs, settings_.counting.roles);
-      pairs ? reads_and_pairs_threaded() : repeat_round_threaded();
+      threads_.emplace(graph, settings_.counting.k);
+      if (!pairs && pipeline_->repeat_round() > 0) {
+        threads_->thread_reads(crossing_reads_);
+      } else {
+        this->log().line("reads threaded by node 0 alone: no stores (resumed from checkpoints/" +
+                         std::string(kGraphCheckpoint) + ")");
+        threads_->thread_files(settings_.counting.files, pairs, settings_.counting.roles);
+      }
+      threaded();
       return;
     }
     std::vector<InputLayout> layouts;
@@ -460,10 +347,10 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     request.k = static_cast<std::uint32_t>(settings_.counting.k);
     // Each store keeps the reads that crossed while another round may follow, and in that
     // round threads only them again.
-    request.keep_crossing_reads = !pairs && repeat_round_ + 1 < settings_.repeat_rounds;
-    request.rethread_kept = !pairs && repeat_round_ > 0;
+    request.keep_crossing_reads = !pairs && pipeline_->another_round_may_follow();
+    request.rethread_kept = !pairs && pipeline_->repeat_round() > 0;
     request.paths = pairs;
-    request.ends = ReadThreads::ends_of(*graph_, settings_.counting.k);
+    request.ends = ReadThreads::ends_of(graph, settings_.counting.k);
     request.files = settings_.counting.files;
     // This node only counts what the stores traced: no index of the unitigs' k-mers of its own.
     threads_.emplace(settings_.counting.k);
@@ -507,7 +394,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     if (!threading_.failure.empty()) throw std::runtime_error(threading_.failure);
     if (!threading_pairs_) {
       threading_ = {};
-      repeat_round_threaded();
+      threaded();
       return;
     }
     const Threading threading = std::move(threading_);
@@ -554,7 +441,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   void pairing_maybe_done() {
     if (pairing_.stores_awaited != 0 || pairing_.messages_received != pairing_.messages_promised) return;
     pairing_ = {};
-    reads_and_pairs_threaded();
+    threaded();
   }
 
   static std::uint32_t count32(std::uint64_t count, const char* what) {
@@ -562,87 +449,21 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     return static_cast<std::uint32_t>(count);
   }
 
-  void make_contigs() {
-    UnitigGraph::NextAfter reads;
-    UnitigGraph::MatesAfter mates;
-    if (threads_) {
-      const ReadThreads& final_threads = *threads_;
-      reads = [&final_threads](const std::vector<std::size_t>& context) { return final_threads.next_after(context); };
-      mates = [&final_threads](std::size_t anchor, const std::vector<std::size_t>& ways) {
-        return final_threads.mates_after(anchor, ways);
-      };
-    }
-    this->log().begin_phase("contigs");
-    std::vector<std::vector<UnitigGraph::Oriented>> paths;
-    const std::vector<Unitig> contigs = graph_->contigs(settings_.minimum_contig, true, reads, mates, &paths);
-    const GraphFile graph = graph_gfa(*graph_, paths);
-    summarize(contigs);
-    this->log().end_phase(std::to_string(outcome_.contigs) + " contigs, " + std::to_string(outcome_.total_length) +
-                          " bases, the largest " + std::to_string(outcome_.largest_contig) + ", N50 " +
-                          std::to_string(outcome_.n50));
-    const std::vector<Scaffold> scaffolds = scaffolds_of(contigs, paths);
-    threads_.reset();
-    graph_.reset();
-    save_contigs_checkpoint(contigs, graph, scaffolds);
-    write_outputs(contigs, graph, scaffolds);
-  }
-
-  // The contigs in scaffolds, by the read pairs threaded through the final graph (each
-  // contig alone when there are none).
-  std::vector<Scaffold> scaffolds_of(const std::vector<Unitig>& contigs,
-                                     const std::vector<std::vector<UnitigGraph::Oriented>>& paths) {
-    this->log().begin_phase("scaffolds");
-    if (!threads_ || threads_->pair_count() == 0) {
-      std::vector<Scaffold> scaffolds = unscaffolded(contigs);
-      summarize_scaffolds(scaffolds);
-      this->log().end_phase("no read pairs: each contig a scaffold of its own");
-      return scaffolds;
-    }
-    ScaffoldingReport report;
-    std::vector<Scaffold> scaffolds = scaffold_contigs(*graph_, contigs, paths, *threads_, report);
-    summarize_scaffolds(scaffolds);
-    outcome_.insert_size = report.insert_size;
-    phase_done("%llu scaffolds, N50 %llu: %llu joins (%llu through the graph, %llu by overlapping ends, %llu gaps "
-               "sized by fragments of %llu bases), links of %llu pairs or more (a join in a contig: %llu) reaching "
-               "%llu bases, %llu ends conflicted",
-               outcome_.scaffolds, outcome_.scaffold_n50, report.joins, report.joins_through_graph,
-               report.joins_by_overlap, report.gaps_sized, report.insert_size, report.link_threshold, report.join_span_median, report.link_reach,
-               report.conflicted_ends);
-    return scaffolds;
-  }
-
-  void summarize(const std::vector<Unitig>& contigs) {
-    outcome_.contigs = contigs.size();
-    outcome_.total_length = 0;
-    outcome_.largest_contig = 0;
-    for (const Unitig& contig : contigs) {
-      outcome_.total_length += contig.bases.size();
-      outcome_.largest_contig = std::max<std::uint64_t>(outcome_.largest_contig, contig.bases.size());
-    }
-    outcome_.n50 = n50(contigs);
-  }
-  void summarize_scaffolds(const std::vector<Scaffold>& scaffolds) {
-    outcome_.scaffolds = scaffolds.size();
-    outcome_.scaffold_total_length = 0;
-    for (const Scaffold& scaffold : scaffolds) outcome_.scaffold_total_length += scaffold.bases.size();
-    outcome_.scaffold_n50 = scaffold_n50(scaffolds);
-  }
-
   // The output files, published together (the run record holds the phases up to this one);
   // then the picture of the graph, if it is drawn.
-  void write_outputs(const std::vector<Unitig>& contigs, const GraphFile& graph, const std::vector<Scaffold>& scaffolds) {
+  void write_outputs(const AssembledOutputs& outputs) {
     outcome_.rounds.push_back({settings_.counting.k, outcome_.coverage_threshold, outcome_.solid_kmers});
     this->log().begin_phase("writing");
     AtomicOutputFile contigs_file(this->output_path(kContigsFile));
-    contigs_file.write(contigs_fasta(contigs));
+    contigs_file.write(contigs_fasta(outputs.contigs));
     AtomicOutputFile scaffolds_file(this->output_path(kScaffoldsFile));
-    scaffolds_file.write(scaffolds_fasta(scaffolds));
+    scaffolds_file.write(scaffolds_fasta(outputs.scaffolds));
     AtomicOutputFile summary(this->output_path(kAssemblySummaryFile));
     summary.write(assembly_json(settings_, outcome_));
     AtomicOutputFile histogram(this->output_path(kHistogramFile));
     histogram.write(this->histogram().jellyfish_text());
     AtomicOutputFile graph_file(this->output_path(kGraphFile));
-    graph_file.write(graph.text);
+    graph_file.write(outputs.graph.text);
     AtomicOutputFile run_record(this->output_path(kRunRecordFile));
     run_record.write(run_json(settings_, outcome_, this->log().phases(), this->node_count(), this->worker_count()));
     publish_together({&contigs_file, &scaffolds_file, &summary, &histogram, &graph_file, &run_record});
@@ -650,25 +471,9 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     std::vector<std::string> written{contigs_file.path(), scaffolds_file.path(), summary.path(), histogram.path(),
                                      graph_file.path(), run_record.path()};
     const std::optional<std::string> image = draw_graph_image(
-        settings_.graph_image, graph, graph_file.path(), this->output_path(kGraphImageFile), this->log());
+        settings_.graph_image, outputs.graph, graph_file.path(), this->output_path(kGraphImageFile), this->log());
     if (image) written.push_back(*image);
     this->succeed(written);
-  }
-
-  // A line of progress on standard error (unless quiet); returns its text.
-  template <class... Values>
-  std::string report(const char* format, Values... values) {
-    char text[256] = {};
-    std::snprintf(text, sizeof text, format, static_cast<unsigned long long>(values)...);
-    if (settings_.counting.show_progress) {
-      std::fprintf(stderr, "assembler: %6.2f s: %s\n", seconds_between(started_, MonotonicClock::now()), text);
-    }
-    return text;
-  }
-  // The end of a phase: its line of progress, and in the log.
-  template <class... Values>
-  void phase_done(const char* format, Values... values) {
-    this->log().end_phase(report(format, values...));
   }
 
   struct UnvisitedVertex {
@@ -682,7 +487,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
 
   AssemblerSettings settings_;
   AssemblyOutcome& outcome_;
-  MonotonicClock::time_point started_ = MonotonicClock::now();
+  AssemblyProgress progress_;
   KmerShape<Words> shape_;
   std::size_t awaited_ = 0;
   std::vector<UnitigRecord> unitigs_;
@@ -691,12 +496,10 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   std::uint64_t kmers_promised_ = 0;
   std::map<Kmer, UnvisitedVertex, KmerLess> unvisited_;
   std::uint64_t cycle_kmers_ = 0;
-  // After the walks: the graph, and what reads told of it.
-  std::optional<UnitigGraph> graph_;
+  // After the walks: the steps on the graph, and the reads being threaded for one of them.
+  std::optional<AssemblyPipeline> pipeline_;
   std::optional<ReadThreads> threads_;
-  std::vector<std::string> crossing_reads_;  // of the last round, for the next
-  int repeat_round_ = 0;
-  bool graph_changed_ = true;
+  std::vector<std::string> crossing_reads_;  // of the last repeat round, for the next (no stores only)
   bool threading_pairs_ = false;
   Threading threading_;
   Pairing pairing_;

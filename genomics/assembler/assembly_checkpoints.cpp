@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "genomics/assembler/assembly_checkpoints.hpp"
+
+#include <cstdint>
+#include <stdexcept>
+#include <type_traits>
+
+#include "genomics/assembler/carried_sequences.hpp"
+
+namespace xenon::genomics {
+namespace {
+
+// The outcome's counts up to the contigs, in the contigs checkpoint's order (const or not,
+// as the outcome is).
+template <class Outcome>
+auto counts_up_to_contigs(Outcome& outcome) {
+  using Count = std::conditional_t<std::is_const_v<Outcome>, const std::uint64_t, std::uint64_t>;
+  return std::vector<Count*>{&outcome.coverage_threshold, &outcome.solid_kmers, &outcome.edges, &outcome.unitigs, &outcome.cycles,
+          &outcome.cleaning.tips_removed, &outcome.cleaning.bubbles_popped, &outcome.repeats_resolved};
+}
+
+}  // namespace
+
+std::string graph_checkpoint_options(const AssemblerSettings& settings) {
+  return " min-coverage=" + std::to_string(settings.coverage_threshold) +
+         carried_fingerprint(settings.carried_sequences);
+}
+
+std::string contigs_checkpoint_options(const AssemblerSettings& settings) {
+  return graph_checkpoint_options(settings) + " tip-length=" + std::to_string(settings.cleaning.tip_length) +
+         " bubble-length=" + std::to_string(settings.cleaning.bubble_length) +
+         " cleaning-rounds=" + std::to_string(settings.cleaning.rounds) +
+         " repeat-rounds=" + std::to_string(settings.repeat_rounds) +
+         " min-passages=" + std::to_string(settings.minimum_passages) +
+         " min-contig=" + std::to_string(settings.minimum_contig) +
+         " with graph.gfa scaffolds.fasta insert_size";  // so that an older checkpoint, without them, is not read as one with them
+}
+
+void write_graph_checkpoint(CheckpointWriter& writer, const AssemblyOutcome& outcome,
+                            const std::vector<GraphPiece>& pieces) {
+  writer.u64(outcome.coverage_threshold);
+  writer.u64(outcome.solid_kmers);
+  writer.u64(outcome.edges);
+  writer.u64(outcome.cycles);
+  writer.u64(pieces.size());
+  for (const GraphPiece& piece : pieces) {
+    writer.text(piece.bases);
+    writer.u64(piece.coverage);
+    writer.u64(piece.closed ? 1 : 0);
+  }
+}
+
+std::vector<GraphPiece> read_graph_checkpoint(CheckpointReader& reader, AssemblyOutcome& outcome) {
+  outcome.coverage_threshold = reader.u64();
+  outcome.solid_kmers = reader.u64();
+  outcome.edges = reader.u64();
+  outcome.cycles = reader.u64();
+  std::vector<GraphPiece> pieces(reader.u64());
+  for (GraphPiece& piece : pieces) {
+    piece.bases = reader.text();
+    piece.coverage = reader.u64();
+    piece.closed = reader.u64() != 0;
+  }
+  if (!reader.at_end()) throw std::runtime_error("checkpoints/graph: bytes after the graph");
+  return pieces;
+}
+
+void write_contigs_checkpoint(CheckpointWriter& writer, const AssemblyOutcome& outcome, const AssembledOutputs& outputs) {
+  for (const std::uint64_t* count : counts_up_to_contigs(outcome)) writer.u64(*count);
+  writer.u64(static_cast<std::uint64_t>(outcome.cleaning.rounds));
+  writer.u64(outputs.contigs.size());
+  for (const Unitig& contig : outputs.contigs) {
+    writer.text(contig.bases);
+    writer.u64(contig.coverage_sum);
+    writer.u64(contig.kmers);
+    writer.u64(contig.circular ? 1 : 0);
+  }
+  writer.text(outputs.graph.text);
+  writer.u64(outputs.graph.segments);
+  writer.u64(outputs.graph.bases);
+  writer.u64(outputs.scaffolds.size());
+  for (const Scaffold& scaffold : outputs.scaffolds) {
+    writer.text(scaffold.bases);
+    writer.u64(scaffold.contigs.size());
+    for (const std::size_t contig : scaffold.contigs) writer.u64(contig);
+    writer.u64(scaffold.gaps);
+  }
+  writer.u64(outcome.insert_size);
+}
+
+AssembledOutputs read_contigs_checkpoint(CheckpointReader& reader, AssemblyOutcome& outcome) {
+  for (std::uint64_t* count : counts_up_to_contigs(outcome)) *count = reader.u64();
+  outcome.cleaning.rounds = static_cast<int>(reader.u64());
+  AssembledOutputs outputs;
+  outputs.contigs.resize(reader.u64());
+  for (Unitig& contig : outputs.contigs) {
+    contig.bases = reader.text();
+    contig.coverage_sum = reader.u64();
+    contig.kmers = reader.u64();
+    contig.circular = reader.u64() != 0;
+  }
+  outputs.graph.text = reader.text();
+  outputs.graph.segments = reader.u64();
+  outputs.graph.bases = reader.u64();
+  outputs.scaffolds.resize(reader.u64());
+  for (Scaffold& scaffold : outputs.scaffolds) {
+    scaffold.bases = reader.text();
+    scaffold.contigs.resize(reader.u64());
+    for (std::size_t& contig : scaffold.contigs) contig = reader.u64();
+    scaffold.gaps = reader.u64();
+  }
+  outcome.insert_size = reader.u64();
+  if (!reader.at_end()) throw std::runtime_error("checkpoints/contigs: bytes after the contigs");
+  return outputs;
+}
+
+}  // namespace xenon::genomics

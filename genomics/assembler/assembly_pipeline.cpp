@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "genomics/assembler/assembly_pipeline.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace xenon::genomics {
+
+void AssemblyPipeline::compact_and_clean(std::vector<GraphPiece> pieces) {
+  for (GraphPiece& piece : pieces) graph_.add(std::move(piece.bases), piece.coverage, piece.closed);
+  pieces.clear();
+  graph_.compact();  // the walks' pieces into unitigs
+  outcome_.unitigs = graph_.unitigs().size();
+  progress_.phase_done("%llu unitigs", outcome_.unitigs);
+  progress_.log().begin_phase("cleaning");
+  outcome_.cleaning = graph_.clean(settings_.cleaning);
+  progress_.phase_done("cleaning: %llu tips removed, %llu bubbles popped, %llu unitigs left",
+                       outcome_.cleaning.tips_removed, outcome_.cleaning.bubbles_popped, graph_.unitigs().size());
+}
+
+NextStep AssemblyPipeline::next() {
+  if (final_threads_) return NextStep::write;
+  if (repeat_round_ < settings_.repeat_rounds && graph_changed_) {
+    progress_.log().begin_phase("repeats, round " + std::to_string(repeat_round_ + 1));
+    return NextStep::thread_for_repeats;
+  }
+  if (repeat_round_ == 0) return NextStep::write;  // no repeat rounds: no reads guide the contigs
+  progress_.log().begin_phase("reads and pairs");
+  return NextStep::thread_with_mates;
+}
+
+void AssemblyPipeline::repeats_threaded(const ReadThreads& threads) {
+  const std::uint64_t settled = graph_.resolve_repeats(
+      [&threads](std::size_t x, std::size_t y, std::size_t z) { return threads.passages(x, y, z); },
+      settings_.minimum_passages);
+  outcome_.repeats_resolved += settled;
+  graph_changed_ = settled != 0;
+  progress_.phase_done("repeats: %llu reads threaded, %llu repeats settled, %llu unitigs left",
+                       threads.reads_threaded(), settled, graph_.unitigs().size());
+  ++repeat_round_;
+}
+
+void AssemblyPipeline::mates_threaded(ReadThreads threads) {
+  if (threads.unpaired_files() != 0) {
+    progress_.log().line(progress_.report(
+        "%llu pair(s) of files hold different numbers of records: their reads are not paired", threads.unpaired_files()));
+  }
+  progress_.phase_done("reads and pairs threaded through the final graph: %llu read paths and %llu pairs of ways kept",
+                       threads.distinct_paths(), threads.distinct_pairs());
+  final_threads_.emplace(std::move(threads));
+}
+
+AssembledOutputs AssemblyPipeline::outputs() {
+  UnitigGraph::NextAfter reads;
+  UnitigGraph::MatesAfter mates;
+  if (final_threads_) {
+    const ReadThreads& threads = *final_threads_;
+    reads = [&threads](const std::vector<std::size_t>& context) { return threads.next_after(context); };
+    mates = [&threads](std::size_t anchor, const std::vector<std::size_t>& ways) {
+      return threads.mates_after(anchor, ways);
+    };
+  }
+  progress_.log().begin_phase("contigs");
+  AssembledOutputs outputs;
+  std::vector<std::vector<UnitigGraph::Oriented>> paths;
+  outputs.contigs = graph_.contigs(settings_.minimum_contig, true, reads, mates, &paths);
+  outputs.graph = graph_gfa(graph_, paths);
+  record_contigs(outcome_, outputs.contigs);
+  progress_.log().end_phase(std::to_string(outcome_.contigs) + " contigs, " + std::to_string(outcome_.total_length) +
+                            " bases, the largest " + std::to_string(outcome_.largest_contig) + ", N50 " +
+                            std::to_string(outcome_.n50));
+  outputs.scaffolds = scaffolds_of(outputs.contigs, paths);
+  return outputs;
+}
+
+// The contigs in scaffolds, by the read pairs threaded through the final graph (each contig
+// alone when there are none).
+std::vector<Scaffold> AssemblyPipeline::scaffolds_of(const std::vector<Unitig>& contigs,
+                                                     const std::vector<std::vector<UnitigGraph::Oriented>>& paths) {
+  progress_.log().begin_phase("scaffolds");
+  if (!final_threads_ || final_threads_->pair_count() == 0) {
+    std::vector<Scaffold> scaffolds = unscaffolded(contigs);
+    record_scaffolds(outcome_, scaffolds);
+    progress_.log().end_phase("no read pairs: each contig a scaffold of its own");
+    return scaffolds;
+  }
+  ScaffoldingReport report;
+  std::vector<Scaffold> scaffolds = scaffold_contigs(graph_, contigs, paths, *final_threads_, report);
+  record_scaffolds(outcome_, scaffolds);
+  outcome_.insert_size = report.insert_size;
+  progress_.phase_done(
+      "%llu scaffolds, N50 %llu: %llu joins (%llu through the graph, %llu by overlapping ends, %llu gaps sized by "
+      "fragments of %llu bases), links of %llu pairs or more (a join in a contig: %llu) reaching %llu bases, %llu "
+      "ends conflicted",
+      outcome_.scaffolds, outcome_.scaffold_n50, report.joins, report.joins_through_graph, report.joins_by_overlap,
+      report.gaps_sized, report.insert_size, report.link_threshold, report.join_span_median, report.link_reach,
+      report.conflicted_ends);
+  return scaffolds;
+}
+
+void record_contigs(AssemblyOutcome& outcome, const std::vector<Unitig>& contigs) {
+  outcome.contigs = contigs.size();
+  outcome.total_length = 0;
+  outcome.largest_contig = 0;
+  for (const Unitig& contig : contigs) {
+    outcome.total_length += contig.bases.size();
+    outcome.largest_contig = std::max<std::uint64_t>(outcome.largest_contig, contig.bases.size());
+  }
+  outcome.n50 = n50(contigs);
+}
+
+void record_scaffolds(AssemblyOutcome& outcome, const std::vector<Scaffold>& scaffolds) {
+  outcome.scaffolds = scaffolds.size();
+  outcome.scaffold_total_length = 0;
+  for (const Scaffold& scaffold : scaffolds) outcome.scaffold_total_length += scaffold.bases.size();
+  outcome.scaffold_n50 = scaffold_n50(scaffolds);
+}
+
+}  // namespace xenon::genomics

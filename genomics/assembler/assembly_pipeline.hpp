@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "genomics/assembler/assembler_settings.hpp"
+#include "genomics/assembler/assembly_progress.hpp"
+#include "genomics/assembler/graph_gfa.hpp"
+#include "genomics/assembler/read_threads.hpp"
+#include "genomics/assembler/scaffolding.hpp"
+#include "genomics/assembler/unitig_graph.hpp"
+
+namespace xenon::genomics {
+
+// A piece of the graph as the stores' walks (or the cycles) gave it, before compaction.
+struct GraphPiece {
+  std::string bases;
+  std::uint64_t coverage = 0;
+  bool closed = false;
+};
+
+// What an assembly writes: the contigs, the graph they were read from, the scaffolds.
+struct AssembledOutputs {
+  std::vector<Unitig> contigs;
+  GraphFile graph;
+  std::vector<Scaffold> scaffolds;
+};
+
+// What the pipeline needs before it can go on.
+enum class NextStep {
+  thread_for_repeats,  // the reads through graph() (after the first round, only those the round before kept)
+  thread_with_mates,   // every read through the final graph(), mates paired
+  write,               // nothing: outputs() are ready to be made
+};
+
+// The steps of one assembly after the stores' walks, in order, on node 0:
+//  1. the walks' pieces compacted into unitigs, and the graph cleaned (tips, bubbles);
+//  2. repeat rounds: the reads threaded through the graph settle repeats shorter than a read,
+//     up to `repeat_rounds` rounds, while a round changes the graph;
+//  3. every read threaded again through the final graph, mates paired;
+//  4. contigs guided by those reads, the graph in GFA, scaffolds by the pairs.
+// Reading the reads is not the pipeline's: next() says which threading it needs, and whoever
+// threads (the stores, or this node alone) hands back what the reads crossed.
+class AssemblyPipeline {
+ public:
+  AssemblyPipeline(const AssemblerSettings& settings, AssemblyOutcome& outcome, const AssemblyProgress& progress)
+      : settings_(settings), outcome_(outcome), progress_(progress), graph_(settings.counting.k) {}
+
+  // Step 1 (its phase "unitigs" begun by the caller).
+  void compact_and_clean(std::vector<GraphPiece> pieces);
+
+  // What comes next; begins that step's phase.
+  NextStep next();
+  // The repeat round the next threading is for, from 0; whether another may follow it.
+  int repeat_round() const { return repeat_round_; }
+  bool another_round_may_follow() const { return repeat_round_ + 1 < settings_.repeat_rounds; }
+
+  // A repeat round's reads: the repeats they settle.
+  void repeats_threaded(const ReadThreads& threads);
+  // The reads and pairs through the final graph, which guide the contigs and scaffolds.
+  void mates_threaded(ReadThreads threads);
+
+  // Step 4, once next() says write.
+  AssembledOutputs outputs();
+
+  const UnitigGraph& graph() const { return graph_; }
+
+ private:
+  std::vector<Scaffold> scaffolds_of(const std::vector<Unitig>& contigs,
+                                     const std::vector<std::vector<UnitigGraph::Oriented>>& paths);
+
+  const AssemblerSettings& settings_;
+  AssemblyOutcome& outcome_;
+  const AssemblyProgress& progress_;
+  UnitigGraph graph_;
+  int repeat_round_ = 0;
+  bool graph_changed_ = true;
+  std::optional<ReadThreads> final_threads_;  // step 3's
+};
+
+// The outcome's figures for contigs and scaffolds about to be written.
+void record_contigs(AssemblyOutcome& outcome, const std::vector<Unitig>& contigs);
+void record_scaffolds(AssemblyOutcome& outcome, const std::vector<Scaffold>& scaffolds);
+
+}  // namespace xenon::genomics
