@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The assembler's building blocks, against plain string computations: moving along packed
 // k-mers, minimizers (rolling and from scratch, of neighbours, of either strand), the
-// coverage threshold, and the compacted graph's joining, cleaning and contig extension.
+// coverage threshold, the compacted graph's joining, cleaning and contig extension, and the
+// pipeline of those steps.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,9 +11,11 @@
 #include <vector>
 
 #include "genomics/assembler/assembler_settings.hpp"
+#include "genomics/assembler/assembly_pipeline.hpp"
 #include "genomics/assembler/read_threads.hpp"
 #include "genomics/assembler/thread_protocol.hpp"
 #include "genomics/assembler/unitig_graph.hpp"
+#include "genomics/io/run_log.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
 #include "genomics/kmer/minimizer.hpp"
 #include "tests/support/temporary_directory.hpp"
@@ -261,6 +264,7 @@ bool inside_either_way(const std::string& piece, const std::string& sequence) {
 // before the repeat and after it (20x), and the repeat (40x): five unitigs.
 struct SharedRepeat {
   std::string repeat, first, second;
+  std::vector<GraphPiece> pieces;  // as the stores' walks would give them
   UnitigGraph graph{kK};
 
   SharedRepeat(std::mt19937_64& random, std::size_t repeat_length, std::size_t first_flanks,
@@ -272,10 +276,11 @@ struct SharedRepeat {
       const std::size_t at = genome.find(repeat);
       const std::string in = genome.substr(0, at + kK - 1);
       const std::string out = genome.substr(at + repeat.size() - (kK - 1));
-      graph.add(in, 20 * kmers_in(in), false);
-      graph.add(out, 20 * kmers_in(out), false);
+      pieces.push_back({in, 20 * kmers_in(in), false});
+      pieces.push_back({out, 20 * kmers_in(out), false});
     }
-    graph.add(repeat, 40 * kmers_in(repeat), false);
+    pieces.push_back({repeat, 40 * kmers_in(repeat), false});
+    for (const GraphPiece& piece : pieces) graph.add(piece.bases, piece.coverage, piece.closed);
     graph.compact();
   }
 };
@@ -492,6 +497,24 @@ TEST(ReadThreads, TheUnitigEndsSentToANodeTraceReadsAsTheWholeGraphDoes) {
 
 // Two sequences that share a repeat shorter than a read: reads that cross it tell which way in
 // goes with which way out, and each sequence comes back whole.
+// 150-base reads every 7 bases along each sequence, every other one reverse complemented, in
+// a FASTA file.
+struct TiledReads {
+  std::string file;
+  std::uint64_t count = 0;
+
+  TiledReads(const xenon::testing::TemporaryDirectory& directory, const std::vector<std::string>& sequences) {
+    std::string fasta;
+    for (const std::string& sequence : sequences) {
+      for (std::size_t at = 0; at + 150 <= sequence.size(); at += 7, ++count) {
+        const std::string bases = sequence.substr(at, 150);
+        fasta += ">r" + std::to_string(count) + "\n" + (count % 2 == 0 ? bases : reverse_complement(bases)) + "\n";
+      }
+    }
+    file = directory.write("reads.fa", fasta);
+  }
+};
+
 TEST(ReadThreads, SettleARepeatThatReadsCross) {
   std::mt19937_64 random(8);
   SharedRepeat shared(random, 80, 3000, 2500);
@@ -499,20 +522,11 @@ TEST(ReadThreads, SettleARepeatThatReadsCross) {
   const std::string& first = shared.first;
   const std::string& second = shared.second;
   ASSERT_EQ(graph.unitigs().size(), 5u);
-  // 150-base reads every 7 bases along both sequences, every other one reverse complemented.
-  std::string fasta;
-  int read = 0;
-  for (const std::string& genome : {first, second}) {
-    for (std::size_t at = 0; at + 150 <= genome.size(); at += 7, ++read) {
-      const std::string bases = genome.substr(at, 150);
-      fasta += ">r" + std::to_string(read) + "\n" + (read % 2 == 0 ? bases : reverse_complement(bases)) + "\n";
-    }
-  }
   const xenon::testing::TemporaryDirectory directory("xenon-read-threads");
-  const std::string reads = directory.write("reads.fa", fasta);
+  const TiledReads tiled(directory, {first, second});
   ReadThreads threads(graph, kK);
-  threads.thread_files({reads});
-  EXPECT_EQ(threads.reads_threaded(), static_cast<std::uint64_t>(read));
+  threads.thread_files({tiled.file});
+  EXPECT_EQ(threads.reads_threaded(), tiled.count);
   // Without reads that cross it, or with one read only, the repeat stays.
   UnitigGraph unsettled = graph;
   EXPECT_EQ(unsettled.resolve_repeats([](std::size_t, std::size_t, std::size_t) { return 0u; }, 2), 0u);
@@ -533,6 +547,82 @@ TEST(ReadThreads, SettleARepeatThatReadsCross) {
   ASSERT_EQ(contigs.size(), 2u);
   EXPECT_TRUE(same_either_way(contigs[0].bases, first));
   EXPECT_TRUE(same_either_way(contigs[1].bases, second));
+}
+
+// The pipeline after the walks, driven as the coordinator drives it: it asks for the reads
+// round by round while a round settles something, then for every read with mates, then
+// writes both sequences whole; each step in its phase of the log, in order.
+TEST(AssemblyPipeline, AsksForReadsWhileRepeatsSettleThenForMatesThenWrites) {
+  std::mt19937_64 random(8);
+  const SharedRepeat shared(random, 80, 3000, 2500);
+  const xenon::testing::TemporaryDirectory directory("xenon-pipeline");
+  const TiledReads tiled(directory, {shared.first, shared.second});
+  AssemblerSettings settings;
+  settings.counting.k = kK;
+  RunLog log;
+  log.open(directory.path() + "/assembler.log");
+  const AssemblyProgress progress(log, false);
+  AssemblyOutcome outcome;
+  AssemblyPipeline pipeline(settings, outcome, progress);
+  log.begin_phase("unitigs");
+  pipeline.compact_and_clean(shared.pieces);
+  EXPECT_EQ(outcome.unitigs, 5u);
+
+  ASSERT_EQ(pipeline.next(), NextStep::thread_for_repeats);
+  EXPECT_EQ(pipeline.repeat_round(), 0);
+  EXPECT_TRUE(pipeline.another_round_may_follow());
+  ReadThreads first_round(pipeline.graph(), kK);
+  first_round.thread_files({tiled.file});
+  pipeline.repeats_threaded(first_round);
+  EXPECT_EQ(outcome.repeats_resolved, 1u);
+  EXPECT_EQ(pipeline.graph().unitigs().size(), 2u);
+
+  ASSERT_EQ(pipeline.next(), NextStep::thread_for_repeats) << "the graph changed: another round";
+  EXPECT_EQ(pipeline.repeat_round(), 1);
+  ReadThreads second_round(pipeline.graph(), kK);
+  second_round.thread_reads(first_round.kept_reads());
+  EXPECT_GT(second_round.reads_threaded(), 0u);
+  EXPECT_LT(second_round.reads_threaded(), tiled.count) << "only the reads that crossed";
+  pipeline.repeats_threaded(second_round);
+  EXPECT_EQ(outcome.repeats_resolved, 1u);
+
+  ASSERT_EQ(pipeline.next(), NextStep::thread_with_mates) << "nothing settled: no third round";
+  ReadThreads final_round(pipeline.graph(), kK);
+  final_round.thread_files({tiled.file}, true);
+  pipeline.mates_threaded(std::move(final_round));
+  ASSERT_EQ(pipeline.next(), NextStep::write);
+  const AssembledOutputs outputs = pipeline.outputs();
+  ASSERT_EQ(outputs.contigs.size(), 2u);
+  EXPECT_TRUE(same_either_way(outputs.contigs[0].bases, shared.first));
+  EXPECT_TRUE(same_either_way(outputs.contigs[1].bases, shared.second));
+  EXPECT_EQ(outcome.contigs, 2u);
+  EXPECT_EQ(outcome.total_length, shared.first.size() + shared.second.size());
+  EXPECT_EQ(outputs.graph.segments, 2u);
+  EXPECT_EQ(outputs.scaffolds.size(), 2u) << "single reads: each contig a scaffold of its own";
+  EXPECT_EQ(outcome.scaffolds, 2u);
+
+  std::vector<std::string> phases;
+  for (const RunLog::Phase& phase : log.phases()) phases.push_back(phase.name);
+  EXPECT_EQ(phases, (std::vector<std::string>{"unitigs", "cleaning", "repeats, round 1", "repeats, round 2",
+                                              "reads and pairs", "contigs", "scaffolds"}));
+}
+
+// Without repeat rounds no reads are asked for, and the contigs stop at the repeat.
+TEST(AssemblyPipeline, WithoutRepeatRoundsWritesAtOnce) {
+  std::mt19937_64 random(8);
+  const SharedRepeat shared(random, 80, 3000, 2500);
+  AssemblerSettings settings;
+  settings.counting.k = kK;
+  settings.repeat_rounds = 0;
+  RunLog log;
+  const AssemblyProgress progress(log, false);
+  AssemblyOutcome outcome;
+  AssemblyPipeline pipeline(settings, outcome, progress);
+  pipeline.compact_and_clean(shared.pieces);
+  ASSERT_EQ(pipeline.next(), NextStep::write);
+  const AssembledOutputs outputs = pipeline.outputs();
+  EXPECT_EQ(outputs.contigs.size(), 4u);
+  EXPECT_EQ(outcome.repeats_resolved, 0u);
 }
 
 // X and X2 go into a repeat R, Z1 and Z2 come out of it; reads pair X with Z1 and X2 with Z2.

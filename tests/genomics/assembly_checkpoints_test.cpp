@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The assembler's two checkpoints give back what was written in them, and refuse bytes that
+// end early or go on after what they hold.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "genomics/assembler/assembly_checkpoints.hpp"
+
+namespace {
+
+using namespace xenon::genomics;
+
+AssemblyOutcome counted_outcome() {
+  AssemblyOutcome outcome;
+  outcome.coverage_threshold = 7;
+  outcome.solid_kmers = 123456;
+  outcome.edges = 123999;
+  outcome.unitigs = 321;
+  outcome.cycles = 2;
+  outcome.cleaning = {45, 67, 3};
+  outcome.repeats_resolved = 8;
+  outcome.insert_size = 396;
+  return outcome;
+}
+
+AssembledOutputs some_outputs() {
+  AssembledOutputs outputs;
+  outputs.contigs = {{"ACGTACGTTT", 70, 10, false}, {"GGGCCCAAATTT", 24, 4, true}};
+  outputs.graph = {"H\tVN:Z:1.0\nS\t1\tACGT\n", 1, 4};
+  outputs.scaffolds = {{"ACGTACGTTTNNNNNNNNNNGGGCCCAAATTT", {0, 1}, 1}, {"ACGT", {}, 0}};
+  return outputs;
+}
+
+std::vector<std::byte> with_extra_byte(std::vector<std::byte> bytes) {
+  bytes.push_back(std::byte{0});
+  return bytes;
+}
+std::vector<std::byte> without_last_byte(std::vector<std::byte> bytes) {
+  bytes.pop_back();
+  return bytes;
+}
+
+TEST(AssemblyCheckpoints, ContigsComeBackWithTheCountsUpToThem) {
+  const AssemblyOutcome written = counted_outcome();
+  const AssembledOutputs outputs = some_outputs();
+  CheckpointWriter writer;
+  write_contigs_checkpoint(writer, written, outputs);
+
+  CheckpointReader reader(writer.data());
+  AssemblyOutcome read;
+  const AssembledOutputs back = read_contigs_checkpoint(reader, read);
+  ASSERT_EQ(back.contigs.size(), 2u);
+  for (std::size_t contig = 0; contig < 2; ++contig) {
+    EXPECT_EQ(back.contigs[contig].bases, outputs.contigs[contig].bases);
+    EXPECT_EQ(back.contigs[contig].coverage_sum, outputs.contigs[contig].coverage_sum);
+    EXPECT_EQ(back.contigs[contig].kmers, outputs.contigs[contig].kmers);
+    EXPECT_EQ(back.contigs[contig].circular, outputs.contigs[contig].circular);
+  }
+  EXPECT_EQ(back.graph.text, outputs.graph.text);
+  EXPECT_EQ(back.graph.segments, 1u);
+  EXPECT_EQ(back.graph.bases, 4u);
+  ASSERT_EQ(back.scaffolds.size(), 2u);
+  for (std::size_t scaffold = 0; scaffold < 2; ++scaffold) {
+    EXPECT_EQ(back.scaffolds[scaffold].bases, outputs.scaffolds[scaffold].bases);
+    EXPECT_EQ(back.scaffolds[scaffold].contigs, outputs.scaffolds[scaffold].contigs);
+    EXPECT_EQ(back.scaffolds[scaffold].gaps, outputs.scaffolds[scaffold].gaps);
+  }
+  EXPECT_EQ(read.coverage_threshold, 7u);
+  EXPECT_EQ(read.solid_kmers, 123456u);
+  EXPECT_EQ(read.edges, 123999u);
+  EXPECT_EQ(read.unitigs, 321u);
+  EXPECT_EQ(read.cycles, 2u);
+  EXPECT_EQ(read.cleaning.tips_removed, 45u);
+  EXPECT_EQ(read.cleaning.bubbles_popped, 67u);
+  EXPECT_EQ(read.cleaning.rounds, 3);
+  EXPECT_EQ(read.repeats_resolved, 8u);
+  EXPECT_EQ(read.insert_size, 396u);
+
+  CheckpointReader longer(with_extra_byte(writer.data()));
+  EXPECT_THROW(read_contigs_checkpoint(longer, read), std::runtime_error);
+  CheckpointReader shorter(without_last_byte(writer.data()));
+  EXPECT_THROW(read_contigs_checkpoint(shorter, read), std::runtime_error);
+}
+
+TEST(AssemblyCheckpoints, GraphPiecesComeBackWithTheCountsUpToThem) {
+  const AssemblyOutcome written = counted_outcome();
+  const std::vector<GraphPiece> pieces{{"ACGTTGCA", 40, false}, {"TTTTGGGGCC", 12, true}};
+  CheckpointWriter writer;
+  write_graph_checkpoint(writer, written, pieces);
+
+  CheckpointReader reader(writer.data());
+  AssemblyOutcome read;
+  const std::vector<GraphPiece> back = read_graph_checkpoint(reader, read);
+  ASSERT_EQ(back.size(), 2u);
+  for (std::size_t piece = 0; piece < 2; ++piece) {
+    EXPECT_EQ(back[piece].bases, pieces[piece].bases);
+    EXPECT_EQ(back[piece].coverage, pieces[piece].coverage);
+    EXPECT_EQ(back[piece].closed, pieces[piece].closed);
+  }
+  EXPECT_EQ(read.coverage_threshold, 7u);
+  EXPECT_EQ(read.solid_kmers, 123456u);
+  EXPECT_EQ(read.edges, 123999u);
+  EXPECT_EQ(read.cycles, 2u);
+  EXPECT_EQ(read.unitigs, 0u) << "the graph checkpoint is from before compaction";
+
+  CheckpointReader longer(with_extra_byte(writer.data()));
+  EXPECT_THROW(read_graph_checkpoint(longer, read), std::runtime_error);
+  CheckpointReader shorter(without_last_byte(writer.data()));
+  EXPECT_THROW(read_graph_checkpoint(shorter, read), std::runtime_error);
+}
+
+// A change of any option the contigs depend on makes another checkpoint; the graph's do not
+// depend on the options after it.
+TEST(AssemblyCheckpoints, OptionsNameWhatEachCheckpointDependsOn) {
+  const AssemblerSettings defaults;
+  AssemblerSettings other_contig = defaults;
+  other_contig.minimum_contig = 500;
+  EXPECT_EQ(graph_checkpoint_options(other_contig), graph_checkpoint_options(defaults));
+  EXPECT_NE(contigs_checkpoint_options(other_contig), contigs_checkpoint_options(defaults));
+  AssemblerSettings other_threshold = defaults;
+  other_threshold.coverage_threshold = 5;
+  EXPECT_NE(graph_checkpoint_options(other_threshold), graph_checkpoint_options(defaults));
+  EXPECT_NE(contigs_checkpoint_options(other_threshold), contigs_checkpoint_options(defaults));
+  AssemblerSettings carried = defaults;
+  carried.carried_sequences = "ACGTACGT\n";
+  EXPECT_NE(graph_checkpoint_options(carried), graph_checkpoint_options(defaults));
+}
+
+}  // namespace
