@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -26,9 +27,26 @@ bool read_half_again_as_often(const Unitig& unitig, std::uint64_t count, std::ui
          3.0 * static_cast<double>(count) * static_cast<double>(unitig.kmers);
 }
 
+// Whether a walk of the candidate `start` may go on into `next`: a unitig it has not been
+// through, or a repeat it has been through once (read 3/2 as often as the candidate or more:
+// room for a second copy). So a short loop out of a repeat and back into it (X R Y R Z, Y
+// between two copies of R: a tandem repeat longer than a read) is walked round once where
+// the reads and mates choose each way out of R, instead of ending the contig at R's second
+// copy. Never a third time, nor the candidate again: a walk round a cycle stops.
+bool may_enter(const std::vector<Unitig>& unitigs, std::span<const std::size_t> walk, std::size_t next,
+               std::size_t start) {
+  const std::size_t visits = static_cast<std::size_t>(
+      std::count_if(walk.begin(), walk.end(), [&](std::size_t in) { return in / 2 == next / 2; }));
+  if (visits == 0) return true;
+  const Unitig& candidate = unitigs[start / 2];
+  return visits == 1 && next / 2 != start / 2 &&
+         read_half_again_as_often(unitigs[next / 2], candidate.coverage_sum, candidate.kmers);
+}
+
 }  // namespace
 
-// The unitigs after `start`, one way on at a time: the only one, or the one reads choose.
+// The unitigs after `start`, one way on at a time: the only one, or the one reads choose, as
+// long as the walk may enter it (may_enter).
 std::vector<UnitigGraph::Oriented> UnitigGraph::way_on(const Junctions& joined, Oriented start,
                                                        const NextAfter& reads, const MatesAfter& mates) const {
   constexpr std::size_t kAnchorLength = 300;  // a unitig this long is taken for unique
@@ -78,9 +96,7 @@ std::vector<UnitigGraph::Oriented> UnitigGraph::way_on(const Junctions& joined, 
         }
       }
     }
-    if (!next) break;
-    const bool seen = std::any_of(path.begin(), path.end(), [&](Oriented oriented) { return oriented / 2 == *next / 2; });
-    if (seen) break;
+    if (!next || !may_enter(unitigs_, path, *next, start)) break;
     path.push_back(*next);
   }
   return path;
@@ -88,7 +104,8 @@ std::vector<UnitigGraph::Oriented> UnitigGraph::way_on(const Junctions& joined, 
 
 // The unitig with what follows it and what comes before it (way_on, both ways), as the
 // oriented unitigs it reads through, in order: every occurrence of a unitig in the genome
-// goes on that way, so the extension is as true as the unitig. No unitig is in it twice.
+// goes on that way, so the extension is as true as the unitig. No unitig is in it twice but
+// a repeat's second copy (may_enter).
 std::vector<UnitigGraph::Oriented> UnitigGraph::extension(const Junctions& joined, std::size_t index,
                                                           const NextAfter& reads, const MatesAfter& mates) const {
   const std::vector<Oriented> forward = way_on(joined, 2 * index, reads, mates);
@@ -98,8 +115,7 @@ std::vector<UnitigGraph::Oriented> UnitigGraph::extension(const Junctions& joine
   // Backward, read the other way, then the unitig and forward.
   for (auto it = backward.rbegin(); it != backward.rend(); ++it) walk.push_back(*it ^ 1);
   for (std::size_t i = 1; i < forward.size(); ++i) {
-    const bool seen = std::any_of(walk.begin(), walk.end(), [&](Oriented in) { return in / 2 == forward[i] / 2; });
-    if (seen) break;
+    if (!may_enter(unitigs_, walk, forward[i], 2 * index)) break;
     walk.push_back(forward[i]);
   }
   return walk;

@@ -659,6 +659,47 @@ TEST(UnitigGraph, SettlesARepeatOnlyWhereItIsTheOnlyWayOn) {
 
 // A repeat longer than the reads but shorter than the fragments: no read crosses it, read
 // pairs with a mate on either side do. Mates are records at the same place in two files.
+// A tandem repeat longer than a read: X R Y R Z, where Y lies between two copies of R. The
+// reads choose Y after X R, and Z after Y R: the contig goes round the loop once, R written
+// twice, and ends nowhere inside it. R read as often as the rest (no room for a second
+// copy), the contig stops at R's second copy instead.
+TEST(ReadThreads, GuideContigsOnceRoundATandemRepeatLongerThanTheReads) {
+  for (const std::uint64_t repeat_count : {40u, 20u}) {
+    std::mt19937_64 random(12);
+    const std::string x = random_bases(random, 2000);
+    const std::string repeat = random_bases(random, 100);
+    const std::string y = random_bases(random, 60);
+    const std::string z = random_bases(random, 1500);
+    const std::string genome = x + repeat + y + repeat + z;
+    const std::size_t overlap = kK - 1;
+    const std::string into = x + repeat.substr(0, overlap);
+    const std::string loop = repeat.substr(repeat.size() - overlap) + y + repeat.substr(0, overlap);
+    const std::string out_of = repeat.substr(repeat.size() - overlap) + z;
+    UnitigGraph graph(kK);
+    graph.add(into, 20 * kmers_in(into), false);
+    graph.add(repeat, repeat_count * kmers_in(repeat), false);
+    graph.add(loop, 20 * kmers_in(loop), false);
+    graph.add(out_of, 20 * kmers_in(out_of), false);
+    graph.compact();
+    ASSERT_EQ(graph.unitigs().size(), 4u);
+    const xenon::testing::TemporaryDirectory directory("xenon-tandem");
+    const TiledReads tiled(directory, {genome});
+    ReadThreads threads(graph, kK);
+    threads.thread_files({tiled.file});
+    const std::vector<Unitig> contigs = graph.contigs(200, true, [&threads](const std::vector<std::size_t>& context) {
+      return threads.next_after(context);
+    });
+    if (repeat_count == 40) {
+      ASSERT_EQ(contigs.size(), 1u);
+      EXPECT_TRUE(same_either_way(contigs[0].bases, genome));
+    } else {
+      ASSERT_GE(contigs.size(), 1u);
+      EXPECT_FALSE(same_either_way(contigs[0].bases, genome)) << "R once as often as the rest: not entered twice";
+      EXPECT_LT(contigs[0].bases.size(), genome.size());
+    }
+  }
+}
+
 TEST(ReadThreads, PairsGuideContigsPastARepeatLongerThanTheReads) {
   std::mt19937_64 random(10);
   SharedRepeat shared(random, 250, 2000, 1800);
