@@ -27,20 +27,27 @@ bool read_half_again_as_often(const Unitig& unitig, std::uint64_t count, std::ui
          3.0 * static_cast<double>(count) * static_cast<double>(unitig.kmers);
 }
 
+// How many copies of `unitig` its count makes room for, the candidate read as one copy: n
+// where it is read n times as often as the candidate, rounded (n + 1/2 times or more: n + 1).
+std::size_t copies_against(const Unitig& unitig, const Unitig& candidate) {
+  if (candidate.coverage_sum == 0 || unitig.kmers == 0) return 1;
+  const double ratio = static_cast<double>(unitig.coverage_sum) * static_cast<double>(candidate.kmers) /
+                       (static_cast<double>(unitig.kmers) * static_cast<double>(candidate.coverage_sum));
+  return std::max<std::size_t>(1, static_cast<std::size_t>(ratio + 0.5));
+}
+
 // Whether a walk of the candidate `start` may go on into `next`: a unitig it has not been
-// through, or a repeat it has been through once (read 3/2 as often as the candidate or more:
-// room for a second copy). So a short loop out of a repeat and back into it (X R Y R Z, Y
-// between two copies of R: a tandem repeat longer than a read) is walked round once where
-// the reads and mates choose each way out of R, instead of ending the contig at R's second
-// copy. Never a third time, nor the candidate again: a walk round a cycle stops.
+// through, or a repeat it has been through fewer times than its count makes room for
+// (copies_against). So a short loop out of a repeat and back into it (X R Y R Z, Y between
+// two copies of R: a tandem repeat longer than a read) is walked round where the reads and
+// mates choose each way out of R, instead of ending the contig at R's second copy. Never the
+// candidate again: a walk round a cycle stops.
 bool may_enter(const std::vector<Unitig>& unitigs, std::span<const std::size_t> walk, std::size_t next,
                std::size_t start) {
   const std::size_t visits = static_cast<std::size_t>(
       std::count_if(walk.begin(), walk.end(), [&](std::size_t in) { return in / 2 == next / 2; }));
   if (visits == 0) return true;
-  const Unitig& candidate = unitigs[start / 2];
-  return visits == 1 && next / 2 != start / 2 &&
-         read_half_again_as_often(unitigs[next / 2], candidate.coverage_sum, candidate.kmers);
+  return next / 2 != start / 2 && visits < copies_against(unitigs[next / 2], unitigs[start / 2]);
 }
 
 }  // namespace
@@ -58,6 +65,7 @@ std::vector<UnitigGraph::Oriented> UnitigGraph::way_on(const Junctions& joined, 
   while (path.size() <= kSteps) {
     const std::vector<Oriented>& following = after(joined, path.back());
     std::optional<Oriented> next;
+    bool by_mates = false;
     if (following.size() == 1) {
       next = following[0];
     } else if (following.size() > 1 && reads) {
@@ -93,10 +101,14 @@ std::vector<UnitigGraph::Oriented> UnitigGraph::way_on(const Junctions& joined, 
           for (const auto& [way, count] : votes) {
             if (count >= kMinimumPairs && count == total) next = way;
           }
+          by_mates = next.has_value();
         }
       }
     }
     if (!next || !may_enter(unitigs_, path, *next, start)) break;
+    // Mates from one anchor say the same on each round of a loop: they may choose a way out
+    // of it, never a way back into a unitig the walk went through.
+    if (by_mates && std::any_of(path.begin(), path.end(), [&](Oriented in) { return in / 2 == *next / 2; })) break;
     path.push_back(*next);
   }
   return path;
@@ -105,7 +117,7 @@ std::vector<UnitigGraph::Oriented> UnitigGraph::way_on(const Junctions& joined, 
 // The unitig with what follows it and what comes before it (way_on, both ways), as the
 // oriented unitigs it reads through, in order: every occurrence of a unitig in the genome
 // goes on that way, so the extension is as true as the unitig. No unitig is in it twice but
-// a repeat's second copy (may_enter).
+// a repeat's further copies, as many as its count makes room for (may_enter).
 std::vector<UnitigGraph::Oriented> UnitigGraph::extension(const Junctions& joined, std::size_t index,
                                                           const NextAfter& reads, const MatesAfter& mates) const {
   const std::vector<Oriented> forward = way_on(joined, 2 * index, reads, mates);
@@ -164,6 +176,25 @@ void UnitigGraph::leave_repeats_entered_from(std::vector<Oriented>& walk, std::s
   const bool leave_before = first > 0 && walk[first - 1] % 2 == 0;
   if (leave_after) walk.resize(last);
   if (leave_before) walk.erase(walk.begin(), walk.begin() + static_cast<std::ptrdiff_t>(first));
+}
+
+// A candidate's walk up to the nearest unitig on each side of its own that a longer contig
+// holds and that is no repeat (read less than 3/2 as often as the candidate): past that
+// unitig the walk would write again what the longer contig wrote. (A candidate inside a
+// tandem repeat walks out of it both ways, round its loops, into regions already written;
+// held repeats stay, as reads led through them.)
+void UnitigGraph::keep_up_to_written(std::vector<Oriented>& walk, const std::vector<bool>& covered,
+                                     std::size_t candidate) const {
+  const Unitig& own = unitigs_[candidate];
+  const auto written = [&](Oriented in) {
+    return in / 2 != candidate && covered[in / 2] && !read_half_again_as_often(unitigs_[in / 2], own.coverage_sum, own.kmers);
+  };
+  const auto at = std::find_if(walk.begin(), walk.end(), [&](Oriented in) { return in / 2 == candidate; });
+  if (at == walk.end()) return;
+  auto last = std::find_if(at, walk.end(), written);
+  walk.erase(last, walk.end());
+  auto first = std::find_if(std::make_reverse_iterator(at), walk.rend(), written).base();
+  walk.erase(walk.begin(), first);
 }
 
 // A candidate's walk without the unitigs at its ends that a longer contig holds, but for
@@ -227,6 +258,7 @@ std::vector<Unitig> UnitigGraph::contigs(std::size_t minimum_length, bool extend
     if (covered[index]) continue;
     std::vector<Oriented>& walk = walks[index];
     if (extend && !unitigs_[index].circular) {
+      keep_up_to_written(walk, covered, index);
       trim_covered_ends(walk, covered, minimum_length);
       lengths[index] = spelled_length(walk);
     }

@@ -87,7 +87,10 @@ class UnitigGraph {
   // that went through them took another (the longest such stretch of unitigs that reads
   // crossed decides). Failing that, `mates` can: the way where at least three read pairs with
   // a mate in the contig's last long unitig (300 bases or more, at most 300 bases back) have
-  // the other mate, when no pair points to another way.
+  // the other mate, when no pair points to another way. A walk enters a repeat again (round a
+  // loop: X R Y R Z) as long as the repeat's count makes room for another copy, never by the
+  // mates' choice; and a candidate's walk stops at the first unitig on each side that a
+  // longer contig wrote, unless it is a repeat.
   // `paths` (when given) gets each contig's unitigs in order, read as the contig reads them
   // (the contig spells them joined on their k-1 shared bases; a cycle's contig leaves out the
   // last k-1 bases of its one unitig read forward, the first k-1 read reverse complemented).
@@ -139,6 +142,7 @@ class UnitigGraph {
   std::vector<Oriented> extension(const Junctions& joined, std::size_t index, const NextAfter& reads,
                                   const MatesAfter& mates) const;
   void leave_repeats_entered_from(std::vector<Oriented>& walk, std::size_t candidate) const;
+  void keep_up_to_written(std::vector<Oriented>& walk, const std::vector<bool>& covered, std::size_t candidate) const;
   void trim_covered_ends(std::vector<Oriented>& walk, const std::vector<bool>& covered, std::size_t minimum_length) const;
   std::size_t spelled_length(std::span<const Oriented> walk) const;
   std::string spelled(const std::vector<Oriented>& walk) const;
