@@ -178,16 +178,28 @@ void UnitigGraph::leave_repeats_entered_from(std::vector<Oriented>& walk, std::s
   if (leave_before) walk.erase(walk.begin(), walk.begin() + static_cast<std::ptrdiff_t>(first));
 }
 
+// Whether a unitig that longer contigs hold (`held`: their coverages added up) has room for
+// one more copy, of a contig read `coverage` times: it is read 3/2 as often as that contig
+// or more (a repeat), and what is left of its count once theirs is taken is half that
+// contig's or more. So a repeat read twice as often as the two contigs around its copies
+// goes to both, but a unitig of an abundant genome is no copy for a contig of a rarer one
+// beside it (a strain's variant, in a community: read 7 times where the unitig is read 30,
+// and its contig of 30 already holds it).
+bool UnitigGraph::room_for_copy(std::size_t unitig, const Held& held, double coverage) const {
+  const double count = unitigs_[unitig].coverage();
+  return count >= 1.5 * coverage && count - held.coverage[unitig] >= coverage / 2;
+}
+
 // A candidate's walk up to the nearest unitig on each side of its own that a longer contig
-// holds and that is no repeat (read less than 3/2 as often as the candidate): past that
-// unitig the walk would write again what the longer contig wrote. (A candidate inside a
-// tandem repeat walks out of it both ways, round its loops, into regions already written;
-// held repeats stay, as reads led through them.)
-void UnitigGraph::keep_up_to_written(std::vector<Oriented>& walk, const std::vector<bool>& covered,
+// holds and that has no room for another copy (room_for_copy): past that unitig the walk
+// would write again what the longer contig wrote. (A candidate inside a tandem repeat walks
+// out of it both ways, round its loops, into regions already written; held repeats stay, as
+// reads led through them.)
+void UnitigGraph::keep_up_to_written(std::vector<Oriented>& walk, const Held& held,
                                      std::size_t candidate) const {
-  const Unitig& own = unitigs_[candidate];
+  const double own = unitigs_[candidate].coverage();
   const auto written = [&](Oriented in) {
-    return in / 2 != candidate && covered[in / 2] && !read_half_again_as_often(unitigs_[in / 2], own.coverage_sum, own.kmers);
+    return in / 2 != candidate && held.any[in / 2] && !room_for_copy(in / 2, held, own);
   };
   const auto at = std::find_if(walk.begin(), walk.end(), [&](Oriented in) { return in / 2 == candidate; });
   if (at == walk.end()) return;
@@ -198,22 +210,23 @@ void UnitigGraph::keep_up_to_written(std::vector<Oriented>& walk, const std::vec
 }
 
 // A candidate's walk without the unitigs at its ends that a longer contig holds, but for
-// repeats right next to the rest (see contigs()). The candidate's own unitig is not
-// covered, so the trimming stops there at the latest.
-void UnitigGraph::trim_covered_ends(std::vector<Oriented>& walk, const std::vector<bool>& covered,
+// repeats right next to the rest with room for this contig's copy (see contigs()). The
+// candidate's own unitig is not held, so the trimming stops there at the latest.
+void UnitigGraph::trim_covered_ends(std::vector<Oriented>& walk, const Held& held,
                                     std::size_t minimum_length) const {
-  auto first = std::find_if(walk.begin(), walk.end(), [&](Oriented in) { return !covered[in / 2]; });
-  auto last = std::find_if(walk.rbegin(), walk.rend(), [&](Oriented in) { return !covered[in / 2]; }).base();
+  auto first = std::find_if(walk.begin(), walk.end(), [&](Oriented in) { return !held.any[in / 2]; });
+  auto last = std::find_if(walk.rbegin(), walk.rend(), [&](Oriented in) { return !held.any[in / 2]; }).base();
   if (first == walk.begin() && last == walk.end()) return;
   if (spelled_length(std::span<const Oriented>(first, last)) >= minimum_length) {
-    // A repeat: a mean count (sum / kmers) at least 3/2 of the rest's.
+    // The rest's mean count (sum / kmers).
     std::uint64_t count = 0;
     std::uint64_t kmers = 0;
     for (auto it = first; it != last; ++it) {
       count += unitigs_[*it / 2].coverage_sum;
       kmers += unitigs_[*it / 2].kmers;
     }
-    const auto repeat = [&](Oriented in) { return read_half_again_as_often(unitigs_[in / 2], count, kmers); };
+    const double coverage = kmers == 0 ? 0 : static_cast<double>(count) / static_cast<double>(kmers);
+    const auto repeat = [&](Oriented in) { return room_for_copy(in / 2, held, coverage); };
     while (first != walk.begin() && repeat(*(first - 1))) --first;
     while (last != walk.end() && repeat(*last)) ++last;
   }
@@ -251,18 +264,21 @@ std::vector<Unitig> UnitigGraph::contigs(std::size_t minimum_length, bool extend
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return lengths[a] != lengths[b] ? lengths[a] > lengths[b] : a < b;
   });
-  std::vector<bool> covered(unitigs_.size(), false);
+  Held held{std::vector<bool>(unitigs_.size(), false), std::vector<double>(unitigs_.size(), 0.0)};
   // Each contig with its path: sorted as pairs, they keep the order the contigs alone would take.
   std::vector<std::pair<Unitig, std::vector<Oriented>>> chosen;
   for (const std::size_t index : order) {
-    if (covered[index]) continue;
+    if (held.any[index]) continue;
     std::vector<Oriented>& walk = walks[index];
     if (extend && !unitigs_[index].circular) {
-      keep_up_to_written(walk, covered, index);
-      trim_covered_ends(walk, covered, minimum_length);
+      keep_up_to_written(walk, held, index);
+      trim_covered_ends(walk, held, minimum_length);
       lengths[index] = spelled_length(walk);
     }
-    for (const Oriented member : walk) covered[member / 2] = true;
+    for (const Oriented member : walk) {
+      held.any[member / 2] = true;
+      held.coverage[member / 2] += unitigs_[index].coverage();
+    }
     const std::size_t length = lengths[index];
     if (length < minimum_length) continue;
     Unitig contig;

@@ -142,8 +142,15 @@ class UnitigGraph {
   std::vector<Oriented> extension(const Junctions& joined, std::size_t index, const NextAfter& reads,
                                   const MatesAfter& mates) const;
   void leave_repeats_entered_from(std::vector<Oriented>& walk, std::size_t candidate) const;
-  void keep_up_to_written(std::vector<Oriented>& walk, const std::vector<bool>& covered, std::size_t candidate) const;
-  void trim_covered_ends(std::vector<Oriented>& walk, const std::vector<bool>& covered, std::size_t minimum_length) const;
+  // What the contigs taken so far hold: whether any holds each unitig, and their candidates'
+  // coverages added up, once each time a contig goes through it.
+  struct Held {
+    std::vector<bool> any;
+    std::vector<double> coverage;
+  };
+  bool room_for_copy(std::size_t unitig, const Held& held, double coverage) const;
+  void keep_up_to_written(std::vector<Oriented>& walk, const Held& held, std::size_t candidate) const;
+  void trim_covered_ends(std::vector<Oriented>& walk, const Held& held, std::size_t minimum_length) const;
   std::size_t spelled_length(std::span<const Oriented> walk) const;
   std::string spelled(const std::vector<Oriented>& walk) const;
 

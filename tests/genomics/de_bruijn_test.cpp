@@ -394,6 +394,33 @@ TEST(UnitigGraph, AWalkStopsAtAUnitigALongerContigWrote) {
   EXPECT_TRUE(same_either_way(contigs[2].bases, s1) || same_either_way(contigs[2].bases, s2));
 }
 
+// Two strains in one sample: L B1 R read 30 times, and a rarer strain's variant B2 of B1
+// read 7 times. L and R are read more than 3/2 as often as B2, but they are no repeat copies
+// of B2's contig: the contig of 30 that holds them takes all their count. So B2 is written
+// alone, not with L and R again.
+TEST(UnitigGraph, ARarerStrainsVariantIsWrittenWithoutTheAbundantStrainAroundIt) {
+  std::mt19937_64 random(15);
+  const std::size_t overlap = kK - 1;
+  const std::string left = random_bases(random, 3000);
+  const std::string right = random_bases(random, 3000);
+  const auto between = [&](const std::string& middle) {
+    return left.substr(left.size() - overlap) + middle + right.substr(0, overlap);
+  };
+  const std::string abundant = between(random_bases(random, 1313));
+  const std::string rare = between(random_bases(random, 1311));
+  UnitigGraph graph(kK);
+  graph.add(left, 30 * kmers_in(left), false);
+  graph.add(abundant, 30 * kmers_in(abundant), false);
+  graph.add(rare, 7 * kmers_in(rare), false);
+  graph.add(right, 30 * kmers_in(right), false);
+  graph.compact();
+  ASSERT_EQ(graph.unitigs().size(), 4u);
+  const std::vector<Unitig> contigs = graph.contigs(200);
+  ASSERT_EQ(contigs.size(), 2u);
+  EXPECT_TRUE(same_either_way(contigs[0].bases, left + abundant.substr(overlap) + right.substr(overlap)));
+  EXPECT_TRUE(same_either_way(contigs[1].bases, rare)) << "the variant without the 6,000 bases around it";
+}
+
 // The bases of a path of oriented unitigs, joined on their k-1 shared bases.
 std::string spelled(const UnitigGraph& graph, const std::vector<UnitigGraph::Oriented>& path) {
   std::string bases;
