@@ -240,8 +240,9 @@ void UnitigGraph::trim_covered_ends(std::vector<Oriented>& walk, const Held& hel
 //   bubble's other branch or a tip would otherwise write again the whole region around it),
 //   and a candidate with less than `minimum_length` left is not written;
 // - of those ends, a repeat right next to what is left stays (a unitig read 1.5 times as
-//   often as the rest of the contig, or more): it is this contig's own copy of the repeat;
-//   and a repeat inside a contig stays (reads led through it).
+//   often as the rest of the contig, or more, with room for this copy: room_for_copy): it
+//   is this contig's own copy of the repeat; and a repeat inside a contig stays (reads led
+//   through it).
 std::vector<Unitig> UnitigGraph::contigs(std::size_t minimum_length, bool extend, const NextAfter& reads,
                                          const MatesAfter& mates, std::vector<std::vector<Oriented>>* paths) const {
   const std::size_t k = static_cast<std::size_t>(k_);

@@ -90,7 +90,8 @@ class UnitigGraph {
   // the other mate, when no pair points to another way. A walk enters a repeat again (round a
   // loop: X R Y R Z) as long as the repeat's count makes room for another copy, never by the
   // mates' choice; and a candidate's walk stops at the first unitig on each side that a
-  // longer contig wrote, unless it is a repeat.
+  // longer contig wrote, unless it is a repeat with room for another copy (its count less
+  // what the contigs holding it take).
   // `paths` (when given) gets each contig's unitigs in order, read as the contig reads them
   // (the contig spells them joined on their k-1 shared bases; a cycle's contig leaves out the
   // last k-1 bases of its one unitig read forward, the first k-1 read reverse complemented).
