@@ -80,9 +80,11 @@ TEST(AssemblyCheckpoints, ContigsComeBackWithTheCountsUpToThem) {
   EXPECT_EQ(read.repeats_resolved, 8u);
   EXPECT_EQ(read.insert_size, 396u);
 
-  CheckpointReader longer(with_extra_byte(writer.data()));
+  const std::vector<std::byte> longer_bytes = with_extra_byte(writer.data());  // the readers only view their bytes
+  CheckpointReader longer(longer_bytes);
   EXPECT_THROW(read_contigs_checkpoint(longer, read), std::runtime_error);
-  CheckpointReader shorter(without_last_byte(writer.data()));
+  const std::vector<std::byte> shorter_bytes = without_last_byte(writer.data());
+  CheckpointReader shorter(shorter_bytes);
   EXPECT_THROW(read_contigs_checkpoint(shorter, read), std::runtime_error);
 }
 
@@ -107,9 +109,11 @@ TEST(AssemblyCheckpoints, GraphPiecesComeBackWithTheCountsUpToThem) {
   EXPECT_EQ(read.cycles, 2u);
   EXPECT_EQ(read.unitigs, 0u) << "the graph checkpoint is from before compaction";
 
-  CheckpointReader longer(with_extra_byte(writer.data()));
+  const std::vector<std::byte> longer_bytes = with_extra_byte(writer.data());  // the readers only view their bytes
+  CheckpointReader longer(longer_bytes);
   EXPECT_THROW(read_graph_checkpoint(longer, read), std::runtime_error);
-  CheckpointReader shorter(without_last_byte(writer.data()));
+  const std::vector<std::byte> shorter_bytes = without_last_byte(writer.data());
+  CheckpointReader shorter(shorter_bytes);
   EXPECT_THROW(read_graph_checkpoint(shorter, read), std::runtime_error);
 }
 
