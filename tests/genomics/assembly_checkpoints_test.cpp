@@ -35,13 +35,18 @@ AssembledOutputs some_outputs() {
   return outputs;
 }
 
-std::vector<std::byte> with_extra_byte(std::vector<std::byte> bytes) {
-  bytes.push_back(std::byte{0});
-  return bytes;
-}
-std::vector<std::byte> without_last_byte(std::vector<std::byte> bytes) {
-  bytes.pop_back();
-  return bytes;
+// `read` (a checkpoint's reading) throws on `bytes` with one byte more, and with one less.
+template <class Read>
+void expect_only_whole_bytes_read(const std::vector<std::byte>& bytes, Read&& read) {
+  std::vector<std::byte> longer = bytes;
+  longer.push_back(std::byte{0});
+  std::vector<std::byte> shorter = bytes;
+  shorter.pop_back();
+  for (const std::vector<std::byte>* changed : {&longer, &shorter}) {
+    CheckpointReader reader(*changed);  // a view: the bytes outlive it
+    AssemblyOutcome outcome;
+    EXPECT_THROW(read(reader, outcome), std::runtime_error) << changed->size() << " bytes of " << bytes.size();
+  }
 }
 
 TEST(AssemblyCheckpoints, ContigsComeBackWithTheCountsUpToThem) {
@@ -80,12 +85,9 @@ TEST(AssemblyCheckpoints, ContigsComeBackWithTheCountsUpToThem) {
   EXPECT_EQ(read.repeats_resolved, 8u);
   EXPECT_EQ(read.insert_size, 396u);
 
-  const std::vector<std::byte> longer_bytes = with_extra_byte(writer.data());  // the readers only view their bytes
-  CheckpointReader longer(longer_bytes);
-  EXPECT_THROW(read_contigs_checkpoint(longer, read), std::runtime_error);
-  const std::vector<std::byte> shorter_bytes = without_last_byte(writer.data());
-  CheckpointReader shorter(shorter_bytes);
-  EXPECT_THROW(read_contigs_checkpoint(shorter, read), std::runtime_error);
+  expect_only_whole_bytes_read(writer.data(), [](CheckpointReader& reader, AssemblyOutcome& outcome) {
+    read_contigs_checkpoint(reader, outcome);
+  });
 }
 
 TEST(AssemblyCheckpoints, GraphPiecesComeBackWithTheCountsUpToThem) {
@@ -109,12 +111,9 @@ TEST(AssemblyCheckpoints, GraphPiecesComeBackWithTheCountsUpToThem) {
   EXPECT_EQ(read.cycles, 2u);
   EXPECT_EQ(read.unitigs, 0u) << "the graph checkpoint is from before compaction";
 
-  const std::vector<std::byte> longer_bytes = with_extra_byte(writer.data());  // the readers only view their bytes
-  CheckpointReader longer(longer_bytes);
-  EXPECT_THROW(read_graph_checkpoint(longer, read), std::runtime_error);
-  const std::vector<std::byte> shorter_bytes = without_last_byte(writer.data());
-  CheckpointReader shorter(shorter_bytes);
-  EXPECT_THROW(read_graph_checkpoint(shorter, read), std::runtime_error);
+  expect_only_whole_bytes_read(writer.data(), [](CheckpointReader& reader, AssemblyOutcome& outcome) {
+    read_graph_checkpoint(reader, outcome);
+  });
 }
 
 // A change of any option the contigs depend on makes another checkpoint; the graph's do not
