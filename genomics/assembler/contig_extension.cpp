@@ -41,13 +41,15 @@ std::size_t copies_against(const Unitig& unitig, const Unitig& candidate) {
 // (copies_against). So a short loop out of a repeat and back into it (X R Y R Z, Y between
 // two copies of R: a tandem repeat longer than a read) is walked round where the reads and
 // mates choose each way out of R, instead of ending the contig at R's second copy. Never the
-// candidate again: a walk round a cycle stops.
+// candidate again: a walk round a cycle stops. Never again by the mates' choice (`by_mates`):
+// mates from one anchor say the same on each round of a loop, so they may choose a way out
+// of it, not a way back in.
 bool may_enter(const std::vector<Unitig>& unitigs, std::span<const std::size_t> walk, std::size_t next,
-               std::size_t start) {
+               std::size_t start, bool by_mates = false) {
   const std::size_t visits = static_cast<std::size_t>(
       std::count_if(walk.begin(), walk.end(), [&](std::size_t in) { return in / 2 == next / 2; }));
   if (visits == 0) return true;
-  return next / 2 != start / 2 && visits < copies_against(unitigs[next / 2], unitigs[start / 2]);
+  return !by_mates && next / 2 != start / 2 && visits < copies_against(unitigs[next / 2], unitigs[start / 2]);
 }
 
 }  // namespace
@@ -105,10 +107,7 @@ std::vector<UnitigGraph::Oriented> UnitigGraph::way_on(const Junctions& joined, 
         }
       }
     }
-    if (!next || !may_enter(unitigs_, path, *next, start)) break;
-    // Mates from one anchor say the same on each round of a loop: they may choose a way out
-    // of it, never a way back into a unitig the walk went through.
-    if (by_mates && std::any_of(path.begin(), path.end(), [&](Oriented in) { return in / 2 == *next / 2; })) break;
+    if (!next || !may_enter(unitigs_, path, *next, start, by_mates)) break;
     path.push_back(*next);
   }
   return path;
@@ -179,15 +178,17 @@ void UnitigGraph::leave_repeats_entered_from(std::vector<Oriented>& walk, std::s
 }
 
 // Whether a unitig that longer contigs hold (`held`: their coverages added up) has room for
-// one more copy, of a contig read `coverage` times: it is read 3/2 as often as that contig
+// one more copy, of a contig whose `kmers` k-mers are counted `count` times in all: it is read 3/2 as often as that contig
 // or more (a repeat), and what is left of its count once theirs is taken is half that
 // contig's or more. So a repeat read twice as often as the two contigs around its copies
 // goes to both, but a unitig of an abundant genome is no copy for a contig of a rarer one
 // beside it (a strain's variant, in a community: read 7 times where the unitig is read 30,
 // and its contig of 30 already holds it).
-bool UnitigGraph::room_for_copy(std::size_t unitig, const Held& held, double coverage) const {
-  const double count = unitigs_[unitig].coverage();
-  return count >= 1.5 * coverage && count - held.coverage[unitig] >= coverage / 2;
+bool UnitigGraph::room_for_copy(std::size_t unitig, const Held& held, std::uint64_t count,
+                                std::uint64_t kmers) const {
+  const double coverage = static_cast<double>(count) / static_cast<double>(kmers);
+  return read_half_again_as_often(unitigs_[unitig], count, kmers) &&
+         unitigs_[unitig].coverage() - held.coverage[unitig] >= coverage / 2;
 }
 
 // A candidate's walk up to the nearest unitig on each side of its own that a longer contig
@@ -197,9 +198,9 @@ bool UnitigGraph::room_for_copy(std::size_t unitig, const Held& held, double cov
 // reads led through them.)
 void UnitigGraph::keep_up_to_written(std::vector<Oriented>& walk, const Held& held,
                                      std::size_t candidate) const {
-  const double own = unitigs_[candidate].coverage();
+  const Unitig& own = unitigs_[candidate];
   const auto written = [&](Oriented in) {
-    return in / 2 != candidate && held.any[in / 2] && !room_for_copy(in / 2, held, own);
+    return in / 2 != candidate && held.any[in / 2] && !room_for_copy(in / 2, held, own.coverage_sum, own.kmers);
   };
   const auto at = std::find_if(walk.begin(), walk.end(), [&](Oriented in) { return in / 2 == candidate; });
   if (at == walk.end()) return;
@@ -225,8 +226,7 @@ void UnitigGraph::trim_covered_ends(std::vector<Oriented>& walk, const Held& hel
       count += unitigs_[*it / 2].coverage_sum;
       kmers += unitigs_[*it / 2].kmers;
     }
-    const double coverage = kmers == 0 ? 0 : static_cast<double>(count) / static_cast<double>(kmers);
-    const auto repeat = [&](Oriented in) { return room_for_copy(in / 2, held, coverage); };
+    const auto repeat = [&](Oriented in) { return room_for_copy(in / 2, held, count, kmers); };
     while (first != walk.begin() && repeat(*(first - 1))) --first;
     while (last != walk.end() && repeat(*last)) ++last;
   }

@@ -149,7 +149,7 @@ class UnitigGraph {
     std::vector<bool> any;
     std::vector<double> coverage;
   };
-  bool room_for_copy(std::size_t unitig, const Held& held, double coverage) const;
+  bool room_for_copy(std::size_t unitig, const Held& held, std::uint64_t count, std::uint64_t kmers) const;
   void keep_up_to_written(std::vector<Oriented>& walk, const Held& held, std::size_t candidate) const;
   void trim_covered_ends(std::vector<Oriented>& walk, const Held& held, std::size_t minimum_length) const;
   std::size_t spelled_length(std::span<const Oriented> walk) const;
