@@ -65,7 +65,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
                                                                     : coverage_threshold_from(this->histogram());
     GraphSetup setup;
     setup.k = static_cast<std::uint32_t>(settings_.counting.k);
-    setup.threshold = outcome_.coverage_threshold;
+    setup.threshold = solid_floor(settings_, outcome_.coverage_threshold);
     setup.stores = this->stores();
     setup.minimizer_length = minimizer_length();
     setup.carried = settings_.carried_sequences;
@@ -125,7 +125,9 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     if (action == ACTION_GRAPH_SOLID) {
       outcome_.solid_kmers += message.payload_as<std::uint64_t>();
       if (--awaited_ != 0) return;
-      progress_.phase_done("%llu solid k-mers (counted %llu times or more)", outcome_.solid_kmers, outcome_.coverage_threshold);
+      progress_.phase_done("%llu solid k-mers (counted %llu times or more; threshold %llu beside well-read branches)",
+                           outcome_.solid_kmers, solid_floor(settings_, outcome_.coverage_threshold),
+                           outcome_.coverage_threshold);
       this->log().begin_phase("edges");
       to_every_store(ACTION_GRAPH_EDGES, [] { return Payload{}; });
     } else if (action == ACTION_GRAPH_EDGES_DONE) {
@@ -280,7 +282,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     pipeline_.emplace(settings_, outcome_, progress_);
     pipeline_->compact_and_clean(std::move(pieces));
     if (settings_.carry_to_next_round) {  // a round of several k before the last: its graph is all it gives
-      outcome_.rounds.push_back({settings_.counting.k, outcome_.coverage_threshold, outcome_.solid_kmers});
+      outcome_.rounds.push_back({settings_.counting.k, outcome_.coverage_threshold,
+                               solid_floor(settings_, outcome_.coverage_threshold), outcome_.solid_kmers});
       outcome_.carried_sequences = carried_sequences(pipeline_->graph());
       pipeline_.reset();
       this->succeed({});
@@ -452,7 +455,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   // The output files, published together (the run record holds the phases up to this one);
   // then the picture of the graph, if it is drawn.
   void write_outputs(const AssembledOutputs& outputs) {
-    outcome_.rounds.push_back({settings_.counting.k, outcome_.coverage_threshold, outcome_.solid_kmers});
+    outcome_.rounds.push_back({settings_.counting.k, outcome_.coverage_threshold,
+                               solid_floor(settings_, outcome_.coverage_threshold), outcome_.solid_kmers});
     this->log().begin_phase("writing");
     AtomicOutputFile contigs_file(this->output_path(kContigsFile));
     contigs_file.write(contigs_fasta(outputs.contigs));

@@ -22,6 +22,11 @@ std::uint64_t coverage_threshold_from(const KmerHistogram& histogram) {
   return 2;
 }
 
+std::uint64_t solid_floor(const AssemblerSettings& settings, std::uint64_t threshold) {
+  constexpr std::uint64_t kTwice = 2;
+  return settings.coverage_threshold != 0 ? settings.coverage_threshold : std::min(kTwice, threshold);
+}
+
 std::string contig_name(std::size_t index) { return "contig_" + std::to_string(index + 1); }
 
 std::string contigs_fasta(const std::vector<Unitig>& contigs) {
@@ -68,6 +73,7 @@ std::string k_rounds_json(const std::vector<KRound>& rounds) {
     const KRound& round = rounds[i];
     json += std::string(i == 0 ? "" : ", ") + "{\"k\": " + std::to_string(round.k) +
             ", \"coverage_threshold\": " + std::to_string(round.coverage_threshold) +
+            ", \"solid_floor\": " + std::to_string(round.solid_floor) +
             ", \"solid_kmers\": " + std::to_string(round.solid_kmers) + "}";
   }
   return json + "]";
@@ -85,6 +91,7 @@ std::string assembly_json(const AssemblerSettings& settings, const AssemblyOutco
   field("edges", outcome.edges);
   field("unitigs", outcome.unitigs);
   field("cycles", outcome.cycles);
+  field("weak_branches_removed", outcome.cleaning.weak_branches_removed);
   field("tips_removed", outcome.cleaning.tips_removed);
   field("bubbles_popped", outcome.cleaning.bubbles_popped);
   field("repeats_resolved", outcome.repeats_resolved);

@@ -33,11 +33,12 @@ struct AssemblerSettings {
   bool carry_to_next_round = false;
 };
 
-// One round of several k: its k, the threshold it kept k-mers at, and the solid k-mers (with
-// those carried from the round before).
+// One round of several k: its k, its threshold, the count it kept k-mers at (solid_floor), and
+// the solid k-mers (with those carried from the round before).
 struct KRound {
   int k = 0;
   std::uint64_t coverage_threshold = 0;
+  std::uint64_t solid_floor = 0;
   std::uint64_t solid_kmers = 0;
 };
 
@@ -81,6 +82,13 @@ inline constexpr const char* kContigsCheckpoint = "contigs";
 // at the next count, where some are), at least 2; 2 when there is none.
 std::uint64_t coverage_threshold_from(const KmerHistogram& histogram);
 
+// The count a k-mer needs to enter the graph. With --min-coverage, that count: one threshold
+// everywhere, as asked. Else 2, under the histogram's threshold where that is higher, so that a
+// genome read thinly beside deep ones (a metagenome, a strain mixture) keeps its k-mers: cleaning
+// removes those under the threshold only where a well-read branch runs beside them
+// (UnitigGraph::clean). A k-mer read once is not told from an error anywhere.
+std::uint64_t solid_floor(const AssemblerSettings& settings, std::uint64_t threshold);
+
 // The name of the contig at `index` (from 0) in contigs.fasta and graph.gfa: "contig_N", N from 1.
 std::string contig_name(std::size_t index);
 
@@ -94,7 +102,7 @@ std::size_t n50(const std::vector<Unitig>& contigs);
 // The same of any sequences' lengths (the scaffolds').
 std::size_t n50_of_lengths(std::vector<std::size_t> lengths);
 
-// The rounds as a JSON array of {"k", "coverage_threshold", "solid_kmers"}.
+// The rounds as a JSON array of {"k", "coverage_threshold", "solid_floor", "solid_kmers"}.
 std::string k_rounds_json(const std::vector<KRound>& rounds);
 
 // The assembly summary file; nothing in it depends on threads, processes or time.

@@ -16,13 +16,15 @@ template <class Outcome>
 auto counts_up_to_contigs(Outcome& outcome) {
   using Count = std::conditional_t<std::is_const_v<Outcome>, const std::uint64_t, std::uint64_t>;
   return std::vector<Count*>{&outcome.coverage_threshold, &outcome.solid_kmers, &outcome.edges, &outcome.unitigs, &outcome.cycles,
-          &outcome.cleaning.tips_removed, &outcome.cleaning.bubbles_popped, &outcome.repeats_resolved};
+          &outcome.cleaning.weak_branches_removed, &outcome.cleaning.tips_removed, &outcome.cleaning.bubbles_popped, &outcome.repeats_resolved};
 }
 
 }  // namespace
 
 std::string graph_checkpoint_options(const AssemblerSettings& settings) {
-  return " min-coverage=" + std::to_string(settings.coverage_threshold) +
+  // solid-floor: a graph kept at the histogram's threshold, before k-mers under it were judged by
+  // their neighbours, is not the graph of today's options.
+  return " min-coverage=" + std::to_string(settings.coverage_threshold) + " solid-floor=2" +
          carried_fingerprint(settings.carried_sequences);
 }
 

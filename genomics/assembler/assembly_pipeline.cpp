@@ -13,9 +13,10 @@ void AssemblyPipeline::compact_and_clean(std::vector<GraphPiece> pieces) {
   outcome_.unitigs = graph_.unitigs().size();
   progress_.phase_done("%llu unitigs", outcome_.unitigs);
   progress_.log().begin_phase("cleaning");
-  outcome_.cleaning = graph_.clean(settings_.cleaning);
-  progress_.phase_done("cleaning: %llu tips removed, %llu bubbles popped, %llu unitigs left",
-                       outcome_.cleaning.tips_removed, outcome_.cleaning.bubbles_popped, graph_.unitigs().size());
+  outcome_.cleaning = graph_.clean(settings_.cleaning, outcome_.coverage_threshold);
+  progress_.phase_done("cleaning: %llu weak branches removed, %llu tips removed, %llu bubbles popped, %llu unitigs left",
+                       outcome_.cleaning.weak_branches_removed, outcome_.cleaning.tips_removed,
+                       outcome_.cleaning.bubbles_popped, graph_.unitigs().size());
 }
 
 NextStep AssemblyPipeline::next() {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Cleaning: tips (short dead ends, errors near a read's end) removed and bubbles (two short
-// branches between the same junctions, errors inside reads) popped, in rounds with compaction
-// between them, until a round finds neither.
+// Cleaning: branches read less than the threshold beside a well-read one, tips (short dead
+// ends, errors near a read's end) and bubbles (two short branches between the same junctions,
+// errors inside reads) removed, in rounds with compaction between them, until a round finds
+// none. Each is judged against the coverage right beside it (looks_like_error), not one figure
+// for the whole sample: a genome read 10x beside one read 60x keeps its own branches.
 #include "genomics/assembler/unitig_graph.hpp"
 
 #include <algorithm>
@@ -24,9 +26,51 @@ bool UnitigGraph::better(std::size_t a, std::size_t b) const {
   return a < b;
 }
 
+// A unitig beside a better-read one at a junction is an error only if it looks like one: read
+// at most a tenth as often (errors recur in deep coverage), or less than 1.5 times the
+// threshold (an error read twice at low depth). A strain's variant at a sixth of its sister's
+// depth is neither, and a variant under a tenth is taken for an error.
+bool UnitigGraph::looks_like_error(std::size_t weak, std::size_t strong, std::uint64_t threshold) const {
+  __extension__ using Wide = unsigned __int128;
+  const Unitig& w = unitigs_[weak];
+  const Unitig& s = unitigs_[strong];
+  const bool tenth = Wide{10} * w.coverage_sum * s.kmers <= static_cast<Wide>(s.coverage_sum) * w.kmers;
+  const bool near_threshold = Wide{2} * w.coverage_sum < Wide{3} * threshold * w.kmers;
+  return tenth || near_threshold;
+}
+
+// The threshold applied where a well-read way exists: a unitig read less than `threshold` on
+// average goes when a unitig read at least that often ends at the same junction beside it. A
+// thin stretch with no rival (a low-depth genome's own path, or a smaller k's bridge over
+// a coverage gap) stays.
+std::uint64_t UnitigGraph::remove_weak_branches(std::uint64_t threshold) {
+  const Junctions joined = junctions();
+  const auto below = [&](std::size_t index) {
+    __extension__ using Wide = unsigned __int128;
+    return static_cast<Wide>(unitigs_[index].coverage_sum) < static_cast<Wide>(threshold) * unitigs_[index].kmers;
+  };
+  std::vector<bool> removed(unitigs_.size(), false);
+  std::uint64_t weak = 0;
+  for (std::size_t index = 0; index < unitigs_.size(); ++index) {
+    if (unitigs_[index].circular || !below(index)) continue;
+    for (const Oriented oriented : {2 * index, 2 * index + 1}) {
+      const std::vector<Oriented>& rivals = joined.ending.at(last_junction(oriented));
+      const bool beside_well_read = std::any_of(rivals.begin(), rivals.end(), [&](Oriented rival) {
+        return rival / 2 != index && !unitigs_[rival / 2].circular && !below(rival / 2);
+      });
+      if (beside_well_read && !removed[index]) {
+        removed[index] = true;
+        ++weak;
+      }
+    }
+  }
+  if (weak != 0) remove(removed);
+  return weak;
+}
+
 // A tip has nothing before it (read one way) and ends at a junction where another, better
-// covered unitig ends too.
-std::uint64_t UnitigGraph::remove_tips(std::size_t tip_length) {
+// covered unitig ends too, beside which it looks like an error.
+std::uint64_t UnitigGraph::remove_tips(std::size_t tip_length, std::uint64_t threshold) {
   const Junctions joined = junctions();
   std::vector<bool> removed(unitigs_.size(), false);
   std::uint64_t tips = 0;
@@ -36,7 +80,7 @@ std::uint64_t UnitigGraph::remove_tips(std::size_t tip_length) {
       if (!before(joined, oriented).empty() || after(joined, oriented).empty()) continue;
       const std::vector<Oriented>& rivals = joined.ending.at(last_junction(oriented));
       const bool beaten = std::any_of(rivals.begin(), rivals.end(), [&](Oriented rival) {
-        return rival / 2 != index && better(rival / 2, index);
+        return rival / 2 != index && better(rival / 2, index) && looks_like_error(index, rival / 2, threshold);
       });
       if (beaten && !removed[index]) {
         removed[index] = true;
@@ -49,8 +93,8 @@ std::uint64_t UnitigGraph::remove_tips(std::size_t tip_length) {
 }
 
 // Branches between the same two junctions, read the same way, of lengths within 5% (or 2
-// bases): all but the best covered one go.
-std::uint64_t UnitigGraph::pop_bubbles(std::size_t bubble_length) {
+// bases): those that look like errors beside the best covered one go.
+std::uint64_t UnitigGraph::pop_bubbles(std::size_t bubble_length, std::uint64_t threshold) {
   std::map<std::pair<std::string, std::string>, std::vector<Oriented>> branches;
   for (std::size_t index = 0; index < unitigs_.size(); ++index) {
     if (unitigs_[index].circular || unitigs_[index].bases.size() > bubble_length) continue;
@@ -73,6 +117,7 @@ std::uint64_t UnitigGraph::pop_bubbles(std::size_t bubble_length) {
       const std::size_t length = unitigs_[index].bases.size();
       const std::size_t difference = length > best_length ? length - best_length : best_length - length;
       if (difference > std::max<std::size_t>(2, best_length / 20)) continue;
+      if (!looks_like_error(index, best, threshold)) continue;
       removed[index] = true;
       ++popped;
     }
@@ -81,20 +126,23 @@ std::uint64_t UnitigGraph::pop_bubbles(std::size_t bubble_length) {
   return popped;
 }
 
-CleaningReport UnitigGraph::clean(const CleaningSettings& settings) {
+CleaningReport UnitigGraph::clean(const CleaningSettings& settings, std::uint64_t threshold) {
   const std::size_t tip_length = settings.tip_length_for(k_);
   const std::size_t bubble_length = settings.bubble_length_for(k_);
   CleaningReport report;
   compact();
   for (report.rounds = 0; report.rounds < settings.rounds;) {
     ++report.rounds;
-    const std::uint64_t tips = remove_tips(tip_length);
+    const std::uint64_t weak = remove_weak_branches(threshold);
+    if (weak != 0) compact();
+    const std::uint64_t tips = remove_tips(tip_length, threshold);
     if (tips != 0) compact();
-    const std::uint64_t bubbles = pop_bubbles(bubble_length);
+    const std::uint64_t bubbles = pop_bubbles(bubble_length, threshold);
     if (bubbles != 0) compact();
+    report.weak_branches_removed += weak;
     report.tips_removed += tips;
     report.bubbles_popped += bubbles;
-    if (tips == 0 && bubbles == 0) break;
+    if (weak == 0 && tips == 0 && bubbles == 0) break;
   }
   return report;
 }

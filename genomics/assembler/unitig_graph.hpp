@@ -42,17 +42,19 @@ struct CleaningSettings {
 };
 
 struct CleaningReport {
+  std::uint64_t weak_branches_removed = 0;
   std::uint64_t tips_removed = 0;
   std::uint64_t bubbles_popped = 0;
   int rounds = 0;
 };
 
 // The compacted de Bruijn graph: unitigs joined where the last k-1 bases of one are the first
-// k-1 bases of another (either read forward or reverse complemented). Cleaning removes tips
-// (short dead ends beside a better-covered branch: sequencing errors near a read's end) and
-// pops bubbles (two branches between the same two junctions, of about the same length: an
-// error inside reads), then joins the unitigs that meet at junctions left with one way in and
-// one way out. Everything is ordered by sequence, so the result does not depend on the order in
+// k-1 bases of another (either read forward or reverse complemented). Cleaning removes
+// branches read less than the threshold beside a well-read one, tips (short dead ends beside a
+// better-covered branch: sequencing errors near a read's end) and bubbles (two branches between
+// the same two junctions, of about the same length: an error inside reads), each only where it
+// looks like an error beside the coverage around it, then joins the unitigs that meet at
+// junctions left with one way in and one way out. Everything is ordered by sequence, so the result does not depend on the order in
 // which unitigs were added.
 class UnitigGraph {
  public:
@@ -70,7 +72,9 @@ class UnitigGraph {
   // A unitig of at least k bases and its k-mers' summed counts.
   void add(std::string bases, std::uint64_t coverage_sum, bool circular);
 
-  CleaningReport clean(const CleaningSettings& settings);
+  // `threshold`: the count that tells errors from genome over the whole sample (the k-mer
+  // histogram's); the graph may hold k-mers read fewer times, judged by their neighbours.
+  CleaningReport clean(const CleaningSettings& settings, std::uint64_t threshold);
 
   // Joins unitigs through junctions with one way in and one way out (clean() does it too).
   void compact();
@@ -134,8 +138,10 @@ class UnitigGraph {
 
   // Cleaning (graph_cleaning.cpp).
   bool better(std::size_t a, std::size_t b) const;  // a is kept over b
-  std::uint64_t remove_tips(std::size_t tip_length);
-  std::uint64_t pop_bubbles(std::size_t bubble_length);
+  bool looks_like_error(std::size_t weak, std::size_t strong, std::uint64_t threshold) const;
+  std::uint64_t remove_weak_branches(std::uint64_t threshold);
+  std::uint64_t remove_tips(std::size_t tip_length, std::uint64_t threshold);
+  std::uint64_t pop_bubbles(std::size_t bubble_length, std::uint64_t threshold);
 
   // Contigs (contig_extension.cpp).
   std::vector<Oriented> way_on(const Junctions& joined, Oriented start, const NextAfter& reads,

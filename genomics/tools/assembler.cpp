@@ -76,7 +76,8 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
                      "histogram, solid k-mers, edges and walks (from checkpoints/graph; the phases from unitigs on "
                      "are done again, so --min-contig, --tip-length and --bubble-length may change)");
   command_line.add_unsigned("min-coverage", &settings.coverage_threshold,
-                            "keep k-mers counted at least this often (0: the k-mer histogram's first minimum)");
+                            "keep k-mers counted at least this often, everywhere (0: k-mers counted twice or more; those "
+                            "under the k-mer histogram's first minimum go only where a branch read that often runs beside them)");
   std::uint64_t minimum_contig = settings.minimum_contig;
   command_line.add_unsigned("min-contig", &minimum_contig, "write contigs of at least this many bases");
   std::uint64_t tip_length = 0;

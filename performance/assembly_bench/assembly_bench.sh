@@ -55,10 +55,11 @@ declare -A tools_of=(
   [community]="xenon xenon-k31 minia megahit spades")
 # Xenon's fixed targets, judged on every run (CI's too).
 # The community's: the issue's target, the best peer's (MEGAHIT, 94.92% on 2026-12-01) less
-# 0.2 points. Shigella's: 87.14% measured since each repeat copy is written once (its IS
+# 0.2 points. Shigella's: 87.90% measured since bubbles are popped only where they look like
+# errors beside the coverage around them (86.68% before), each repeat copy written once (its IS
 # elements' copies were written twice before, at 93.87%), above the issue's target (MEGAHIT's
 # 85.78% less 0.2).
-declare -A minimum_fraction=([lambda]=99.5 [shigella]=86.5 [ecoli20x]=98.75 [ecoli]=98.75
+declare -A minimum_fraction=([lambda]=99.5 [shigella]=87.5 [ecoli20x]=98.75 [ecoli]=98.75
   [community]=94.7)
 # Names in the table.
 declare -A title_of=([lambda]="lambda (ART reads)" [shigella]="Shigella plasmids"

@@ -214,9 +214,10 @@ TEST(Assembler, LambdaReadsGiveTheGenomeInAtMostThreeContigs) {
   EXPECT_EQ(metrics["translocations"], 0);
 }
 
-// At the defaults (k 21, 33, 55 for 125 bp reads): 87.14% measured, each copy of a repeat
-// written once (duplication 1.017; 93.87% and 1.082 when both contigs beside a copy wrote
-// it); MEGAHIT 85.78%, SPAdes 78.41%.
+// At the defaults (k 21, 33, 55 for 125 bp reads): 87.90% measured (86.68% while bubbles
+// between repeat copies read alike were popped as errors), each copy of a repeat written once
+// (duplication 1.005; 93.87% and 1.082 when both contigs beside a copy wrote it); MEGAHIT
+// 85.78%, SPAdes 78.41%.
 TEST(Assembler, ShigellaPlasmidsAreCoveredOnceWithoutMisassembly) {
   if (xenon::testing::under_thread_sanitizer()) GTEST_SKIP() << "the assembly's quality, not threads: release and ASan builds check it";
   ASSERT_TRUE(test_data_present());
@@ -224,12 +225,12 @@ TEST(Assembler, ShigellaPlasmidsAreCoveredOnceWithoutMisassembly) {
   OutputDirectory out;
   assemble(out, "-threads-per-node 3", kShigella);
   auto metrics = evaluate(out.contigs(), "unicycler-sample/reference.fasta.gz");
-  EXPECT_GE(metrics["genome_fraction"], 86.5);
+  EXPECT_GE(metrics["genome_fraction"], 87.5);
   EXPECT_LE(metrics["duplication_ratio"], 1.02);
   EXPECT_EQ(metrics["misassemblies"], 0);
   // No scaffold joins what the reference keeps apart, at k 63 and at the default k.
   auto scaffolds = evaluate(out.path() + "/scaffolds.fasta", "unicycler-sample/reference.fasta.gz");
-  EXPECT_GE(scaffolds["genome_fraction"], 86.5);
+  EXPECT_GE(scaffolds["genome_fraction"], 87.5);
   EXPECT_EQ(scaffolds["misassemblies"], 0);
   EXPECT_GE(scaffolds["n50"], metrics["n50"]);
   OutputDirectory default_k;

@@ -21,7 +21,7 @@ AssemblyOutcome counted_outcome() {
   outcome.edges = 123999;
   outcome.unitigs = 321;
   outcome.cycles = 2;
-  outcome.cleaning = {45, 67, 3};
+  outcome.cleaning = {23, 45, 67, 3};
   outcome.repeats_resolved = 8;
   outcome.insert_size = 396;
   return outcome;
@@ -79,6 +79,7 @@ TEST(AssemblyCheckpoints, ContigsComeBackWithTheCountsUpToThem) {
   EXPECT_EQ(read.edges, 123999u);
   EXPECT_EQ(read.unitigs, 321u);
   EXPECT_EQ(read.cycles, 2u);
+  EXPECT_EQ(read.cleaning.weak_branches_removed, 23u);
   EXPECT_EQ(read.cleaning.tips_removed, 45u);
   EXPECT_EQ(read.cleaning.bubbles_popped, 67u);
   EXPECT_EQ(read.cleaning.rounds, 3);

@@ -218,7 +218,7 @@ TEST(UnitigGraph, RemovesALowCoverageTipAndJoinsWhatItSplit) {
   graph.add(before, 40 * kmers_in(before), false);
   graph.add(reverse_complement(after), 40 * kmers_in(after), false);
   graph.add(tip, 2 * kmers_in(tip), false);
-  const CleaningReport report = graph.clean({});
+  const CleaningReport report = graph.clean({}, 2);
   EXPECT_EQ(report.tips_removed, 1u);
   ASSERT_EQ(graph.unitigs().size(), 1u);
   EXPECT_TRUE(same_either_way(graph.unitigs()[0].bases, genome));
@@ -233,28 +233,86 @@ TEST(UnitigGraph, KeepsADeadEndWithoutABetterRivalAndLongDeadEnds) {
   graph.add(genome.substr(2000 - (kK - 1)), 40 * kmers_in(genome.substr(2000 - (kK - 1))), false);
   const std::string branch = junction + random_bases(random, 300);  // longer than a tip
   graph.add(branch, 2 * kmers_in(branch), false);
-  EXPECT_EQ(graph.clean({}).tips_removed, 0u);
+  EXPECT_EQ(graph.clean({}, 2).tips_removed, 0u);
   EXPECT_EQ(graph.unitigs().size(), 3u);
 }
 
-TEST(UnitigGraph, PopsTheWeakerBranchOfABubble) {
-  std::mt19937_64 random(5);
+// A strain read 6 times where its sister is read 40 times: its own end is no error.
+TEST(UnitigGraph, KeepsAShortDeadEndReadAsOftenAsAGenome) {
+  std::mt19937_64 random(3);
   const std::string genome = random_bases(random, 4000);
-  const std::size_t snp = 2000;
-  const std::string left = genome.substr(0, snp);                       // ends with the first junction
-  const std::string branch = genome.substr(snp - (kK - 1), 2 * kK - 1);  // every k-mer holding the SNP
-  std::string variant = branch;
-  variant[kK - 1] = variant[kK - 1] == 'A' ? 'G' : 'A';
-  const std::string right = genome.substr(snp + 1);  // starts with the second junction
+  const std::string junction = genome.substr(2000 - (kK - 1), kK - 1);
+  const std::string before = genome.substr(0, 2000);
+  const std::string after = genome.substr(2000 - (kK - 1));
+  const std::string strains_end = junction + random_bases(random, 20);
   UnitigGraph graph(kK);
-  graph.add(left, 40 * kmers_in(left), false);
-  graph.add(branch, 38 * kmers_in(branch), false);
-  graph.add(reverse_complement(variant), 4 * kmers_in(variant), false);
-  graph.add(right, 40 * kmers_in(right), false);
-  const CleaningReport report = graph.clean({});
-  EXPECT_EQ(report.bubbles_popped, 1u);
-  ASSERT_EQ(graph.unitigs().size(), 1u);
-  EXPECT_TRUE(same_either_way(graph.unitigs()[0].bases, genome));
+  graph.add(before, 40 * kmers_in(before), false);
+  graph.add(reverse_complement(after), 40 * kmers_in(after), false);
+  graph.add(strains_end, 6 * kmers_in(strains_end), false);
+  EXPECT_EQ(graph.clean({}, 2).tips_removed, 0u);
+  EXPECT_EQ(graph.unitigs().size(), 3u);
+}
+
+// The threshold holds where a well-read way runs beside: a branch read less often goes there,
+// and stays where what is around it is read as thinly (a genome of low depth).
+TEST(UnitigGraph, RemovesABranchUnderTheThresholdOnlyBesideAWellReadOne) {
+  for (const std::uint64_t genome_depth : {40, 4}) {
+    SCOPED_TRACE("genome read " + std::to_string(genome_depth) + " times");
+    std::mt19937_64 random(4);
+    const std::string genome = random_bases(random, 4000);
+    const std::string junction = genome.substr(2000 - (kK - 1), kK - 1);
+    const std::string before = genome.substr(0, 2000);
+    const std::string after = genome.substr(2000 - (kK - 1));
+    const std::string branch = junction + random_bases(random, 300);  // longer than a tip
+    UnitigGraph graph(kK);
+    graph.add(before, genome_depth * kmers_in(before), false);
+    graph.add(after, genome_depth * kmers_in(after), false);
+    graph.add(branch, 3 * kmers_in(branch), false);
+    const CleaningReport report = graph.clean({}, 5);
+    if (genome_depth == 40) {
+      EXPECT_EQ(report.weak_branches_removed, 1u);
+      ASSERT_EQ(graph.unitigs().size(), 1u);
+      EXPECT_TRUE(same_either_way(graph.unitigs()[0].bases, genome));
+    } else {
+      EXPECT_EQ(report.weak_branches_removed, 0u);
+      EXPECT_EQ(graph.unitigs().size(), 3u);
+    }
+  }
+}
+
+// A bubble's weaker branch goes when it looks like an error beside the best one: read at most
+// a tenth as often, or less than 1.5 times the threshold. A strain's variant, read a sixth as
+// often as its sister's, stays.
+TEST(UnitigGraph, PopsABubblesBranchOnlyWhereItLooksLikeAnError) {
+  struct Case {
+    std::uint64_t best, variant, threshold;
+    bool popped;
+  };
+  for (const Case& test : {Case{38, 3, 2, true}, Case{6, 2, 2, true}, Case{36, 6, 2, false}, Case{6, 4, 2, false}}) {
+    SCOPED_TRACE(std::to_string(test.variant) + " beside " + std::to_string(test.best));
+    std::mt19937_64 random(5);
+    const std::string genome = random_bases(random, 4000);
+    const std::size_t snp = 2000;
+    const std::string left = genome.substr(0, snp);                       // ends with the first junction
+    const std::string branch = genome.substr(snp - (kK - 1), 2 * kK - 1);  // every k-mer holding the SNP
+    std::string variant = branch;
+    variant[kK - 1] = variant[kK - 1] == 'A' ? 'G' : 'A';
+    const std::string right = genome.substr(snp + 1);  // starts with the second junction
+    UnitigGraph graph(kK);
+    graph.add(left, test.best * kmers_in(left), false);
+    graph.add(branch, test.best * kmers_in(branch), false);
+    graph.add(reverse_complement(variant), test.variant * kmers_in(variant), false);
+    graph.add(right, test.best * kmers_in(right), false);
+    const CleaningReport report = graph.clean({}, test.threshold);
+    if (test.popped) {
+      EXPECT_EQ(report.bubbles_popped, 1u);
+      ASSERT_EQ(graph.unitigs().size(), 1u);
+      EXPECT_TRUE(same_either_way(graph.unitigs()[0].bases, genome));
+    } else {
+      EXPECT_EQ(report.bubbles_popped, 0u);
+      EXPECT_EQ(graph.unitigs().size(), 4u);
+    }
+  }
 }
 
 bool inside_either_way(const std::string& piece, const std::string& sequence) {
