@@ -39,6 +39,13 @@ bool UnitigGraph::looks_like_error(std::size_t weak, std::size_t strong, std::ui
   return tenth || near_threshold;
 }
 
+bool UnitigGraph::read_about_as_often(std::size_t weak, std::size_t strong) const {
+  __extension__ using Wide = unsigned __int128;
+  const Unitig& w = unitigs_[weak];
+  const Unitig& s = unitigs_[strong];
+  return Wide{2} * w.coverage_sum * s.kmers >= static_cast<Wide>(s.coverage_sum) * w.kmers;
+}
+
 // The threshold applied where a well-read way exists: a unitig read less than `threshold` on
 // average goes when a unitig read at least that often ends at the same junction beside it. A
 // thin stretch with no rival (a low-depth genome's own path, or a smaller k's bridge over
@@ -93,7 +100,10 @@ std::uint64_t UnitigGraph::remove_tips(std::size_t tip_length, std::uint64_t thr
 }
 
 // Branches between the same two junctions, read the same way, of lengths within 5% (or 2
-// bases): those that look like errors beside the best covered one go.
+// bases): those that look like errors beside the best covered one go, and so do those read at
+// least half as often as it: the other copy of a repeat with a variant (or a strain at the
+// same depth), written once, as its best read copy. Scaffolds joined the far sides of such a
+// pair's copies when both stayed. What lies between, a genome at another depth, stays.
 std::uint64_t UnitigGraph::pop_bubbles(std::size_t bubble_length, std::uint64_t threshold) {
   std::map<std::pair<std::string, std::string>, std::vector<Oriented>> branches;
   for (std::size_t index = 0; index < unitigs_.size(); ++index) {
@@ -117,7 +127,7 @@ std::uint64_t UnitigGraph::pop_bubbles(std::size_t bubble_length, std::uint64_t 
       const std::size_t length = unitigs_[index].bases.size();
       const std::size_t difference = length > best_length ? length - best_length : best_length - length;
       if (difference > std::max<std::size_t>(2, best_length / 20)) continue;
-      if (!looks_like_error(index, best, threshold)) continue;
+      if (!looks_like_error(index, best, threshold) && !read_about_as_often(index, best)) continue;
       removed[index] = true;
       ++popped;
     }

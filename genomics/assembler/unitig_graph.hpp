@@ -52,8 +52,9 @@ struct CleaningReport {
 // k-1 bases of another (either read forward or reverse complemented). Cleaning removes
 // branches read less than the threshold beside a well-read one, tips (short dead ends beside a
 // better-covered branch: sequencing errors near a read's end) and bubbles (two branches between
-// the same two junctions, of about the same length: an error inside reads), each only where it
-// looks like an error beside the coverage around it, then joins the unitigs that meet at
+// the same two junctions, of about the same length: an error inside reads, or a repeat's copy
+// with a variant), each only where it looks like an error beside the coverage around it (a
+// bubble's branch also where it is read about as often as the best), then joins the unitigs that meet at
 // junctions left with one way in and one way out. Everything is ordered by sequence, so the result does not depend on the order in
 // which unitigs were added.
 class UnitigGraph {
@@ -139,6 +140,7 @@ class UnitigGraph {
   // Cleaning (graph_cleaning.cpp).
   bool better(std::size_t a, std::size_t b) const;  // a is kept over b
   bool looks_like_error(std::size_t weak, std::size_t strong, std::uint64_t threshold) const;
+  bool read_about_as_often(std::size_t weak, std::size_t strong) const;  // at least half
   std::uint64_t remove_weak_branches(std::uint64_t threshold);
   std::uint64_t remove_tips(std::size_t tip_length, std::uint64_t threshold);
   std::uint64_t pop_bubbles(std::size_t bubble_length, std::uint64_t threshold);
