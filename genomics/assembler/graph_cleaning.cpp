@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -51,52 +52,44 @@ bool UnitigGraph::read_about_as_often(std::size_t weak, std::size_t strong) cons
 // thin stretch with no rival (a low-depth genome's own path, or a smaller k's bridge over
 // a coverage gap) stays.
 std::uint64_t UnitigGraph::remove_weak_branches(std::uint64_t threshold) {
-  const Junctions joined = junctions();
   const auto below = [&](std::size_t index) {
     __extension__ using Wide = unsigned __int128;
     return static_cast<Wide>(unitigs_[index].coverage_sum) < static_cast<Wide>(threshold) * unitigs_[index].kmers;
   };
-  std::vector<bool> removed(unitigs_.size(), false);
-  std::uint64_t weak = 0;
-  for (std::size_t index = 0; index < unitigs_.size(); ++index) {
-    if (unitigs_[index].circular || !below(index)) continue;
-    for (const Oriented oriented : {2 * index, 2 * index + 1}) {
-      const std::vector<Oriented>& rivals = joined.ending.at(last_junction(oriented));
-      const bool beside_well_read = std::any_of(rivals.begin(), rivals.end(), [&](Oriented rival) {
-        return rival / 2 != index && !unitigs_[rival / 2].circular && !below(rival / 2);
-      });
-      if (beside_well_read && !removed[index]) {
-        removed[index] = true;
-        ++weak;
-      }
-    }
-  }
-  if (weak != 0) remove(removed);
-  return weak;
+  return remove_beaten([&](const Junctions&, Oriented oriented) { return below(oriented / 2); },
+                       [&](std::size_t, std::size_t rival) { return !unitigs_[rival].circular && !below(rival); });
 }
 
 // A tip has nothing before it (read one way) and ends at a junction where another, better
 // covered unitig ends too, beside which it looks like an error.
 std::uint64_t UnitigGraph::remove_tips(std::size_t tip_length, std::uint64_t threshold) {
+  return remove_beaten(
+      [&](const Junctions& joined, Oriented oriented) {
+        return unitigs_[oriented / 2].bases.size() < tip_length && before(joined, oriented).empty() &&
+               !after(joined, oriented).empty();
+      },
+      [&](std::size_t index, std::size_t rival) { return better(rival, index) && looks_like_error(index, rival, threshold); });
+}
+
+std::uint64_t UnitigGraph::remove_beaten(const std::function<bool(const Junctions&, Oriented)>& eligible,
+                                         const std::function<bool(std::size_t, std::size_t)>& beats) {
   const Junctions joined = junctions();
   std::vector<bool> removed(unitigs_.size(), false);
-  std::uint64_t tips = 0;
+  std::uint64_t count = 0;
   for (std::size_t index = 0; index < unitigs_.size(); ++index) {
-    if (unitigs_[index].circular || unitigs_[index].bases.size() >= tip_length) continue;
+    if (unitigs_[index].circular) continue;
     for (const Oriented oriented : {2 * index, 2 * index + 1}) {
-      if (!before(joined, oriented).empty() || after(joined, oriented).empty()) continue;
+      if (removed[index] || !eligible(joined, oriented)) continue;
       const std::vector<Oriented>& rivals = joined.ending.at(last_junction(oriented));
-      const bool beaten = std::any_of(rivals.begin(), rivals.end(), [&](Oriented rival) {
-        return rival / 2 != index && better(rival / 2, index) && looks_like_error(index, rival / 2, threshold);
-      });
-      if (beaten && !removed[index]) {
+      if (std::any_of(rivals.begin(), rivals.end(),
+                      [&](Oriented rival) { return rival / 2 != index && beats(index, rival / 2); })) {
         removed[index] = true;
-        ++tips;
+        ++count;
       }
     }
   }
-  if (tips != 0) remove(removed);
-  return tips;
+  if (count != 0) remove(removed);
+  return count;
 }
 
 // Branches between the same two junctions, read the same way, of lengths within 5% (or 2

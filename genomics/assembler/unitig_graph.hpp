@@ -142,6 +142,10 @@ class UnitigGraph {
   bool looks_like_error(std::size_t weak, std::size_t strong, std::uint64_t threshold) const;
   bool read_about_as_often(std::size_t weak, std::size_t strong) const;  // at least half
   std::uint64_t remove_weak_branches(std::uint64_t threshold);
+  // Removes each unitig (not a cycle) that, read a way `eligible` admits, ends at a junction
+  // where another unitig ends that `beats(it, other)`; returns how many went.
+  std::uint64_t remove_beaten(const std::function<bool(const Junctions&, Oriented)>& eligible,
+                              const std::function<bool(std::size_t, std::size_t)>& beats);
   std::uint64_t remove_tips(std::size_t tip_length, std::uint64_t threshold);
   std::uint64_t pop_bubbles(std::size_t bubble_length, std::uint64_t threshold);
 

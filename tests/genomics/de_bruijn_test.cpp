@@ -237,6 +237,20 @@ TEST(UnitigGraph, KeepsADeadEndWithoutABetterRivalAndLongDeadEnds) {
   EXPECT_EQ(graph.unitigs().size(), 3u);
 }
 
+// What a cleaning test expects: one unitig removed (`removed` counts it), leaving the genome
+// whole in one unitig; or, where `expected` is false, none removed and `left` unitigs.
+void expect_one_removed_or_none(std::uint64_t removed, bool expected, const UnitigGraph& graph,
+                                const std::string& genome, std::size_t left) {
+  if (expected) {
+    EXPECT_EQ(removed, 1u);
+    ASSERT_EQ(graph.unitigs().size(), 1u);
+    EXPECT_TRUE(same_either_way(graph.unitigs()[0].bases, genome));
+  } else {
+    EXPECT_EQ(removed, 0u);
+    EXPECT_EQ(graph.unitigs().size(), left);
+  }
+}
+
 // A strain read 6 times where its sister is read 40 times: its own end is no error.
 TEST(UnitigGraph, KeepsAShortDeadEndReadAsOftenAsAGenome) {
   std::mt19937_64 random(3);
@@ -269,14 +283,7 @@ TEST(UnitigGraph, RemovesABranchUnderTheThresholdOnlyBesideAWellReadOne) {
     graph.add(after, genome_depth * kmers_in(after), false);
     graph.add(branch, 3 * kmers_in(branch), false);
     const CleaningReport report = graph.clean({}, 5);
-    if (genome_depth == 40) {
-      EXPECT_EQ(report.weak_branches_removed, 1u);
-      ASSERT_EQ(graph.unitigs().size(), 1u);
-      EXPECT_TRUE(same_either_way(graph.unitigs()[0].bases, genome));
-    } else {
-      EXPECT_EQ(report.weak_branches_removed, 0u);
-      EXPECT_EQ(graph.unitigs().size(), 3u);
-    }
+    expect_one_removed_or_none(report.weak_branches_removed, genome_depth == 40, graph, genome, 3);
   }
 }
 
@@ -306,14 +313,7 @@ TEST(UnitigGraph, PopsABubblesBranchOnlyWhereItLooksLikeAnError) {
     graph.add(reverse_complement(variant), test.variant * kmers_in(variant), false);
     graph.add(right, test.best * kmers_in(right), false);
     const CleaningReport report = graph.clean({}, test.threshold);
-    if (test.popped) {
-      EXPECT_EQ(report.bubbles_popped, 1u);
-      ASSERT_EQ(graph.unitigs().size(), 1u);
-      EXPECT_TRUE(same_either_way(graph.unitigs()[0].bases, genome));
-    } else {
-      EXPECT_EQ(report.bubbles_popped, 0u);
-      EXPECT_EQ(graph.unitigs().size(), 4u);
-    }
+    expect_one_removed_or_none(report.bubbles_popped, test.popped, graph, genome, 4);
   }
 }
 
