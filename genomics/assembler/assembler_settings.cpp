@@ -23,8 +23,7 @@ std::uint64_t coverage_threshold_from(const KmerHistogram& histogram) {
 }
 
 std::uint64_t solid_floor(const AssemblerSettings& settings, std::uint64_t threshold) {
-  constexpr std::uint64_t kTwice = 2;
-  return settings.coverage_threshold != 0 ? settings.coverage_threshold : std::min(kTwice, threshold);
+  return settings.coverage_threshold != 0 ? settings.coverage_threshold : std::min(kSolidFloor, threshold);
 }
 
 std::string contig_name(std::size_t index) { return "contig_" + std::to_string(index + 1); }

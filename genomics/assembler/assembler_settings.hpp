@@ -88,6 +88,7 @@ std::uint64_t coverage_threshold_from(const KmerHistogram& histogram);
 // removes those under the threshold only where a well-read branch runs beside them
 // (UnitigGraph::clean). A k-mer read once is not told from an error anywhere.
 std::uint64_t solid_floor(const AssemblerSettings& settings, std::uint64_t threshold);
+inline constexpr std::uint64_t kSolidFloor = 2;  // solid_floor's count without --min-coverage
 
 // The name of the contig at `index` (from 0) in contigs.fasta and graph.gfa: "contig_N", N from 1.
 std::string contig_name(std::size_t index);

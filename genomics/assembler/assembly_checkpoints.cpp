@@ -24,7 +24,7 @@ auto counts_up_to_contigs(Outcome& outcome) {
 std::string graph_checkpoint_options(const AssemblerSettings& settings) {
   // solid-floor: a graph kept at the histogram's threshold, before k-mers under it were judged by
   // their neighbours, is not the graph of today's options.
-  return " min-coverage=" + std::to_string(settings.coverage_threshold) + " solid-floor=2" +
+  return " min-coverage=" + std::to_string(settings.coverage_threshold) + " solid-floor=" + std::to_string(kSolidFloor) +
          carried_fingerprint(settings.carried_sequences);
 }
 

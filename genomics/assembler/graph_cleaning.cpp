@@ -16,6 +16,22 @@
 #include <vector>
 
 namespace xenon::genomics {
+namespace {
+
+// Coverages compared exactly, as fractions of integer sums (no division):
+// whether a's mean count times `times_a` is at least b's times `times_b`;
+bool read_at_least(const Unitig& a, std::uint64_t times_a, const Unitig& b, std::uint64_t times_b) {
+  __extension__ using Wide = unsigned __int128;
+  return static_cast<Wide>(times_a) * a.coverage_sum * b.kmers >= static_cast<Wide>(times_b) * b.coverage_sum * a.kmers;
+}
+
+// whether `unitig`'s mean count is under numerator / denominator.
+bool read_under(const Unitig& unitig, std::uint64_t numerator, std::uint64_t denominator) {
+  __extension__ using Wide = unsigned __int128;
+  return static_cast<Wide>(denominator) * unitig.coverage_sum < static_cast<Wide>(numerator) * unitig.kmers;
+}
+
+}  // namespace
 
 // Higher mean coverage wins (compared exactly, as fractions); on a tie, the unitig first in
 // sequence order (indexes follow it).
@@ -32,19 +48,12 @@ bool UnitigGraph::better(std::size_t a, std::size_t b) const {
 // threshold (an error read twice at low depth). A strain's variant at a sixth of its sister's
 // depth is neither, and a variant under a tenth is taken for an error.
 bool UnitigGraph::looks_like_error(std::size_t weak, std::size_t strong, std::uint64_t threshold) const {
-  __extension__ using Wide = unsigned __int128;
   const Unitig& w = unitigs_[weak];
-  const Unitig& s = unitigs_[strong];
-  const bool tenth = Wide{10} * w.coverage_sum * s.kmers <= static_cast<Wide>(s.coverage_sum) * w.kmers;
-  const bool near_threshold = Wide{2} * w.coverage_sum < Wide{3} * threshold * w.kmers;
-  return tenth || near_threshold;
+  return read_at_least(unitigs_[strong], 1, w, 10) || read_under(w, 3 * threshold, 2);
 }
 
 bool UnitigGraph::read_about_as_often(std::size_t weak, std::size_t strong) const {
-  __extension__ using Wide = unsigned __int128;
-  const Unitig& w = unitigs_[weak];
-  const Unitig& s = unitigs_[strong];
-  return Wide{2} * w.coverage_sum * s.kmers >= static_cast<Wide>(s.coverage_sum) * w.kmers;
+  return read_at_least(unitigs_[weak], 2, unitigs_[strong], 1);
 }
 
 // The threshold applied where a well-read way exists: a unitig read less than `threshold` on
@@ -52,10 +61,7 @@ bool UnitigGraph::read_about_as_often(std::size_t weak, std::size_t strong) cons
 // thin stretch with no rival (a low-depth genome's own path, or a smaller k's bridge over
 // a coverage gap) stays.
 std::uint64_t UnitigGraph::remove_weak_branches(std::uint64_t threshold) {
-  const auto below = [&](std::size_t index) {
-    __extension__ using Wide = unsigned __int128;
-    return static_cast<Wide>(unitigs_[index].coverage_sum) < static_cast<Wide>(threshold) * unitigs_[index].kmers;
-  };
+  const auto below = [&](std::size_t index) { return read_under(unitigs_[index], threshold, 1); };
   return remove_beaten([&](const Junctions&, Oriented oriented) { return below(oriented / 2); },
                        [&](std::size_t, std::size_t rival) { return !unitigs_[rival].circular && !below(rival); });
 }
