@@ -68,6 +68,7 @@ GENOMICS_TEST_SOURCES := \
   tests/genomics/kmer_test.cpp \
   tests/genomics/mate_pairing_test.cpp \
   tests/genomics/output_directory_test.cpp \
+  tests/genomics/read_bridges_test.cpp \
   tests/genomics/read_pairing_test.cpp \
   tests/genomics/scaffolding_test.cpp \
   tests/genomics/scaling_statistics_test.cpp \

@@ -19,6 +19,8 @@
 #include "genomics/assembler/flat_lists.hpp"
 #include "genomics/assembler/graph_protocol.hpp"
 #include "genomics/assembler/graph_store.hpp"
+#include "genomics/assembler/read_bridges.hpp"
+#include "genomics/assembler/read_share.hpp"
 #include "genomics/assembler/read_threads.hpp"
 #include "genomics/assembler/run_record.hpp"
 #include "genomics/assembler/scaffolding.hpp"
@@ -172,6 +174,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   }
 
  private:
+  // What the reads are threaded for: the step of the pipeline that asked.
+  enum class ThreadingFor { bridges, repeats, mates };
   // One threading of every read across the stores, as their answers come.
   using PieceKey = std::pair<std::uint32_t, std::uint32_t>;  // (file, piece)
   struct Threading {
@@ -281,26 +285,27 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   void assemble_from(std::vector<GraphPiece> pieces) {
     pipeline_.emplace(settings_, outcome_, progress_);
     pipeline_->compact_and_clean(std::move(pieces));
-    if (settings_.carry_to_next_round) {  // a round of several k before the last: its graph is all it gives
-      outcome_.rounds.push_back({settings_.counting.k, outcome_.coverage_threshold,
-                               solid_floor(settings_, outcome_.coverage_threshold), outcome_.solid_kmers});
-      outcome_.carried_sequences = carried_sequences(pipeline_->graph());
-      pipeline_.reset();
-      this->succeed({});
-      return;
-    }
     go_on();
   }
 
   // The pipeline's next step: reads threaded for it, or the outputs made and written.
   void go_on() {
     switch (pipeline_->next()) {
+      case NextStep::thread_for_bridges:
+        thread_everywhere(ThreadingFor::bridges);  // goes on in threaded()
+        return;
+      case NextStep::carry:  // a round of several k before the last: its graph is all it gives
+        outcome_.rounds.push_back(round_record(settings_, outcome_));
+        outcome_.carried_sequences = carried_sequences(pipeline_->graph());
+        pipeline_.reset();
+        this->succeed({});
+        return;
       case NextStep::thread_for_repeats:
-        thread_everywhere(false);  // goes on in threaded()
+        thread_everywhere(ThreadingFor::repeats);
         return;
       case NextStep::thread_with_mates:
         crossing_reads_ = {};  // no repeat round follows
-        thread_everywhere(true);
+        thread_everywhere(ThreadingFor::mates);
         return;
       case NextStep::write:
         break;
@@ -313,8 +318,11 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
 
   // Once a threading's counts are all in threads_: handed to the pipeline, which goes on.
   void threaded() {
-    if (threading_pairs_) {
+    if (threading_for_ == ThreadingFor::mates) {
       pipeline_->mates_threaded(std::move(*threads_));
+    } else if (threading_for_ == ThreadingFor::bridges) {
+      pipeline_->bridges_threaded(bridge_votes_, threads_->reads_threaded());
+      bridge_votes_ = {};
     } else {
       crossing_reads_ = std::move(threads_->kept_reads());  // only when threaded here: the stores keep their own
       pipeline_->repeats_threaded(*threads_);
@@ -328,9 +336,15 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   // after the first threads only the reads that crossed two unitigs in the round before (no
   // other can matter), which each store kept. With no stores (resumed from the graph
   // checkpoint), this node reads the input alone, and keeps the crossing reads itself.
-  void thread_everywhere(bool pairs) {
-    threading_pairs_ = pairs;
+  void thread_everywhere(ThreadingFor purpose) {
+    threading_for_ = purpose;
+    const bool pairs = purpose == ThreadingFor::mates;
     const UnitigGraph& graph = pipeline_->graph();
+    if (this->stores().empty() && purpose == ThreadingFor::bridges) {
+      bridges_on_this_node();
+      threaded();
+      return;
+    }
     if (this->stores().empty()) {
       threads_.emplace(graph, settings_.counting.k);
       if (!pairs && pipeline_->repeat_round() > 0) {
@@ -343,18 +357,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       threaded();
       return;
     }
-    std::vector<InputLayout> layouts;
-    for (const std::string& file : settings_.counting.files) layouts.push_back(inspect_input(file));
-    const std::vector<std::vector<InputPiece>> plan = plan_input(layouts, static_cast<int>(this->stores().size()));
-    ThreadingRequest request;
-    request.k = static_cast<std::uint32_t>(settings_.counting.k);
-    // Each store keeps the reads that crossed while another round may follow, and in that
-    // round threads only them again.
-    request.keep_crossing_reads = !pairs && pipeline_->another_round_may_follow();
-    request.rethread_kept = !pairs && pipeline_->repeat_round() > 0;
-    request.paths = pairs;
-    request.ends = ReadThreads::ends_of(graph, settings_.counting.k);
-    request.files = settings_.counting.files;
+    const std::vector<std::vector<InputPiece>> plan = plan_input(input_layouts(), static_cast<int>(this->stores().size()));
+    ThreadingRequest request = threading_request(purpose);
     // This node only counts what the stores traced: no index of the unitigs' k-mers of its own.
     threads_.emplace(settings_.counting.k);
     threading_ = {};
@@ -368,6 +372,44 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     this->log().line("reads threaded by " + std::to_string(threading_.stores_awaited) + " stores, each " +
                      (request.rethread_kept ? "the reads it kept" : "its share of the input"));
     if (threading_.stores_awaited == 0) threading_maybe_done();
+  }
+
+  std::vector<InputLayout> input_layouts() const {
+    std::vector<InputLayout> layouts;
+    for (const std::string& file : settings_.counting.files) layouts.push_back(inspect_input(file));
+    return layouts;
+  }
+
+  // What each store is asked to do with its share of the reads (its pieces still to add).
+  ThreadingRequest threading_request(ThreadingFor purpose) const {
+    const bool repeats = purpose == ThreadingFor::repeats;
+    ThreadingRequest request;
+    request.k = static_cast<std::uint32_t>(settings_.counting.k);
+    // Each store keeps the reads that crossed while another round may follow, and in that
+    // round threads only them again.
+    request.keep_crossing_reads = repeats && pipeline_->another_round_may_follow();
+    request.rethread_kept = repeats && pipeline_->repeat_round() > 0;
+    request.paths = purpose == ThreadingFor::mates;
+    request.bridges = purpose == ThreadingFor::bridges;
+    request.ends = ReadThreads::ends_of(pipeline_->graph(), settings_.counting.k);
+    if (request.bridges) request.dead_ends = DeadEnds::of(pipeline_->graph()).of_unitig;
+    request.files = settings_.counting.files;
+    return request;
+  }
+
+  // With no stores (resumed from the graph checkpoint): the bridges of every read, found here.
+  void bridges_on_this_node() {
+    this->log().line("reads threaded by node 0 alone: no stores (resumed from checkpoints/" +
+                     std::string(kGraphCheckpoint) + ")");
+    ThreadingRequest request = threading_request(ThreadingFor::bridges);
+    request.pieces = plan_input(input_layouts(), 1).front();
+    ReadShare share(std::move(request));
+    while (share.step([](std::vector<std::byte>&&) {})) {
+    }
+    if (!share.done().failure.empty()) throw std::runtime_error(share.done().failure);
+    bridge_votes_.add_encoded(share.done().bridges);
+    threads_.emplace(settings_.counting.k);
+    threads_->add_reads_threaded(share.done().reads);
   }
 
   // What the stores' reads crossed, each distinct run once with its count.
@@ -385,6 +427,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     --threading_.stores_awaited;
     threading_.messages_promised += done.messages;
     threads_->add_reads_threaded(done.reads);
+    if (threading_for_ == ThreadingFor::bridges) bridge_votes_.add_encoded(done.bridges);
     for (const ThreadedPiece& piece : done.pieces) threading_.piece_records[{piece.file_index, piece.piece}] = piece.records;
     if (!done.failure.empty() && threading_.failure.empty()) threading_.failure = done.failure;
     threading_maybe_done();
@@ -395,7 +438,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   void threading_maybe_done() {
     if (threading_.stores_awaited != 0 || threading_.messages_received != threading_.messages_promised) return;
     if (!threading_.failure.empty()) throw std::runtime_error(threading_.failure);
-    if (!threading_pairs_) {
+    if (threading_for_ != ThreadingFor::mates) {
       threading_ = {};
       threaded();
       return;
@@ -455,8 +498,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   // The output files, published together (the run record holds the phases up to this one);
   // then the picture of the graph, if it is drawn.
   void write_outputs(const AssembledOutputs& outputs) {
-    outcome_.rounds.push_back({settings_.counting.k, outcome_.coverage_threshold,
-                               solid_floor(settings_, outcome_.coverage_threshold), outcome_.solid_kmers});
+    outcome_.rounds.push_back(round_record(settings_, outcome_));
     this->log().begin_phase("writing");
     AtomicOutputFile contigs_file(this->output_path(kContigsFile));
     contigs_file.write(contigs_fasta(outputs.contigs));
@@ -504,7 +546,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   std::optional<AssemblyPipeline> pipeline_;
   std::optional<ReadThreads> threads_;
   std::vector<std::string> crossing_reads_;  // of the last repeat round, for the next (no stores only)
-  bool threading_pairs_ = false;
+  ThreadingFor threading_for_ = ThreadingFor::repeats;
+  BridgeVotes bridge_votes_;  // while threading for bridges
   Threading threading_;
   Pairing pairing_;
 };

@@ -66,6 +66,11 @@ std::size_t n50_of_lengths(std::vector<std::size_t> lengths) {
   return 0;
 }
 
+KRound round_record(const AssemblerSettings& settings, const AssemblyOutcome& outcome) {
+  return {settings.counting.k, outcome.coverage_threshold, solid_floor(settings, outcome.coverage_threshold),
+          outcome.solid_kmers, outcome.read_bridges};
+}
+
 std::string k_rounds_json(const std::vector<KRound>& rounds) {
   std::string json = "[";
   for (std::size_t i = 0; i < rounds.size(); ++i) {
@@ -73,7 +78,8 @@ std::string k_rounds_json(const std::vector<KRound>& rounds) {
     json += std::string(i == 0 ? "" : ", ") + "{\"k\": " + std::to_string(round.k) +
             ", \"coverage_threshold\": " + std::to_string(round.coverage_threshold) +
             ", \"solid_floor\": " + std::to_string(round.solid_floor) +
-            ", \"solid_kmers\": " + std::to_string(round.solid_kmers) + "}";
+            ", \"solid_kmers\": " + std::to_string(round.solid_kmers) +
+            ", \"read_bridges\": " + std::to_string(round.read_bridges) + "}";
   }
   return json + "]";
 }
@@ -93,6 +99,9 @@ std::string assembly_json(const AssemblerSettings& settings, const AssemblyOutco
   field("weak_branches_removed", outcome.cleaning.weak_branches_removed);
   field("tips_removed", outcome.cleaning.tips_removed);
   field("bubbles_popped", outcome.cleaning.bubbles_popped);
+  std::uint64_t read_bridges = 0;  // made in the first round, carried through the others
+  for (const KRound& round : outcome.rounds) read_bridges += round.read_bridges;
+  field("read_bridges", read_bridges);
   field("repeats_resolved", outcome.repeats_resolved);
   field("minimum_contig_length", settings.minimum_contig);
   field("contigs", outcome.contigs);

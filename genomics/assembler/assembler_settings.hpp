@@ -31,6 +31,10 @@ struct AssemblerSettings {
   std::string k_rounds_from;  // "-k", "--k-list" or "median read length N"
   std::string carried_sequences;  // one a line
   bool carry_to_next_round = false;
+  // Dead ends joined where reads bridge them (read_bridges.hpp), in the first round only: its
+  // unitigs carry the bridges to the larger k.
+  bool read_bridges = true;
+  bool first_round = true;
 };
 
 // One round of several k: its k, its threshold, the count it kept k-mers at (solid_floor), and
@@ -40,6 +44,7 @@ struct KRound {
   std::uint64_t coverage_threshold = 0;
   std::uint64_t solid_floor = 0;
   std::uint64_t solid_kmers = 0;
+  std::uint64_t read_bridges = 0;  // dead ends joined by reads
 };
 
 // What it did (filled in on node 0, read after the engine has stopped).
@@ -50,6 +55,7 @@ struct AssemblyOutcome {
   std::uint64_t unitigs = 0;
   std::uint64_t cycles = 0;
   CleaningReport cleaning;
+  std::uint64_t read_bridges = 0;  // in this round
   std::uint64_t repeats_resolved = 0;
   std::uint64_t contigs = 0;
   std::uint64_t total_length = 0;
@@ -103,7 +109,11 @@ std::size_t n50(const std::vector<Unitig>& contigs);
 // The same of any sequences' lengths (the scaffolds').
 std::size_t n50_of_lengths(std::vector<std::size_t> lengths);
 
-// The rounds as a JSON array of {"k", "coverage_threshold", "solid_floor", "solid_kmers"}.
+// What a round did, once it is done.
+KRound round_record(const AssemblerSettings& settings, const AssemblyOutcome& outcome);
+
+// The rounds as a JSON array of {"k", "coverage_threshold", "solid_floor", "solid_kmers",
+// "read_bridges"}.
 std::string k_rounds_json(const std::vector<KRound>& rounds);
 
 // The assembly summary file; nothing in it depends on threads, processes or time.

@@ -16,7 +16,7 @@ template <class Outcome>
 auto counts_up_to_contigs(Outcome& outcome) {
   using Count = std::conditional_t<std::is_const_v<Outcome>, const std::uint64_t, std::uint64_t>;
   return std::vector<Count*>{&outcome.coverage_threshold, &outcome.solid_kmers, &outcome.edges, &outcome.unitigs, &outcome.cycles,
-          &outcome.cleaning.weak_branches_removed, &outcome.cleaning.tips_removed, &outcome.cleaning.bubbles_popped, &outcome.repeats_resolved};
+          &outcome.cleaning.weak_branches_removed, &outcome.cleaning.tips_removed, &outcome.cleaning.bubbles_popped, &outcome.read_bridges, &outcome.repeats_resolved};
 }
 
 }  // namespace
@@ -35,6 +35,7 @@ std::string contigs_checkpoint_options(const AssemblerSettings& settings) {
          " repeat-rounds=" + std::to_string(settings.repeat_rounds) +
          " min-passages=" + std::to_string(settings.minimum_passages) +
          " min-contig=" + std::to_string(settings.minimum_contig) +
+         " read-bridges=" + std::to_string(settings.read_bridges && settings.first_round ? 1 : 0) +
          " with graph.gfa scaffolds.fasta insert_size";  // so that an older checkpoint, without them, is not read as one with them
 }
 

@@ -2,7 +2,10 @@
 #include "genomics/assembler/assembly_pipeline.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
+
+#include "genomics/kmer/kmer_ops.hpp"
 
 namespace xenon::genomics {
 
@@ -21,6 +24,11 @@ void AssemblyPipeline::compact_and_clean(std::vector<GraphPiece> pieces) {
 
 NextStep AssemblyPipeline::next() {
   if (final_threads_) return NextStep::write;
+  if (!bridged_ && settings_.read_bridges && settings_.first_round) {
+    progress_.log().begin_phase("read bridges");
+    return NextStep::thread_for_bridges;
+  }
+  if (settings_.carry_to_next_round) return NextStep::carry;
   if (repeat_round_ < settings_.repeat_rounds && graph_changed_) {
     progress_.log().begin_phase("repeats, round " + std::to_string(repeat_round_ + 1));
     return NextStep::thread_for_repeats;
@@ -28,6 +36,33 @@ NextStep AssemblyPipeline::next() {
   if (repeat_round_ == 0) return NextStep::write;  // no repeat rounds: no reads guide the contigs
   progress_.log().begin_phase("reads and pairs");
   return NextStep::thread_with_mates;
+}
+
+void AssemblyPipeline::bridges_threaded(const BridgeVotes& votes, std::uint64_t reads) {
+  bridged_ = true;
+  std::uint64_t ambiguous = 0;
+  const std::vector<ReadBridge> bridges = votes.chosen(ambiguous);
+  const auto k = static_cast<std::size_t>(settings_.counting.k);
+  const auto spelled = [this](UnitigGraph::Oriented oriented) {
+    const std::string& bases = graph_.unitigs().at(oriented / 2).bases;
+    return oriented % 2 == 0 ? bases : reverse_complement(bases);
+  };
+  for (const ReadBridge& bridge : bridges) {
+    const std::string from = spelled(bridge.from);
+    if (bridge.bases.size() < k || bridge.bases.compare(0, k - 1, from, from.size() - (k - 1), k - 1) != 0 ||
+        bridge.bases.compare(bridge.bases.size() - (k - 1), k - 1, spelled(bridge.to), 0, k - 1) != 0) {
+      throw std::logic_error("a read bridge does not join the ends it names");
+    }
+    // Each of its k-mers read as often as the reads that spelled it (the store counted them
+    // fewer times than the solid floor).
+    const std::uint64_t kmers = bridge.bases.size() - k + 1;
+    graph_.add(bridge.bases, kmers * bridge.reads, false);
+  }
+  if (!bridges.empty()) graph_.compact();
+  outcome_.read_bridges = bridges.size();
+  progress_.phase_done("read bridges: %llu reads threaded, %llu ways between dead ends spelled, %llu dead ends "
+                       "joined in pairs, %llu left for spelling more than one way, %llu unitigs left",
+                       reads, votes.size(), 2 * bridges.size(), ambiguous, graph_.unitigs().size());
 }
 
 void AssemblyPipeline::repeats_threaded(const ReadThreads& threads) {

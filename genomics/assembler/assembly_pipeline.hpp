@@ -9,6 +9,7 @@
 #include "genomics/assembler/assembler_settings.hpp"
 #include "genomics/assembler/assembly_progress.hpp"
 #include "genomics/assembler/graph_gfa.hpp"
+#include "genomics/assembler/read_bridges.hpp"
 #include "genomics/assembler/read_threads.hpp"
 #include "genomics/assembler/scaffolding.hpp"
 #include "genomics/assembler/unitig_graph.hpp"
@@ -31,13 +32,17 @@ struct AssembledOutputs {
 
 // What the pipeline needs before it can go on.
 enum class NextStep {
+  thread_for_bridges,  // every read through graph(), for the bridges it spells between dead ends
+  carry,               // nothing: a round before the last hands graph() to the next
   thread_for_repeats,  // the reads through graph() (after the first round, only those the round before kept)
   thread_with_mates,   // every read through the final graph(), mates paired
   write,               // nothing: outputs() are ready to be made
 };
 
 // The steps of one assembly after the stores' walks, in order, on node 0:
-//  1. the walks' pieces compacted into unitigs, and the graph cleaned (tips, bubbles);
+//  1. the walks' pieces compacted into unitigs, and the graph cleaned (tips, bubbles); in
+//     the first round, dead ends joined where reads bridge them (read_bridges.hpp); a round
+//     before the last ends here;
 //  2. repeat rounds: the reads threaded through the graph settle repeats shorter than a read,
 //     up to `repeat_rounds` rounds, while a round changes the graph;
 //  3. every read threaded again through the final graph, mates paired;
@@ -58,6 +63,8 @@ class AssemblyPipeline {
   int repeat_round() const { return repeat_round_; }
   bool another_round_may_follow() const { return repeat_round_ + 1 < settings_.repeat_rounds; }
 
+  // The bridges the reads spelled: those chosen join their dead ends.
+  void bridges_threaded(const BridgeVotes& votes, std::uint64_t reads);
   // A repeat round's reads: the repeats they settle.
   void repeats_threaded(const ReadThreads& threads);
   // The reads and pairs through the final graph, which guide the contigs and scaffolds.
@@ -76,6 +83,7 @@ class AssemblyPipeline {
   AssemblyOutcome& outcome_;
   const AssemblyProgress& progress_;
   UnitigGraph graph_;
+  bool bridged_ = false;
   int repeat_round_ = 0;
   bool graph_changed_ = true;
   std::optional<ReadThreads> final_threads_;  // step 3's

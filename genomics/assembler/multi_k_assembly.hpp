@@ -55,6 +55,7 @@ class MultiKAssembly : public Actor {
     round.counting.k = settings_.k_rounds[round_];
     round.carried_sequences = std::move(carried_);
     round.carry_to_next_round = !last_round();
+    round.first_round = round_ == 0;
     if (settings_.k_rounds.size() > 1) {
       log_.line("round " + std::to_string(round_ + 1) + " of " + std::to_string(settings_.k_rounds.size()) +
                 ": k=" + std::to_string(round.counting.k) +

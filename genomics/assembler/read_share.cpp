@@ -15,6 +15,7 @@ namespace xenon::genomics {
 ReadShare::ReadShare(ThreadingRequest request, std::vector<std::string> kept)
     : request_(std::move(request)), threads_(request_.ends, static_cast<int>(request_.k)) {
   if (request_.rethread_kept) rethread_ = std::move(kept);
+  dead_.of_unitig = std::move(request_.dead_ends);
 }
 
 bool ReadShare::step(const Send& send) {
@@ -55,6 +56,7 @@ bool ReadShare::step(const Send& send) {
     ++piece_;
   }
   send_crossed(send);
+  if (request_.bridges) done_.bridges = bridges_.encode();
   return false;
 }
 
@@ -92,7 +94,12 @@ void ReadShare::send_crossed(const Send& send) {
 void ReadShare::end_record() {
   if (!record_open_) return;
   const InputPiece& piece = request_.pieces[piece_];
-  add({piece.file_index, piece.piece, records_}, threads_.trace(record_), record_);
+  if (request_.bridges) {
+    ++done_.reads;
+    find_bridges(threads_, dead_, static_cast<int>(request_.k), record_, bridges_);
+  } else {
+    add({piece.file_index, piece.piece, records_}, threads_.trace(record_), record_);
+  }
   record_.clear();
   record_open_ = false;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "genomics/assembler/mate_pairing.hpp"
+#include "genomics/assembler/read_bridges.hpp"
 #include "genomics/assembler/read_threads.hpp"
 #include "genomics/assembler/thread_protocol.hpp"
 #include "genomics/io/block_splitter.hpp"
@@ -23,7 +24,8 @@ namespace xenon::genomics {
 // were read. When asked, it keeps the reads that crossed, to thread them again through the
 // next round's graph (take_kept, then a request to rethread them). One block at a time, so the
 // store's worker can take other actors' messages in between (on node 0, the coordinator's,
-// which would otherwise pile up unread while the worker threads).
+// which would otherwise pile up unread while the worker threads). Asked for bridges, it only
+// finds the bridges its reads spell between dead ends, and hands them over with its report.
 class ReadShare {
  public:
   using Send = std::function<void(std::vector<std::byte>&&)>;
@@ -52,6 +54,8 @@ class ReadShare {
 
   ThreadingRequest request_;
   ReadThreads threads_;
+  DeadEnds dead_;  // when finding bridges
+  BridgeVotes bridges_;
   std::size_t piece_ = 0;  // the piece being read
   std::unique_ptr<BlockSplitter> splitter_;
   std::string block_;

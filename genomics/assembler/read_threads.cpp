@@ -259,37 +259,36 @@ void ReadThreads::add_traced(const std::vector<std::vector<Oriented>>& runs, std
   if (crossed && !read.empty()) kept_reads_.emplace_back(read);
 }
 
+std::optional<ReadThreads::Place> ReadThreads::place(std::string_view bases, std::size_t start) const {
+  const PackedKmer<2> kmer = shape_.pack(bases.substr(start));
+  const PackedKmer<2> canonical = shape_.canonical(kmer);
+  const Location* found = find(canonical);
+  if (found == nullptr) return std::nullopt;
+  const bool read_is_canonical = same_words<2>(kmer, canonical);
+  const bool forward = read_is_canonical == found->canonical_forward;
+  const std::size_t offset = forward ? found->offset : kmers_[found->unitig] - 1 - found->offset;
+  return Place{2 * static_cast<std::size_t>(found->unitig) + (forward ? 0 : 1), offset};
+}
+
 std::vector<ReadThreads::Oriented> ReadThreads::thread_run(std::string_view bases, std::int64_t& lead) const {
   const std::size_t k = static_cast<std::size_t>(k_);
   const std::size_t last_start = bases.size() - k;
-  // Where k-mer `start` of the read is: unitig read forward or reversed, and the offset
-  // counted along that reading.
-  const auto locate = [&](std::size_t start) -> std::optional<std::pair<Oriented, std::size_t>> {
-    const PackedKmer<2> kmer = shape_.pack(bases.substr(start));
-    const PackedKmer<2> canonical = shape_.canonical(kmer);
-    const Location* found = find(canonical);
-    if (found == nullptr) return std::nullopt;
-    const bool read_is_canonical = same_words<2>(kmer, canonical);
-    const bool forward = read_is_canonical == found->canonical_forward;
-    const std::size_t offset = forward ? found->offset : kmers_[found->unitig] - 1 - found->offset;
-    return std::pair<Oriented, std::size_t>{2 * static_cast<std::size_t>(found->unitig) + (forward ? 0 : 1), offset};
-  };
   std::size_t start = 0;
-  std::optional<std::pair<Oriented, std::size_t>> at;
+  std::optional<Place> at;
   // The first k-mer in the graph, trying a few spread over the read (errors break k-mers).
   for (; start <= last_start; start += std::max<std::size_t>(1, k / 4)) {
-    at = locate(start);
+    at = place(bases, start);
     if (at) break;
   }
   if (!at) return {};
-  lead = static_cast<std::int64_t>(at->second) - static_cast<std::int64_t>(start);
-  std::vector<Oriented> path{at->first};
+  lead = static_cast<std::int64_t>(at->offset) - static_cast<std::int64_t>(start);
+  std::vector<Oriented> path{at->unitig};
   while (true) {
-    const std::size_t next = start + (kmers_[at->first / 2] - 1 - at->second) + 1;
+    const std::size_t next = start + (kmers_[at->unitig / 2] - 1 - at->offset) + 1;
     if (next > last_start) break;
-    at = locate(next);
-    if (!at || at->second != 0) break;
-    path.push_back(at->first);
+    at = place(bases, next);
+    if (!at || at->offset != 0) break;
+    path.push_back(at->unitig);
     start = next;
   }
   return path;

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -58,6 +59,16 @@ class ReadThreads {
     bool operator==(const Traced&) const = default;
   };
   Traced trace(std::string_view read) const;
+
+  // Where the k-mer at `start` of `bases` (ACGT) lies, when it is one of the indexed k-mers near
+  // a unitig's ends: the unitig read the way the k-mer reads it, and its offset along that
+  // reading. The unitigs' k-mer counts give where a read leaves each.
+  struct Place {
+    Oriented unitig = 0;
+    std::size_t offset = 0;
+  };
+  std::optional<Place> place(std::string_view bases, std::size_t start) const;
+  std::size_t unitig_kmers(std::size_t index) const { return kmers_[index]; }
   // What a traced read adds: its runs that crossed two unitigs or more, and the read itself
   // when one did (kept for the next round; not when `read` is empty: kept where it was read).
   // `reads`: as many reads traced alike (a store sends each distinct run once, with its count).

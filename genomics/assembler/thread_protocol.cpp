@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "genomics/assembler/thread_protocol.hpp"
 
+#include <cstring>
 #include <stdexcept>
 
 #include "genomics/assembler/varint.hpp"
@@ -57,6 +58,8 @@ Payload ThreadingRequest::encode() const {
   writer.u64(keep_crossing_reads ? 1 : 0);
   writer.u64(rethread_kept ? 1 : 0);
   writer.u64(paths ? 1 : 0);
+  writer.u64(bridges ? 1 : 0);
+  writer.text(std::string(reinterpret_cast<const char*>(dead_ends.data()), dead_ends.size()));
   writer.u64(ends.size());
   for (const UnitigEnds& unitig : ends) {
     writer.u64(unitig.kmers);
@@ -79,6 +82,9 @@ ThreadingRequest ThreadingRequest::decode(std::span<const std::byte> bytes) {
   request.keep_crossing_reads = reader.u64() != 0;
   request.rethread_kept = reader.u64() != 0;
   request.paths = reader.u64() != 0;
+  request.bridges = reader.u64() != 0;
+  const std::string dead_ends = reader.text();
+  request.dead_ends.assign(dead_ends.begin(), dead_ends.end());
   const std::uint64_t unitigs = reader.u64();
   for (std::uint64_t i = 0; i < unitigs; ++i) {
     UnitigEnds unitig;
@@ -91,6 +97,10 @@ ThreadingRequest ThreadingRequest::decode(std::span<const std::byte> bytes) {
   for (std::uint64_t i = 0; i < files; ++i) request.files.push_back(reader.text());
   const std::uint64_t pieces = reader.u64();
   for (std::uint64_t i = 0; i < pieces; ++i) request.pieces.push_back(read_piece(reader, request.files.size()));
+  if (request.bridges && request.dead_ends.size() != request.ends.size()) {
+    throw std::invalid_argument("threading request: dead ends for " + std::to_string(request.dead_ends.size()) +
+                                " unitigs, ends for " + std::to_string(request.ends.size()));
+  }
   if (!reader.at_end()) throw std::invalid_argument("threading request: bytes after its end");
   return request;
 }
@@ -126,6 +136,7 @@ Payload ThreadingDone::encode() const {
     writer.u64(piece.records);
   }
   writer.text(failure);
+  writer.text(std::string(reinterpret_cast<const char*>(bridges.data()), bridges.size()));
   return Payload::copy_of(writer.data());
 }
 
@@ -144,6 +155,9 @@ ThreadingDone ThreadingDone::decode(std::span<const std::byte> bytes) {
     done.pieces.push_back(piece);
   }
   done.failure = reader.text();
+  const std::string bridges = reader.text();
+  done.bridges.resize(bridges.size());
+  std::memcpy(done.bridges.data(), bridges.data(), bridges.size());
   if (!reader.at_end()) throw std::invalid_argument("threading done: bytes after its end");
   return done;
 }

@@ -17,6 +17,8 @@
 //   store -> coordinator  ACTION_THREADED_READS  CrossedRuns (any number, each ~1 MiB, in varints)
 //   store -> coordinator  ACTION_THREADING_DONE  ThreadingDone (how many CrossedRuns it sent)
 //   store -> itself       ACTION_THREAD_NEXT     the next block (one block a turn)
+// Asked for bridges (read_bridges.hpp), a store only finds those its reads spell, and sends
+// them with its report.
 // A store keeps the reads that crossed two unitigs when asked, and threads them again (only
 // them: no other read can matter) through the next round's graph.
 // The coordinator counts what the reads crossed. When asked for paths, each store keeps every
@@ -35,6 +37,8 @@ struct ThreadingRequest {
   bool keep_crossing_reads = false;  // the store keeps the reads that crossed two unitigs
   bool rethread_kept = false;        // thread the reads it kept last time, not its pieces
   bool paths = false;                // keep every read's unitigs (for pairing mates)
+  bool bridges = false;              // find the bridges reads spell between dead ends, nothing else
+  std::vector<std::uint8_t> dead_ends;  // DeadEnds::of_unitig, when finding bridges
   std::vector<UnitigEnds> ends;
   std::vector<std::string> files;  // every input, as given
   std::vector<InputPiece> pieces;  // this store's, in input order
@@ -68,6 +72,7 @@ struct ThreadingDone {
   std::uint64_t reads = 0;     // threaded
   std::vector<ThreadedPiece> pieces;
   std::string failure;  // empty unless a piece could not be read
+  std::vector<std::byte> bridges;  // BridgeVotes::encode(), when asked for bridges
 
   Payload encode() const;
   static ThreadingDone decode(std::span<const std::byte> bytes);

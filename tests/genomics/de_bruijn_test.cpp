@@ -13,6 +13,7 @@
 
 #include "genomics/assembler/assembler_settings.hpp"
 #include "genomics/assembler/assembly_pipeline.hpp"
+#include "genomics/assembler/read_bridges.hpp"
 #include "genomics/assembler/read_threads.hpp"
 #include "genomics/assembler/thread_protocol.hpp"
 #include "genomics/assembler/unitig_graph.hpp"
@@ -706,6 +707,9 @@ TEST(AssemblyPipeline, AsksForReadsWhileRepeatsSettleThenForMatesThenWrites) {
   pipeline.compact_and_clean(shared.pieces);
   EXPECT_EQ(outcome.unitigs, 5u);
 
+  ASSERT_EQ(pipeline.next(), NextStep::thread_for_bridges);
+  pipeline.bridges_threaded(BridgeVotes{}, tiled.count);  // tiled reads leave no gap
+  EXPECT_EQ(outcome.read_bridges, 0u);
   ASSERT_EQ(pipeline.next(), NextStep::thread_for_repeats);
   EXPECT_EQ(pipeline.repeat_round(), 0);
   EXPECT_TRUE(pipeline.another_round_may_follow());
@@ -741,7 +745,7 @@ TEST(AssemblyPipeline, AsksForReadsWhileRepeatsSettleThenForMatesThenWrites) {
 
   std::vector<std::string> phases;
   for (const RunLog::Phase& phase : log.phases()) phases.push_back(phase.name);
-  EXPECT_EQ(phases, (std::vector<std::string>{"unitigs", "cleaning", "repeats, round 1", "repeats, round 2",
+  EXPECT_EQ(phases, (std::vector<std::string>{"unitigs", "cleaning", "read bridges", "repeats, round 1", "repeats, round 2",
                                               "reads and pairs", "contigs", "scaffolds"}));
 }
 
@@ -752,6 +756,7 @@ TEST(AssemblyPipeline, WithoutRepeatRoundsWritesAtOnce) {
   AssemblerSettings settings;
   settings.counting.k = kK;
   settings.repeat_rounds = 0;
+  settings.read_bridges = false;
   RunLog log;
   const AssemblyProgress progress(log, false);
   AssemblyOutcome outcome;

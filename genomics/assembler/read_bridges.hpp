@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "genomics/assembler/read_threads.hpp"
+#include "genomics/assembler/unitig_graph.hpp"
+
+namespace xenon::genomics {
+
+// Read bridges: where coverage thins to a single read, the k-mers that read alone holds are not
+// solid, and the graph stops at two dead ends with the genome going on between them. A read
+// that leaves one unitig at its dead end and, after k-mers the graph does not hold, enters
+// another at its dead beginning says what lies between: those k-mers (MEGAHIT's "mercy
+// k-mers" do the same for the k-mers of a read between two solid ones with no edge on).
+// A bridge joins the two ends only when neither end is bridged anywhere else.
+
+// Which ends of each unitig (by index) have nothing joined to them.
+struct DeadEnds {
+  static constexpr std::uint8_t kHead = 1;  // nothing before its first k-mer, read forward
+  static constexpr std::uint8_t kTail = 2;  // nothing after its last
+  std::vector<std::uint8_t> of_unitig;
+
+  static DeadEnds of(const UnitigGraph& graph);
+  // Read as `oriented` reads the unitig.
+  bool tail(UnitigGraph::Oriented oriented) const {
+    return (of_unitig[oriented / 2] & ((oriented & 1) == 0 ? kTail : kHead)) != 0;
+  }
+  bool head(UnitigGraph::Oriented oriented) const { return tail(oriented ^ 1); }
+};
+
+// A way from the dead end of `from` into the dead beginning of `to`: the k-mers between
+// (their bases, starting with the last k-1 bases of `from` and ending with the first k-1 of
+// `to`), and how many reads spelled it so.
+struct ReadBridge {
+  UnitigGraph::Oriented from = 0;
+  UnitigGraph::Oriented to = 0;
+  std::string bases;
+  std::uint64_t reads = 0;
+  bool operator==(const ReadBridge&) const = default;
+};
+
+// The bridges reads spelled, each one way of its two (the smaller), with how many reads did.
+class BridgeVotes {
+ public:
+  void add(UnitigGraph::Oriented from, UnitigGraph::Oriented to, std::string_view bases, std::uint64_t reads = 1);
+  // Those of another store or node (encode()), added in.
+  void add_encoded(std::span<const std::byte> bytes);
+  std::vector<std::byte> encode() const;
+  std::size_t size() const { return votes_.size(); }
+
+  // The bridges to build, in a fixed order: for each two ends that only bridges between them
+  // leave (neither end bridged to a third), the bases the most reads spelled (the smaller
+  // bases when as many spelled others). `ambiguous` counts the ends left alone.
+  std::vector<ReadBridge> chosen(std::uint64_t& ambiguous) const;
+
+ private:
+  std::map<std::tuple<UnitigGraph::Oriented, UnitigGraph::Oriented, std::string>, std::uint64_t> votes_;
+};
+
+// Adds the bridges `read` spells between the dead ends of the unitigs `threads` indexes.
+void find_bridges(const ReadThreads& threads, const DeadEnds& dead, int k, std::string_view read,
+                  BridgeVotes& votes);
+
+}  // namespace xenon::genomics

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Read bridges: a read that spans a coverage gap joins the two dead ends the gap left, and
+// only then; what stores send of them comes back as sent; the pipeline asks for them first.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "genomics/assembler/assembly_pipeline.hpp"
+#include "genomics/assembler/read_bridges.hpp"
+#include "genomics/assembler/read_threads.hpp"
+#include "genomics/assembler/thread_protocol.hpp"
+#include "genomics/assembler/unitig_graph.hpp"
+#include "genomics/io/run_log.hpp"
+#include "genomics/kmer/kmer_ops.hpp"
+
+namespace {
+
+using namespace xenon::genomics;
+
+constexpr int kK = 21;
+
+std::string random_bases(std::mt19937_64& random, std::size_t length) {
+  std::string bases(length, 'A');
+  for (char& base : bases) base = "ACGT"[random() % 4];
+  return bases;
+}
+
+bool same_either_way(const std::string& a, const std::string& b) { return a == b || a == reverse_complement(b); }
+
+// A genome whose graph lost the k-mers of [gap_begin, gap_end) (read once: not solid): two
+// unitigs, each with a dead end at the gap.
+struct GappedGenome {
+  std::string genome;
+  std::size_t gap_begin;
+  std::size_t gap_end;
+  std::vector<GraphPiece> pieces;
+
+  GappedGenome(std::mt19937_64& random, std::size_t length, std::size_t gap_begin, std::size_t gap_end)
+      : genome(random_bases(random, length)), gap_begin(gap_begin), gap_end(gap_end) {
+    // K-mers start at 0 .. gap_begin - 1 and at gap_end .. length - k.
+    const std::string left = genome.substr(0, gap_begin + kK - 1);
+    const std::string right = genome.substr(gap_end);
+    pieces.push_back({left, 20 * (left.size() - kK + 1), false});
+    pieces.push_back({reverse_complement(right), 20 * (right.size() - kK + 1), false});
+  }
+  UnitigGraph graph() const {
+    UnitigGraph graph(kK);
+    for (const GraphPiece& piece : pieces) graph.add(piece.bases, piece.coverage, piece.closed);
+    graph.compact();
+    return graph;
+  }
+};
+
+BridgeVotes bridges_of(const UnitigGraph& graph, const std::vector<std::string>& reads) {
+  const ReadThreads threads(graph, kK);
+  const DeadEnds dead = DeadEnds::of(graph);
+  BridgeVotes votes;
+  for (const std::string& read : reads) find_bridges(threads, dead, kK, read, votes);
+  return votes;
+}
+
+TEST(DeadEnds, AreTheEndsNoLinkJoins) {
+  std::mt19937_64 random(1);
+  const GappedGenome gapped(random, 1200, 600, 640);
+  const UnitigGraph graph = gapped.graph();
+  ASSERT_EQ(graph.unitigs().size(), 2u);
+  const DeadEnds dead = DeadEnds::of(graph);
+  for (std::size_t unitig = 0; unitig < 2; ++unitig) {
+    EXPECT_EQ(dead.of_unitig[unitig], DeadEnds::kHead | DeadEnds::kTail) << "two unitigs apart: every end dead";
+  }
+  UnitigGraph whole(kK);
+  whole.add(gapped.genome.substr(0, 700), 1, false);
+  whole.add(gapped.genome.substr(700 - kK + 1, 300), 1, false);
+  whole.add(gapped.genome.substr(700 - kK + 1, 200) + "A", 1, false);  // a fork after the first
+  const DeadEnds forked = DeadEnds::of(whole);
+  std::size_t dead_ends = 0;
+  for (const std::uint8_t ends : forked.of_unitig) dead_ends += (ends & DeadEnds::kHead ? 1 : 0) + (ends & DeadEnds::kTail ? 1 : 0);
+  EXPECT_EQ(dead_ends, 3u) << "the first's head and the two branches' tails";
+}
+
+// One read over the gap, either strand, lower case or not: the gap's k-mers join the two
+// unitigs into the genome, counted as often as the reads that spelled them.
+TEST(ReadBridges, JoinTheDeadEndsOfAGapThatOneReadSpans) {
+  std::mt19937_64 random(2);
+  const GappedGenome gapped(random, 3000, 1500, 1540);
+  const std::string over_gap = gapped.genome.substr(1420, 150);
+  std::string lower = reverse_complement(over_gap);
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](char base) { return static_cast<char>(std::tolower(base)); });
+  for (const std::string& read : {over_gap, lower}) {
+    const UnitigGraph graph = gapped.graph();
+    const BridgeVotes votes = bridges_of(graph, {read, gapped.genome.substr(100, 150)});
+    ASSERT_EQ(votes.size(), 1u);
+    std::uint64_t ambiguous = 7;
+    const std::vector<ReadBridge> bridges = votes.chosen(ambiguous);
+    EXPECT_EQ(ambiguous, 0u);
+    ASSERT_EQ(bridges.size(), 1u);
+    EXPECT_EQ(bridges[0].reads, 1u);
+    // The k-mers the graph lacked: from the last k-1 bases of the left unitig to the first k-1
+    // of the right one.
+    const std::string lacked = gapped.genome.substr(gapped.gap_begin, gapped.gap_end - gapped.gap_begin + kK - 1);
+    EXPECT_TRUE(same_either_way(bridges[0].bases, lacked));
+
+    AssemblerSettings settings;
+    settings.counting.k = kK;
+    RunLog log;
+    const AssemblyProgress progress(log, false);
+    AssemblyOutcome outcome;
+    AssemblyPipeline pipeline(settings, outcome, progress);
+    pipeline.compact_and_clean(gapped.pieces);
+    ASSERT_EQ(pipeline.next(), NextStep::thread_for_bridges) << "the first round asks for bridges first";
+    pipeline.bridges_threaded(votes, 2);
+    EXPECT_EQ(outcome.read_bridges, 1u);
+    ASSERT_EQ(pipeline.graph().unitigs().size(), 1u);
+    const Unitig& joined = pipeline.graph().unitigs()[0];
+    EXPECT_TRUE(same_either_way(joined.bases, gapped.genome));
+    const std::uint64_t genome_kmers = gapped.genome.size() - kK + 1;
+    const std::uint64_t gap_kmers = gapped.gap_end - gapped.gap_begin;
+    EXPECT_EQ(joined.coverage_sum, 20 * (genome_kmers - gap_kmers) + gap_kmers);
+    EXPECT_EQ(pipeline.next(), NextStep::thread_for_repeats) << "bridged once";
+  }
+}
+
+// A read that does not hold the dead end's own last k-mer (an error in it), or that stops
+// inside the gap, bridges nothing; nor does a read where the graph goes on.
+TEST(ReadBridges, NeedTheReadToHoldBothEndsExactly) {
+  std::mt19937_64 random(3);
+  const GappedGenome gapped(random, 3000, 1500, 1540);
+  const UnitigGraph graph = gapped.graph();
+  std::string error_at_end = gapped.genome.substr(1420, 150);
+  const std::size_t last_kmer_middle = gapped.gap_begin - 1 + kK / 2 - 1420;
+  error_at_end[last_kmer_middle] = error_at_end[last_kmer_middle] == 'A' ? 'C' : 'A';
+  std::string error_at_entry = gapped.genome.substr(1420, 150);
+  const std::size_t first_kmer_middle = gapped.gap_end + kK / 2 - 1420;
+  error_at_entry[first_kmer_middle] = error_at_entry[first_kmer_middle] == 'A' ? 'C' : 'A';
+  const std::string into_gap = gapped.genome.substr(1400, 120);
+  const std::string inside = gapped.genome.substr(600, 150);
+  EXPECT_EQ(bridges_of(graph, {error_at_end, error_at_entry, into_gap, inside}).size(), 0u);
+  std::string in_gap = gapped.genome.substr(1420, 150);
+  in_gap[1520 - 1420] = in_gap[1520 - 1420] == 'A' ? 'C' : 'A';  // an error where only the read knows
+  EXPECT_EQ(bridges_of(graph, {in_gap}).size(), 1u) << "an error inside the gap is the read's word against none";
+}
+
+// Ends bridged two ways: to two different unitigs, neither is joined; between the same two
+// ends, the spelling most reads gave wins, then the smaller.
+TEST(ReadBridges, JoinOnlyEndsThatReadsBridgeOneWay) {
+  std::mt19937_64 random(4);
+  const GappedGenome gapped(random, 3000, 1500, 1540);
+  // A third unitig whose first k-1 bases follow a copy of the left unitig's end in some read.
+  const std::string elsewhere = random_bases(random, 500);
+  UnitigGraph graph = gapped.graph();
+  graph.add(elsewhere, 500, false);
+  graph.compact();
+  const std::string left_end = gapped.genome.substr(gapped.gap_begin - 60, 60 + kK - 1);
+  const std::string to_elsewhere = left_end + random_bases(random, 15) + elsewhere.substr(0, 60);
+  const BridgeVotes forked = bridges_of(graph, {gapped.genome.substr(1420, 150), to_elsewhere});
+  EXPECT_EQ(forked.size(), 2u);
+  std::uint64_t ambiguous = 0;
+  EXPECT_TRUE(forked.chosen(ambiguous).empty());
+  EXPECT_EQ(ambiguous, 1u) << "the left unitig's end, bridged two ways";
+
+  const std::string over_gap = gapped.genome.substr(1420, 150);
+  std::string variant = over_gap;
+  variant[1520 - 1420] = variant[1520 - 1420] == 'A' ? 'C' : 'A';
+  const BridgeVotes two_spellings = bridges_of(gapped.graph(), {variant, over_gap, reverse_complement(over_gap)});
+  EXPECT_EQ(two_spellings.size(), 2u);
+  const std::vector<ReadBridge> chosen = two_spellings.chosen(ambiguous);
+  ASSERT_EQ(chosen.size(), 1u);
+  EXPECT_EQ(chosen[0].reads, 2u);
+  EXPECT_TRUE(same_either_way(chosen[0].bases, gapped.genome.substr(gapped.gap_begin, gapped.gap_end - gapped.gap_begin + kK - 1)));
+}
+
+// What stores send node 0: their votes, added in, make the same choice as one store's; a
+// message cut anywhere, or holding other than bases, is refused.
+TEST(ReadBridges, VotesComeBackAsTheyWereSent) {
+  BridgeVotes one;
+  BridgeVotes first;
+  BridgeVotes second;
+  one.add(4, 7, "ACGTACGT", 2);
+  first.add(4, 7, "ACGTACGT", 1);
+  second.add(6, 5, reverse_complement("ACGTACGT"), 1);  // the same bridge, read the other way
+  one.add(0, 3, "TTTTGGGG", 300);
+  second.add(0, 3, "TTTTGGGG", 300);
+  BridgeVotes merged;
+  merged.add_encoded(first.encode());
+  merged.add_encoded(second.encode());
+  EXPECT_EQ(merged.encode(), one.encode());
+  EXPECT_EQ(merged.size(), 2u);
+  const std::vector<std::byte> message = one.encode();
+  for (std::size_t cut = 1; cut < message.size(); ++cut) {
+    BridgeVotes cut_short;
+    const std::span<const std::byte> part = std::span(message).first(cut);
+    // A cut between two whole bridges reads as fewer bridges; anywhere else it is refused.
+    try {
+      cut_short.add_encoded(part);
+      EXPECT_EQ(cut_short.size(), 1u) << "cut at " << cut;
+    } catch (const std::invalid_argument&) {
+    }
+  }
+  std::vector<std::byte> not_bases = BridgeVotes().encode();
+  for (const int byte : {1, 2, 1, 1, static_cast<int>('X')}) not_bases.push_back(static_cast<std::byte>(byte));
+  BridgeVotes refused;
+  EXPECT_THROW(refused.add_encoded(not_bases), std::invalid_argument);
+
+  ThreadingRequest request;
+  request.k = kK;
+  request.bridges = true;
+  request.ends = {{1, std::string(kK, 'A'), {}}, {1, std::string(kK, 'C'), {}}};
+  request.dead_ends = {DeadEnds::kHead, DeadEnds::kHead | DeadEnds::kTail};
+  const ThreadingRequest received = ThreadingRequest::decode(request.encode().bytes());
+  EXPECT_TRUE(received.bridges);
+  EXPECT_EQ(received.dead_ends, request.dead_ends);
+  request.dead_ends.pop_back();
+  EXPECT_THROW(ThreadingRequest::decode(request.encode().bytes()), std::invalid_argument);
+  ThreadingDone done;
+  done.bridges = one.encode();
+  EXPECT_EQ(ThreadingDone::decode(done.encode().bytes()).bridges, done.bridges);
+}
+
+}  // namespace
