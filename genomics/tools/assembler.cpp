@@ -84,6 +84,10 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
   command_line.add_unsigned("tip-length", &tip_length, "remove dead ends shorter than this many bases (0: 2.5 k)");
   std::uint64_t bubble_length = 0;
   command_line.add_unsigned("bubble-length", &bubble_length, "pop bubbles with branches up to this many bases (0: 5 k)");
+  bool no_read_bridges = false;
+  command_line.add_flag("no-read-bridges", &no_read_bridges,
+                        "leave the dead ends of coverage gaps apart (by default, in the first round, two dead ends are "
+                        "joined where a read spans the gap between them and neither is bridged elsewhere)");
   std::string graph_image = "auto";
   command_line.add_string("graph-image", &graph_image,
                           "draw DIR/graph.png from graph.gfa with Bandage: yes, no, or auto (when Bandage is "
@@ -116,6 +120,7 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
   settings.minimum_contig = static_cast<std::size_t>(minimum_contig);
   settings.cleaning.tip_length = static_cast<std::size_t>(tip_length);
   settings.cleaning.bubble_length = static_cast<std::size_t>(bubble_length);
+  settings.read_bridges = !no_read_bridges;
   check_standard_input_once(settings.counting.files);
   if (settings.counting.output_directory.empty()) throw UsageError("no output directory: give -o DIR");
   if (settings.minimum_contig == 0) throw UsageError("--min-contig must be at least 1");

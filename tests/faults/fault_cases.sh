@@ -365,7 +365,7 @@ finish "kmer_counter --dump --continue after a run without --dump"
 
 # Every phase in a plain build; under a sanitizer (each assembler run 10x slower) one phase
 # that resumes from the graph and one after it, which take the same code paths.
-assembler_phases=(counting histogram "solid k-mers" edges walks unitigs cleaning "repeats, round 1" "reads and pairs" contigs
+assembler_phases=(counting histogram "solid k-mers" edges walks unitigs cleaning "read bridges" "repeats, round 1" "reads and pairs" contigs
   scaffolds writing)
 [ -z "${XENON_SANITIZE:-}" ] || assembler_phases=(walks cleaning writing)
 # Killed while Bandage draws graph.png (after graph.gfa is published): the contigs checkpoint
