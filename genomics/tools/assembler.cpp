@@ -45,7 +45,7 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
   CommandLine command_line(kProgram,
                            "Assembles short reads into contigs "
                            "with a de Bruijn graph over workers and MPI nodes, at several k in turn (see -k, --k-list): counts k-mers, keeps "
-                           "those counted often enough, walks unitigs, removes tips and pops bubbles. "
+                           "those counted often enough, walks unitigs, removes tips and pops bubbles, joins the dead ends of coverage gaps that a read spans. "
                            "Inputs are FASTA or FASTQ, plain, gzip or BGZF. Which reads are mates: "
                            "-1 A -2 B pairs record N of A with record N of B (an error if A and B hold different "
                            "numbers of records); --12 F pairs records 1 and 2, 3 and 4, ... of F; -s F holds "
