@@ -350,8 +350,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       if (!pairs && pipeline_->repeat_round() > 0) {
         threads_->thread_reads(crossing_reads_);
       } else {
-        this->log().line("reads threaded by node 0 alone: no stores (resumed from checkpoints/" +
-                         std::string(kGraphCheckpoint) + ")");
+        log_threading_alone();
         threads_->thread_files(settings_.counting.files, pairs, settings_.counting.roles);
       }
       threaded();
@@ -372,6 +371,11 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     this->log().line("reads threaded by " + std::to_string(threading_.stores_awaited) + " stores, each " +
                      (request.rethread_kept ? "the reads it kept" : "its share of the input"));
     if (threading_.stores_awaited == 0) threading_maybe_done();
+  }
+
+  void log_threading_alone() {
+    this->log().line("reads threaded by node 0 alone: no stores (resumed from checkpoints/" +
+                     std::string(kGraphCheckpoint) + ")");
   }
 
   std::vector<InputLayout> input_layouts() const {
@@ -399,8 +403,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
 
   // With no stores (resumed from the graph checkpoint): the bridges of every read, found here.
   void bridges_on_this_node() {
-    this->log().line("reads threaded by node 0 alone: no stores (resumed from checkpoints/" +
-                     std::string(kGraphCheckpoint) + ")");
+    log_threading_alone();
     ThreadingRequest request = threading_request(ThreadingFor::bridges);
     request.pieces = plan_input(input_layouts(), 1).front();
     ReadShare share(std::move(request));

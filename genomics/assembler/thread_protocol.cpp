@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "genomics/assembler/thread_protocol.hpp"
 
-#include <cstring>
+#include <algorithm>
 #include <stdexcept>
 
 #include "genomics/assembler/varint.hpp"
@@ -59,7 +59,7 @@ Payload ThreadingRequest::encode() const {
   writer.u64(rethread_kept ? 1 : 0);
   writer.u64(paths ? 1 : 0);
   writer.u64(bridges ? 1 : 0);
-  writer.text(std::string(reinterpret_cast<const char*>(dead_ends.data()), dead_ends.size()));
+  writer.text(std::string(dead_ends.begin(), dead_ends.end()));
   writer.u64(ends.size());
   for (const UnitigEnds& unitig : ends) {
     writer.u64(unitig.kmers);
@@ -136,7 +136,9 @@ Payload ThreadingDone::encode() const {
     writer.u64(piece.records);
   }
   writer.text(failure);
-  writer.text(std::string(reinterpret_cast<const char*>(bridges.data()), bridges.size()));
+  std::string bridge_bytes(bridges.size(), '\0');
+  std::transform(bridges.begin(), bridges.end(), bridge_bytes.begin(), [](std::byte byte) { return static_cast<char>(byte); });
+  writer.text(bridge_bytes);
   return Payload::copy_of(writer.data());
 }
 
@@ -157,7 +159,7 @@ ThreadingDone ThreadingDone::decode(std::span<const std::byte> bytes) {
   done.failure = reader.text();
   const std::string bridges = reader.text();
   done.bridges.resize(bridges.size());
-  std::memcpy(done.bridges.data(), bridges.data(), bridges.size());
+  std::transform(bridges.begin(), bridges.end(), done.bridges.begin(), [](char byte) { return static_cast<std::byte>(byte); });
   if (!reader.at_end()) throw std::invalid_argument("threading done: bytes after its end");
   return done;
 }
