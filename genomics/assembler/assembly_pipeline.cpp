@@ -43,14 +43,10 @@ void AssemblyPipeline::bridges_threaded(const BridgeVotes& votes, std::uint64_t 
   std::uint64_t ambiguous = 0;
   const std::vector<ReadBridge> bridges = votes.chosen(ambiguous);
   const auto k = static_cast<std::size_t>(settings_.counting.k);
-  const auto spelled = [this](UnitigGraph::Oriented oriented) {
-    const std::string& bases = graph_.unitigs().at(oriented / 2).bases;
-    return oriented % 2 == 0 ? bases : reverse_complement(bases);
-  };
   for (const ReadBridge& bridge : bridges) {
-    const std::string from = spelled(bridge.from);
-    if (bridge.bases.size() < k || bridge.bases.compare(0, k - 1, from, from.size() - (k - 1), k - 1) != 0 ||
-        bridge.bases.compare(bridge.bases.size() - (k - 1), k - 1, spelled(bridge.to), 0, k - 1) != 0) {
+    if (bridge.from / 2 >= graph_.unitigs().size() || bridge.to / 2 >= graph_.unitigs().size() ||
+        bridge.bases.size() < k || bridge.bases.compare(0, k - 1, graph_.last_junction(bridge.from)) != 0 ||
+        bridge.bases.compare(bridge.bases.size() - (k - 1), k - 1, graph_.first_junction(bridge.to)) != 0) {
       throw std::logic_error("a read bridge does not join the ends it names");
     }
     // Each of its k-mers read as often as the reads that spelled it (the store counted them

@@ -103,16 +103,9 @@ namespace {
 void bridges_of_run(const ReadThreads& threads, const DeadEnds& dead, std::size_t k, std::string_view bases,
                     BridgeVotes& votes) {
   const std::size_t last_start = bases.size() - k;
-  const std::size_t stride = std::max<std::size_t>(1, k / 4);
-  // The next k-mer the graph holds at or after `start`, trying every `step`-th.
-  const auto next_placed = [&](std::size_t start, std::size_t step, std::size_t& found) {
-    for (found = start; found <= last_start; found += step) {
-      if (const std::optional<ReadThreads::Place> place = threads.place(bases, found)) return place;
-    }
-    return std::optional<ReadThreads::Place>{};
-  };
+  const std::size_t stride = threads.search_stride();
   std::size_t start = 0;
-  std::optional<ReadThreads::Place> at = next_placed(0, stride, start);
+  std::optional<ReadThreads::Place> at = threads.next_place(bases, 0, stride, start);
   while (at) {
     const std::size_t left_at = start + (threads.unitig_kmers(at->unitig / 2) - 1 - at->offset);
     if (left_at >= last_start) return;  // the read ends in this unitig
@@ -124,7 +117,7 @@ void bridges_of_run(const ReadThreads& threads, const DeadEnds& dead, std::size_
         start = next;
         at = on;
       } else {
-        at = next_placed(next + 1, stride, start);
+        at = threads.next_place(bases, next + 1, stride, start);
       }
       continue;
     }
@@ -134,7 +127,7 @@ void bridges_of_run(const ReadThreads& threads, const DeadEnds& dead, std::size_
     const bool leaves_at_end =
         left && left->unitig == at->unitig && left->offset == threads.unitig_kmers(at->unitig / 2) - 1;
     std::size_t entered = 0;
-    const std::optional<ReadThreads::Place> into = next_placed(next, 1, entered);
+    const std::optional<ReadThreads::Place> into = threads.next_place(bases, next, 1, entered);
     if (leaves_at_end && into && into->offset == 0 && entered > next && dead.head(into->unitig) &&
         into->unitig / 2 != at->unitig / 2) {
       votes.add(at->unitig, into->unitig, bases.substr(next, entered - next + k - 1));
@@ -148,13 +141,9 @@ void bridges_of_run(const ReadThreads& threads, const DeadEnds& dead, std::size_
 
 void find_bridges(const ReadThreads& threads, const DeadEnds& dead, int k, std::string_view read, BridgeVotes& votes) {
   const auto length = static_cast<std::size_t>(k);
-  std::size_t begin = 0;
-  while (begin < read.size()) {
-    std::size_t end = begin;
-    while (end < read.size() && kBaseCodes[static_cast<unsigned char>(read[end])] >= 0) ++end;
-    if (end - begin >= length) bridges_of_run(threads, dead, length, read.substr(begin, end - begin), votes);
-    begin = end + 1;
-  }
+  for_each_acgt_run(read, length, [&](std::size_t /*begin*/, std::string_view run) {
+    bridges_of_run(threads, dead, length, run, votes);
+  });
 }
 
 }  // namespace xenon::genomics

@@ -231,20 +231,14 @@ std::pair<std::vector<ReadThreads::CompactOriented>, std::int64_t> ReadThreads::
 ReadThreads::Traced ReadThreads::trace(std::string_view read) const {
   // Runs of ACGT, each threaded on its own.
   Traced traced;
-  std::size_t begin = 0;
-  while (begin < read.size()) {
-    std::size_t end = begin;
-    while (end < read.size() && kBaseCodes[static_cast<unsigned char>(read[end])] >= 0) ++end;
-    if (end - begin >= static_cast<std::size_t>(k_)) {
-      std::int64_t lead = 0;
-      std::vector<Oriented> run = thread_run(read.substr(begin, end - begin), lead);
-      if (!run.empty()) {
-        if (traced.runs.empty()) traced.lead = lead - static_cast<std::int64_t>(begin);
-        traced.runs.push_back(std::move(run));
-      }
+  for_each_acgt_run(read, static_cast<std::size_t>(k_), [&](std::size_t begin, std::string_view bases) {
+    std::int64_t lead = 0;
+    std::vector<Oriented> run = thread_run(bases, lead);
+    if (!run.empty()) {
+      if (traced.runs.empty()) traced.lead = lead - static_cast<std::int64_t>(begin);
+      traced.runs.push_back(std::move(run));
     }
-    begin = end + 1;
-  }
+  });
   return traced;
 }
 
@@ -270,16 +264,18 @@ std::optional<ReadThreads::Place> ReadThreads::place(std::string_view bases, std
   return Place{2 * static_cast<std::size_t>(found->unitig) + (forward ? 0 : 1), offset};
 }
 
-std::vector<ReadThreads::Oriented> ReadThreads::thread_run(std::string_view bases, std::int64_t& lead) const {
-  const std::size_t k = static_cast<std::size_t>(k_);
-  const std::size_t last_start = bases.size() - k;
-  std::size_t start = 0;
-  std::optional<Place> at;
-  // The first k-mer in the graph, trying a few spread over the read (errors break k-mers).
-  for (; start <= last_start; start += std::max<std::size_t>(1, k / 4)) {
-    at = place(bases, start);
-    if (at) break;
+std::optional<ReadThreads::Place> ReadThreads::next_place(std::string_view bases, std::size_t from, std::size_t step,
+                                                          std::size_t& found) const {
+  for (found = from; found + static_cast<std::size_t>(k_) <= bases.size(); found += step) {
+    if (std::optional<Place> at = place(bases, found)) return at;
   }
+  return std::nullopt;
+}
+
+std::vector<ReadThreads::Oriented> ReadThreads::thread_run(std::string_view bases, std::int64_t& lead) const {
+  const std::size_t last_start = bases.size() - static_cast<std::size_t>(k_);
+  std::size_t start = 0;
+  std::optional<Place> at = next_place(bases, 0, search_stride(), start);
   if (!at) return {};
   lead = static_cast<std::int64_t>(at->offset) - static_cast<std::int64_t>(start);
   std::vector<Oriented> path{at->unitig};

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -68,6 +69,13 @@ class ReadThreads {
     std::size_t offset = 0;
   };
   std::optional<Place> place(std::string_view bases, std::size_t start) const;
+  // The first k-mer of `bases` at or after `from` that place() finds, trying every `step`-th:
+  // where it lies, with its start in `found`.
+  std::optional<Place> next_place(std::string_view bases, std::size_t from, std::size_t step,
+                                  std::size_t& found) const;
+  // The step that finds a read's first placed k-mer: a few spread over the read, as an error
+  // breaks the k k-mers around it.
+  std::size_t search_stride() const { return std::max<std::size_t>(1, static_cast<std::size_t>(k_) / 4); }
   std::size_t unitig_kmers(std::size_t index) const { return kmers_[index]; }
   // What a traced read adds: its runs that crossed two unitigs or more, and the read itself
   // when one did (kept for the next round; not when `read` is empty: kept where it was read).

@@ -115,6 +115,9 @@ class UnitigGraph {
 
   const std::vector<Unitig>& unitigs() const { return unitigs_; }
   int k() const { return k_; }
+  std::string oriented_bases(Oriented oriented) const;  // read forward (even) or reverse complemented (odd)
+  std::string first_junction(Oriented oriented) const;  // its first k-1 bases, read that way
+  std::string last_junction(Oriented oriented) const;   // its last k-1 bases, read that way
 
  private:
   // The graph itself (unitig_graph.cpp).
@@ -125,9 +128,6 @@ class UnitigGraph {
     std::unordered_map<std::string, std::vector<Oriented>> beginning;
   };
 
-  std::string oriented_bases(Oriented oriented) const;
-  std::string first_junction(Oriented oriented) const;  // its first k-1 bases
-  std::string last_junction(Oriented oriented) const;   // its last k-1 bases
   Junctions junctions() const;
   const std::vector<Oriented>& after(const Junctions& junctions, Oriented oriented) const;
   const std::vector<Oriented>& before(const Junctions& junctions, Oriented oriented) const;

@@ -53,6 +53,19 @@ inline constexpr std::array<std::int8_t, 256> kBaseCodes = [] {
   return codes;
 }();
 
+// Calls `visit(begin, run)` for each run of ACGT in `bases` (any case) at least `minimum`
+// long: what k-mers of that length can be read from, a base that is not ACGT breaking them.
+template <typename Visit>
+void for_each_acgt_run(std::string_view bases, std::size_t minimum, Visit&& visit) {
+  std::size_t begin = 0;
+  while (begin < bases.size()) {
+    std::size_t end = begin;
+    while (end < bases.size() && kBaseCodes[static_cast<unsigned char>(bases[end])] >= 0) ++end;
+    if (end - begin >= minimum) visit(begin, bases.substr(begin, end - begin));
+    begin = end + 1;
+  }
+}
+
 struct NoBaseObserver {
   void reset() {}
   void push(int /*code*/) {}
