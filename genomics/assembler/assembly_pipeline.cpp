@@ -5,8 +5,6 @@
 #include <stdexcept>
 #include <utility>
 
-#include "genomics/kmer/kmer_ops.hpp"
-
 namespace xenon::genomics {
 
 void AssemblyPipeline::compact_and_clean(std::vector<GraphPiece> pieces) {
