@@ -61,6 +61,7 @@ std::vector<UnitigGraph::Oriented> UnitigGraph::way_on(const Junctions& joined, 
   constexpr std::size_t kAnchorLength = 300;  // a unitig this long is taken for unique
   constexpr std::size_t kMateReach = 300;     // bases from the anchor's end to the branch, at most
   constexpr std::uint32_t kMinimumPairs = 3;
+  constexpr std::uint32_t kPairsIntoLoop = 2;
   constexpr std::size_t kSteps = 64;
   constexpr std::size_t kLongestContext = 8;
   std::vector<Oriented> path{start};
@@ -68,15 +69,55 @@ std::vector<UnitigGraph::Oriented> UnitigGraph::way_on(const Junctions& joined, 
     const std::vector<Oriented>& following = after(joined, path.back());
     std::optional<Oriented> next;
     bool by_mates = false;
+    std::map<Oriented, std::uint32_t> pairs_into;  // from the anchor into each way on
+    // A short tandem repeat R Y R Z: from R, a way Y whose only way on is back into R (and
+    // that only R leads into), besides the way out Z. Reads as long as R Y R choose between Y
+    // and Z; where too few reads are that long (E. coli at 20x), the walk goes round the loop
+    // as many times as the counts make room for: first into Y, while Y and another copy of R
+    // have room and pairs from the anchor reach Y (so this copy of R is the one beside the
+    // loop: loop_not_yet_walked); then, once Y has none, the reads and mates that point
+    // into Y are those of the rounds walked, and they no longer count against Z (loop_walked).
+    const auto loops_back = [&](Oriented way) {
+      const std::vector<Oriented>& on = after(joined, way);
+      const std::vector<Oriented>& into = before(joined, way);
+      return way / 2 != path.back() / 2 && on.size() == 1 && on[0] == path.back() && into.size() == 1 &&
+             into[0] == path.back();
+    };
+    const auto loop_walked = [&](Oriented way) {
+      return way / 2 != start / 2 && loops_back(way) && !may_enter(unitigs_, path, way, start);
+    };
+    const auto loop_not_yet_walked = [&]() -> std::optional<Oriented> {
+      if (following.size() != 2 || loops_back(following[0]) == loops_back(following[1])) return std::nullopt;
+      const Oriented way = loops_back(following[0]) ? following[0] : following[1];
+      if (pairs_into[way] < kPairsIntoLoop) return std::nullopt;
+      const bool unwalked = std::none_of(path.begin(), path.end(), [&](Oriented in) { return in / 2 == way / 2; });
+      if (!unwalked || !may_enter(unitigs_, path, path.back(), start)) return std::nullopt;
+      return way;
+    };
+    // The only way on may lead into a unitig that another way leads into too, where a gap in
+    // the reads hid this unitig's own way in (a genome read 10x, two places sharing the k - 1
+    // bases of a junction): then the reads and pairs read from that unitig backwards, if they
+    // agree on another way, say the walk would jump between the two places.
+    const auto chosen_against = [&](Oriented back, Oriented arriving) {
+      if (after(joined, back).size() < 2) return false;  // `arriving` is the only way into it
+      const auto against = [&](const std::map<Oriented, std::uint32_t>& votes, std::uint32_t minimum) {
+        std::uint32_t total = 0;
+        for (const auto& [way, count] : votes) total += count;
+        return total >= minimum && votes.count(arriving) == 0;
+      };
+      if (reads && against(reads({back}), 2)) return true;
+      return mates && unitigs_[back / 2].bases.size() >= kAnchorLength &&
+             against(mates(back, after(joined, back)), kMinimumPairs);
+    };
     if (following.size() == 1) {
-      next = following[0];
+      if (!chosen_against(following[0] ^ 1, path.back() ^ 1)) next = following[0];
     } else if (following.size() > 1 && reads) {
       // The longest stretch of the path's end that at least two reads crossed decides.
       for (std::size_t length = std::min(kLongestContext, path.size()); length >= 1 && !next; --length) {
         const std::vector<Oriented> context(path.end() - static_cast<std::ptrdiff_t>(length), path.end());
         const std::map<Oriented, std::uint32_t> votes = reads(context);
         std::uint32_t total = 0;
-        for (const auto& [way, count] : votes) total += count;
+        for (const auto& [way, count] : votes) total += loop_walked(way) ? 0 : count;
         if (total < 2) continue;
         for (const auto& [way, count] : votes) {
           if (count == total && std::find(following.begin(), following.end(), way) != following.end()) next = way;
@@ -99,13 +140,17 @@ std::vector<UnitigGraph::Oriented> UnitigGraph::way_on(const Junctions& joined, 
         if (anchor && reach <= kMateReach) {
           const std::map<Oriented, std::uint32_t> votes = mates(*anchor, following);
           std::uint32_t total = 0;
-          for (const auto& [way, count] : votes) total += count;
+          for (const auto& [way, count] : votes) {
+            total += loop_walked(way) ? 0 : count;
+            pairs_into[way] = count;
+          }
           for (const auto& [way, count] : votes) {
             if (count >= kMinimumPairs && count == total) next = way;
           }
           by_mates = next.has_value();
         }
       }
+      if (!next) next = loop_not_yet_walked();
     }
     if (!next || !may_enter(unitigs_, path, *next, start, by_mates)) break;
     path.push_back(*next);

@@ -859,6 +859,70 @@ TEST(ReadThreads, GuideContigsRoundATandemRepeatLongerThanTheReads) {
   }
 }
 
+// The same tandem repeat, X R Y R Z, read only as 80-base mates of 400-base fragments: no
+// read holds R with a base either side, so reads cannot choose between Y and Z after R, and
+// the pairs from X reach both. The contig goes round the loop once, as R's count makes room
+// for, then out to Z: the whole genome. Without the pairs (nothing says this copy of R is the
+// one beside Y), or where R's count makes room for one copy only, it stops at R.
+TEST(ReadThreads, PairsLeadContigsRoundAShortTandemRepeatNoReadCrosses) {
+  struct Case {
+    bool paired;
+    std::uint64_t repeat_count;
+    bool whole;
+  };
+  for (const Case& tried : {Case{true, 40, true}, Case{false, 40, false}, Case{true, 20, false}}) {
+    std::mt19937_64 random(12);
+    TandemRepeat tandem(random, 1, tried.repeat_count);
+    ASSERT_EQ(tandem.graph.unitigs().size(), 4u);
+    std::string mates_1, mates_2;
+    for (std::size_t at = 0, pair = 0; at + 400 <= tandem.genome.size(); at += 5, ++pair) {
+      mates_1 += ">p" + std::to_string(pair) + "/1\n" + tandem.genome.substr(at, 80) + "\n";
+      mates_2 += ">p" + std::to_string(pair) + "/2\n" + reverse_complement(tandem.genome.substr(at + 320, 80)) + "\n";
+    }
+    const xenon::testing::TemporaryDirectory directory("xenon-tandem-pairs");
+    ReadThreads threads(tandem.graph, kK);
+    threads.thread_files({directory.write("reads_1.fa", mates_1), directory.write("reads_2.fa", mates_2)}, tried.paired);
+    const std::vector<Unitig> contigs = tandem.graph.contigs(
+        200, true, [&threads](const std::vector<std::size_t>& context) { return threads.next_after(context); },
+        [&threads](std::size_t anchor, const std::vector<std::size_t>& ways) { return threads.mates_after(anchor, ways); });
+    ASSERT_GE(contigs.size(), 1u);
+    if (tried.whole) {
+      EXPECT_EQ(contigs.size(), 1u);
+      EXPECT_TRUE(same_either_way(contigs[0].bases, tandem.genome));
+    } else {
+      EXPECT_LT(contigs[0].bases.size(), tandem.genome.size())
+          << (tried.paired ? "no room for another copy of R" : "no pairs");
+    }
+  }
+}
+
+// Two places that share the k - 1 bases J of a junction, X J Y in one and J Z in the other,
+// where a gap in the reads hid what comes before J in the second: the graph has one way into
+// Z, from X, and two out of X. The reads from X all go on to Y, so Z's walk back does not take
+// X (it would join the two places): the contigs are X J Y and J Z, though X J Z, the longest
+// walk, would be written first.
+TEST(ReadThreads, AContigDoesNotTakeAWayInThatTheReadsFromItGiveToAnother) {
+  std::mt19937_64 random(21);
+  const std::string junction = random_bases(random, kK - 1);
+  const std::string x = random_bases(random, 1500) + junction;
+  const std::string y = junction + random_bases(random, 1000);
+  const std::string second = junction + random_bases(random, 2000);
+  const std::string first = x + y.substr(junction.size());
+  UnitigGraph graph(kK);
+  for (const std::string& unitig : {x, y, second}) graph.add(unitig, 20 * kmers_in(unitig), false);
+  graph.compact();
+  ASSERT_EQ(graph.unitigs().size(), 3u);
+  const xenon::testing::TemporaryDirectory directory("xenon-shared-junction");
+  const TiledReads tiled(directory, {first, second});
+  ReadThreads threads(graph, kK);
+  threads.thread_files({tiled.file});
+  const std::vector<Unitig> contigs =
+      graph.contigs(200, true, [&threads](const std::vector<std::size_t>& context) { return threads.next_after(context); });
+  ASSERT_EQ(contigs.size(), 2u);
+  EXPECT_TRUE(same_either_way(contigs[0].bases, first));
+  EXPECT_TRUE(same_either_way(contigs[1].bases, second));
+}
+
 TEST(ReadThreads, PairsGuideContigsPastARepeatLongerThanTheReads) {
   std::mt19937_64 random(10);
   SharedRepeat shared(random, 250, 2000, 1800);
