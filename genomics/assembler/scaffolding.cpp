@@ -296,7 +296,7 @@ class Scaffolder {
   }
 
   // For each contig end, the end it is joined to (kNone: open).
-  std::vector<std::size_t> join_ends(ScaffoldingReport& report) const {
+  std::vector<std::size_t> join_ends(ScaffoldingReport& report) {
     const std::uint64_t threshold = report.link_threshold;
     std::vector<std::size_t> partner(2 * contigs_.size(), kNone);
     std::vector<bool> conflicted(2 * contigs_.size(), false);
@@ -314,7 +314,113 @@ class Scaffolder {
       if (other == kNone || conflicted[end] || conflicted[other] || partner[other] != end) continue;
       joined[end] = other;
     }
+    // Ends that no pair links, where the repeat between two contigs is longer than a
+    // fragment (a tandem array): joined when the graph leads from each to the other alone.
+    std::vector<Lead> led_to(2 * contigs_.size());
+    for (std::size_t end = 0; end < led_to.size(); ++end) {
+      if (partner[end] == kNone && !contigs_[contig_of(end)].circular) led_to[end] = only_end_reached(end);
+    }
+    for (std::size_t end = 0; end < led_to.size(); ++end) {
+      const std::size_t other = led_to[end].end;
+      if (other == kNone || contig_of(other) == contig_of(end) || led_to[other].end != end) continue;
+      joined[end] = other;
+      if (end > other) continue;
+      ++report.joins_by_graph_alone;
+      if (led_to[end].through_loop) rounds_unknown_.emplace(end, other);
+    }
     return joined;
+  }
+
+  // The unitig that places mates nearest `end` of its contig, read out of the contig by that
+  // end; none if the contig has no such unitig.
+  std::optional<Oriented> leaving_unitig(std::size_t end) const {
+    const std::vector<Oriented>& path = paths_[contig_of(end)];
+    const bool by_start = end % 2 == 0;
+    for (std::size_t i = 0; i < path.size(); ++i) {
+      const Oriented oriented = path[by_start ? i : path.size() - 1 - i];
+      if (placements_[oriented / 2].unique) return by_start ? oriented ^ 1 : oriented;
+    }
+    return std::nullopt;
+  }
+
+  // The contig end that every way out of `end` leads into, through unitigs that place no
+  // mate (the contig's own repeat tail, then the repeat beyond it) within kLinkReach bases;
+  // none where the ways reach two ends or more, a unitig that places mates inside a contig, a
+  // dead end (the genome's way may be lost there) or go further than that. Whether a loop
+  // lies between (a tandem array: how many times the genome goes round it no read says).
+  struct Lead {
+    std::size_t end = kNone;
+    bool through_loop = false;
+  };
+  Lead only_end_reached(std::size_t end) const {
+    const std::optional<Oriented> from = leaving_unitig(end);
+    if (!from) return {};
+    std::size_t reached_end = kNone;
+    std::map<Oriented, std::size_t> distance{{*from, 0}};
+    std::set<std::pair<std::size_t, Oriented>> frontier{{0, *from}};
+    while (!frontier.empty()) {
+      const auto [so_far, at] = *frontier.begin();
+      frontier.erase(frontier.begin());
+      if (successors_[at].empty()) return {};
+      for (const Oriented next : successors_[at]) {
+        if (placements_[next / 2].unique) {
+          const std::size_t entered = end_entered(next);
+          if (entered == kNone || (reached_end != kNone && reached_end != entered)) return {};
+          reached_end = entered;
+          continue;
+        }
+        const std::size_t further = so_far + unitig_length(next) - (k_ - 1);
+        if (further > kLinkReach) return {};
+        const auto found = distance.find(next);
+        if (found != distance.end() && found->second <= further) continue;
+        if (found != distance.end()) frontier.erase({found->second, next});
+        distance[next] = further;
+        frontier.insert({further, next});
+      }
+    }
+    distance.erase(*from);
+    return {reached_end, has_loop(distance)};
+  }
+
+  // Whether the unitigs of `region` (the keys), with the graph's links between them, hold a
+  // cycle: a depth-first walk that meets a unitig it is still inside.
+  bool has_loop(const std::map<Oriented, std::size_t>& region) const {
+    enum class Mark : std::uint8_t { kInside, kDone };
+    std::map<Oriented, Mark> marks;
+    for (const auto& [root, unused] : region) {
+      if (marks.count(root) != 0) continue;
+      std::vector<std::pair<Oriented, std::size_t>> stack{{root, 0}};  // a unitig, and its next successor
+      marks[root] = Mark::kInside;
+      while (!stack.empty()) {
+        auto& [at, next_successor] = stack.back();
+        if (next_successor == successors_[at].size()) {
+          marks[at] = Mark::kDone;
+          stack.pop_back();
+          continue;
+        }
+        const Oriented next = successors_[at][next_successor++];
+        if (region.count(next) == 0) continue;
+        const auto mark = marks.find(next);
+        if (mark != marks.end()) {
+          if (mark->second == Mark::kInside) return true;
+          continue;
+        }
+        marks[next] = Mark::kInside;
+        stack.emplace_back(next, 0);
+      }
+    }
+    return false;
+  }
+
+  // The contig end by which `oriented`, a unitig that places mates, enters its contig when
+  // it is the contig's nearest such unitig to that end; none if it lies further in.
+  std::size_t end_entered(Oriented oriented) const {
+    const std::size_t contig = placements_[oriented / 2].contig;
+    for (const std::size_t end : {2 * contig, 2 * contig + 1}) {
+      const std::optional<Oriented> leaving = leaving_unitig(end);
+      if (leaving && (*leaving ^ 1) == oriented) return end;
+    }
+    return kNone;
   }
 
   // The scaffold of the chain of joined contigs that `contig` is in.
@@ -374,6 +480,18 @@ class Scaffolder {
                      const std::string& bases, std::pair<std::size_t, std::size_t> ends,
                      ScaffoldingReport& report) const {
     ++report.joins;
+    if (rounds_unknown_.count({std::min(ends.first, ends.second), std::max(ends.first, ends.second)}) != 0) {
+      // Round a loop that no pair spans: as many N as the shortest way's bases (kUnknownGap
+      // at least), not those bases, which would drop every round but one.
+      std::size_t between = 0;
+      if (const std::optional<std::vector<Oriented>> way = graph_way(before.back(), path.front())) {
+        for (const Oriented oriented : *way) between += unitig_length(oriented) - (k_ - 1);
+      }
+      scaffold.bases.append(std::max(kUnknownGap, between > k_ - 1 ? between - (k_ - 1) : 0), 'N');
+      ++scaffold.gaps;
+      scaffold.bases += bases;
+      return;
+    }
     for (std::size_t shared = std::min(before.size(), path.size()); shared > 0; --shared) {
       if (!std::equal(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(shared),
                       before.end() - static_cast<std::ptrdiff_t>(shared))) {
@@ -466,6 +584,7 @@ class Scaffolder {
   std::size_t link_reach_ = kLinkReach;  // the most bases between a linking pair's mates' unitigs
   std::uint64_t insert_size_ = 0;  // the fragments' median length; 0: too few pairs measured it
   std::map<std::pair<std::size_t, std::size_t>, std::int64_t> gaps_;  // bases between two linked ends
+  std::set<std::pair<std::size_t, std::size_t>> rounds_unknown_;  // ends the graph alone joined round a loop
 };
 
 }  // namespace

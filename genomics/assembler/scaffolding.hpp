@@ -29,6 +29,7 @@ struct ScaffoldingReport {
   std::uint64_t conflicted_ends = 0;  // contig ends left open: two partners or more
   std::uint64_t insert_size = 0;      // the fragments' median length (0: too few pairs to say)
   std::uint64_t joins_by_overlap = 0;  // of two contigs the graph does not connect, where their ends overlap
+  std::uint64_t joins_by_graph_alone = 0;  // of ends no pair links: the graph leads from each to the other only
   std::uint64_t gaps_sized = 0;       // gaps of N whose size the pairs measured
 };
 
@@ -46,6 +47,12 @@ struct ScaffoldingReport {
 // - two ends are joined when at least `link_threshold` pairs link them, and no other end
 //   has that many links to either of them: a quarter of the median count of pairs that span
 //   the joins between unitigs inside contigs (so it follows the depth), and at least 3;
+// - two ends that no pair links are joined when the graph leads from each to the other
+//   alone: every way out of the one, through unitigs that place no mate (kLinkReach bases at
+//   most, no dead end), reaches the unitig nearest the other's end that places mates, and no
+//   other such unitig (a tandem array or another repeat longer than a fragment less two
+//   mates); through a loop (how many rounds no read says) the join is a run of N as long as
+//   the graph's shortest way between (kUnknownGap at least);
 // - between two joined contigs go the bases of the graph's shortest way from the one to the
 //   other (unitigs no other contig holds, kLinkReach bases at most), or the overlap where
 //   the one ends with unitigs the other begins with; failing both, where the pairs measure

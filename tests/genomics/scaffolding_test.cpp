@@ -3,8 +3,9 @@
 // whose right answer is known by construction: read pairs join two contigs across a repeat
 // longer than a read (with the repeat's bases between them) and across a gap the graph does
 // not hold (10 N when the pairs do not say how long it is, else as long as they say; none
-// where the two contigs' ends overlap), in the right order and orientation; an end that pairs link to two others is not joined; every
-// contig is in one scaffold.
+// where the two contigs' ends overlap), in the right order and orientation; an end that pairs link to two others is not joined; where
+// no pair spans the way between two contigs, the graph alone joins them when every way out
+// of the one leads to the other (N for a loop's rounds); every contig is in one scaffold.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -89,6 +90,10 @@ Contigs plain_contigs(const UnitigGraph& graph) {
   made.contigs = graph.contigs(200, false, {}, {}, &made.paths);
   return made;
 }
+
+// The first and the last k-1 bases: where a unitig joins the one before it and the one after.
+std::string head(const std::string& bases) { return bases.substr(0, kK - 1); }
+std::string tail(const std::string& bases) { return bases.substr(bases.size() - (kK - 1)); }
 
 // Each contig is in exactly one scaffold, read one way or the other.
 void expect_every_contig_once(const std::vector<Scaffold>& scaffolds, const std::vector<Unitig>& contigs) {
@@ -278,6 +283,88 @@ TEST(Scaffolding, ContigsThatOverlapWhereTheGraphBrokeAreMerged) {
       EXPECT_EQ(scaffolds[0].gaps, 1u);
       EXPECT_TRUE(same_either_way(scaffolds[0].bases, left + std::string(kUnknownGap, 'N') + right));
     }
+  }
+}
+
+// A genome A R Y R Y R B, where R (30 bases) and Y (100) are shorter than a fragment
+// together: no pair spans the array from A to B, but every way out of A leads to B and
+// into B comes from A. The two contigs (A and B; R and Y are too short to be contigs) are
+// joined by the graph alone, with N between (A R Y R Y R B has them): how many times the
+// genome goes round R Y no read says. Where the way between is a bubble instead (A, then
+// one of two variants of a short repeat, then B), its bases are written as the graph has
+// them.
+TEST(Scaffolding, TheGraphAloneJoinsTwoContigsThatEveryWayBetweenLeadsTo) {
+  std::mt19937_64 random(19);
+  const std::string a = random_bases(random, 1500);
+  const std::string r = random_bases(random, 30);
+  const std::string y = random_bases(random, 100);
+  const std::string b = random_bases(random, 1400);
+  for (const bool loop : {true, false}) {
+    SCOPED_TRACE(loop ? "round a loop" : "through a bubble");
+    UnitigGraph graph(kK);
+    const std::string in = loop ? a + head(r) : a;
+    const std::string out = loop ? tail(r) + b : b;
+    graph.add(in, 20 * kmers_in(in), false);
+    graph.add(out, 20 * kmers_in(out), false);
+    std::string variant = r;
+    variant[15] = variant[15] == 'A' ? 'C' : 'A';
+    if (loop) {
+      const std::string round = tail(r) + y + head(r);
+      graph.add(r, 60 * kmers_in(r), false);
+      graph.add(round, 40 * kmers_in(round), false);
+    } else {
+      for (const std::string& way : {r, variant}) {
+        const std::string piece = tail(a) + way + head(b);
+        graph.add(piece, 10 * kmers_in(piece), false);
+      }
+    }
+    graph.compact();
+    const Contigs made = plain_contigs(graph);
+    ASSERT_EQ(made.contigs.size(), 2u);
+    ScaffoldingReport report;
+    const std::vector<Scaffold> scaffolds =
+        scaffold_contigs(graph, made.contigs, made.paths, ReadThreads(kK), report);
+    EXPECT_EQ(report.joins_by_graph_alone, 1u);
+    ASSERT_EQ(scaffolds.size(), 1u);
+    expect_every_contig_once(scaffolds, made.contigs);
+    if (loop) {
+      EXPECT_EQ(scaffolds[0].gaps, 1u);
+      EXPECT_TRUE(same_either_way(scaffolds[0].bases, in + std::string(kUnknownGap, 'N') + out));
+    } else {
+      EXPECT_EQ(scaffolds[0].gaps, 0u);
+      EXPECT_TRUE(same_either_way(scaffolds[0].bases, a + r + b) || same_either_way(scaffolds[0].bases, a + variant + b));
+    }
+  }
+}
+
+// Where the ways out of A, through a short repeat R, lead to two contigs (B and C, each
+// after R) or to a dead end (a short stub read 3 times), the graph alone joins nothing.
+TEST(Scaffolding, TheGraphAloneJoinsNothingWhereTheWaysPartOrEnd) {
+  std::mt19937_64 random(20);
+  const std::string a = random_bases(random, 1500);
+  const std::string r = random_bases(random, 30);
+  const std::string b = random_bases(random, 1400);
+  const std::string c = random_bases(random, 1300);
+  for (const bool dead_end : {false, true}) {
+    SCOPED_TRACE(dead_end ? "a dead end" : "two ways");
+    UnitigGraph graph(kK);
+    graph.add(a + head(r), 20 * kmers_in(a), false);
+    graph.add(r, 40 * kmers_in(r), false);
+    graph.add(tail(r) + b, 20 * kmers_in(b), false);
+    if (dead_end) {
+      graph.add(tail(r) + c.substr(0, 30), 3 * kmers_in(c.substr(0, 30)), false);
+    } else {
+      graph.add(tail(r) + c, 20 * kmers_in(c), false);
+    }
+    graph.compact();
+    const Contigs made = plain_contigs(graph);
+    ScaffoldingReport report;
+    const std::vector<Scaffold> scaffolds =
+        scaffold_contigs(graph, made.contigs, made.paths, ReadThreads(kK), report);
+    EXPECT_EQ(report.joins_by_graph_alone, 0u);
+    EXPECT_EQ(report.joins, 0u);
+    EXPECT_EQ(scaffolds.size(), made.contigs.size());
+    expect_every_contig_once(scaffolds, made.contigs);
   }
 }
 
