@@ -36,6 +36,12 @@ std::size_t copies_against(const Unitig& unitig, const Unitig& candidate) {
   return std::max<std::size_t>(1, static_cast<std::size_t>(ratio + 0.5));
 }
 
+// How many times `walk` goes through `unitig`, either way.
+std::size_t visits(std::span<const std::size_t> walk, std::size_t unitig) {
+  return static_cast<std::size_t>(
+      std::count_if(walk.begin(), walk.end(), [&](std::size_t in) { return in / 2 == unitig / 2; }));
+}
+
 // Whether a walk of the candidate `start` may go on into `next`: a unitig it has not been
 // through, or a repeat it has been through fewer times than its count makes room for
 // (copies_against). So a short loop out of a repeat and back into it (X R Y R Z, Y between
@@ -46,111 +52,125 @@ std::size_t copies_against(const Unitig& unitig, const Unitig& candidate) {
 // of it, not a way back in.
 bool may_enter(const std::vector<Unitig>& unitigs, std::span<const std::size_t> walk, std::size_t next,
                std::size_t start, bool by_mates = false) {
-  const std::size_t visits = static_cast<std::size_t>(
-      std::count_if(walk.begin(), walk.end(), [&](std::size_t in) { return in / 2 == next / 2; }));
-  if (visits == 0) return true;
-  return !by_mates && next / 2 != start / 2 && visits < copies_against(unitigs[next / 2], unitigs[start / 2]);
+  const std::size_t times = visits(walk, next);
+  if (times == 0) return true;
+  return !by_mates && next / 2 != start / 2 && times < copies_against(unitigs[next / 2], unitigs[start / 2]);
 }
 
+// The votes' total, leaving out those for which `ignored` holds.
+template <typename Ignored>
+std::uint32_t total_of(const std::map<std::size_t, std::uint32_t>& votes, Ignored ignored) {
+  std::uint32_t total = 0;
+  for (const auto& [way, count] : votes) total += ignored(way) ? 0 : count;
+  return total;
+}
+
+constexpr std::size_t kAnchorLength = 300;  // a unitig this long is taken for unique
+constexpr std::size_t kMateReach = 300;     // bases from the anchor's end to the branch, at most
+constexpr std::uint32_t kMinimumPairs = 3;
+constexpr std::uint32_t kPairsIntoLoop = 2;
+
 }  // namespace
+
+// A short tandem repeat R Y R Z: from R (the path's last unitig), a way Y whose only way on
+// is back into R and that only R leads into, besides the way out Z. Reads as long as R Y R
+// choose between Y and Z; where too few reads are that long (E. coli at 20x), the walk goes
+// round the loop as many times as the counts make room for: first into Y, while Y and
+// another copy of R have room and pairs from the anchor reach Y (so this copy of R is the one
+// beside the loop: loop_not_yet_walked); then, once Y has none, the reads and mates that point
+// into Y are those of the rounds walked, and they no longer count against Z (loop_walked).
+bool UnitigGraph::loops_back(const Junctions& joined, Oriented from, Oriented way) const {
+  const std::vector<Oriented>& on = after(joined, way);
+  const std::vector<Oriented>& into = before(joined, way);
+  return way / 2 != from / 2 && on.size() == 1 && on[0] == from && into.size() == 1 && into[0] == from;
+}
+
+bool UnitigGraph::loop_walked(const Junctions& joined, std::span<const Oriented> path, Oriented start,
+                              Oriented way) const {
+  return way / 2 != start / 2 && loops_back(joined, path.back(), way) && !may_enter(unitigs_, path, way, start);
+}
+
+std::optional<UnitigGraph::Oriented> UnitigGraph::loop_not_yet_walked(
+    const Junctions& joined, std::span<const Oriented> path, Oriented start,
+    const std::map<Oriented, std::uint32_t>& pair_votes) const {
+  const std::vector<Oriented>& following = after(joined, path.back());
+  if (following.size() != 2) return std::nullopt;
+  const bool first_loops = loops_back(joined, path.back(), following[0]);
+  if (first_loops == loops_back(joined, path.back(), following[1])) return std::nullopt;
+  const Oriented way = first_loops ? following[0] : following[1];
+  const auto pairs = pair_votes.find(way);
+  if (pairs == pair_votes.end() || pairs->second < kPairsIntoLoop) return std::nullopt;
+  if (visits(path, way) != 0 || !may_enter(unitigs_, path, path.back(), start)) return std::nullopt;
+  return way;
+}
+
+// The only way on may lead into a unitig (`back` read backwards) that another way leads into
+// too, where a gap in the reads hid this unitig's own way in (a genome read 10x, two places
+// sharing the k - 1 bases of a junction): then the reads and pairs read from that unitig
+// backwards, if they agree on another way than `arriving`, say the walk would jump between
+// the two places.
+bool UnitigGraph::chosen_against(const Junctions& joined, Oriented back, Oriented arriving, const NextAfter& reads,
+                                 const MatesAfter& mates) const {
+  if (after(joined, back).size() < 2) return false;  // `arriving` is the only way into it
+  const auto against = [&](const std::map<Oriented, std::uint32_t>& votes, std::uint32_t minimum) {
+    return total_of(votes, [](Oriented) { return false; }) >= minimum && votes.count(arriving) == 0;
+  };
+  if (reads && against(reads({back}), 2)) return true;
+  return mates && unitigs_[back / 2].bases.size() >= kAnchorLength &&
+         against(mates(back, after(joined, back)), kMinimumPairs);
+}
+
+// The pairs whose first mate lies in the path's last long unitig (the anchor), close enough
+// to the branch for the other mate to reach past it, by the way on the other mate is in;
+// none when no such anchor lies close enough.
+std::map<UnitigGraph::Oriented, std::uint32_t> UnitigGraph::pairs_from_anchor(std::span<const Oriented> path,
+                                                                              const std::vector<Oriented>& following,
+                                                                              const MatesAfter& mates) const {
+  std::size_t reach = 0;
+  for (auto it = path.rbegin(); it != path.rend() && reach <= kMateReach; ++it) {
+    const std::size_t length = unitigs_[*it / 2].bases.size();
+    if (length >= kAnchorLength) return mates(*it, following);
+    reach += length - static_cast<std::size_t>(k_) + 1;
+  }
+  return {};
+}
 
 // The unitigs after `start`, one way on at a time: the only one, or the one reads choose, as
 // long as the walk may enter it (may_enter).
 std::vector<UnitigGraph::Oriented> UnitigGraph::way_on(const Junctions& joined, Oriented start,
                                                        const NextAfter& reads, const MatesAfter& mates) const {
-  constexpr std::size_t kAnchorLength = 300;  // a unitig this long is taken for unique
-  constexpr std::size_t kMateReach = 300;     // bases from the anchor's end to the branch, at most
-  constexpr std::uint32_t kMinimumPairs = 3;
-  constexpr std::uint32_t kPairsIntoLoop = 2;
   constexpr std::size_t kSteps = 64;
   constexpr std::size_t kLongestContext = 8;
   std::vector<Oriented> path{start};
+  const auto walked = [&](Oriented way) { return loop_walked(joined, path, start, way); };
   while (path.size() <= kSteps) {
     const std::vector<Oriented>& following = after(joined, path.back());
     std::optional<Oriented> next;
     bool by_mates = false;
-    std::map<Oriented, std::uint32_t> pairs_into;  // from the anchor into each way on
-    // A short tandem repeat R Y R Z: from R, a way Y whose only way on is back into R (and
-    // that only R leads into), besides the way out Z. Reads as long as R Y R choose between Y
-    // and Z; where too few reads are that long (E. coli at 20x), the walk goes round the loop
-    // as many times as the counts make room for: first into Y, while Y and another copy of R
-    // have room and pairs from the anchor reach Y (so this copy of R is the one beside the
-    // loop: loop_not_yet_walked); then, once Y has none, the reads and mates that point
-    // into Y are those of the rounds walked, and they no longer count against Z (loop_walked).
-    const auto loops_back = [&](Oriented way) {
-      const std::vector<Oriented>& on = after(joined, way);
-      const std::vector<Oriented>& into = before(joined, way);
-      return way / 2 != path.back() / 2 && on.size() == 1 && on[0] == path.back() && into.size() == 1 &&
-             into[0] == path.back();
-    };
-    const auto loop_walked = [&](Oriented way) {
-      return way / 2 != start / 2 && loops_back(way) && !may_enter(unitigs_, path, way, start);
-    };
-    const auto loop_not_yet_walked = [&]() -> std::optional<Oriented> {
-      if (following.size() != 2 || loops_back(following[0]) == loops_back(following[1])) return std::nullopt;
-      const Oriented way = loops_back(following[0]) ? following[0] : following[1];
-      if (pairs_into[way] < kPairsIntoLoop) return std::nullopt;
-      const bool unwalked = std::none_of(path.begin(), path.end(), [&](Oriented in) { return in / 2 == way / 2; });
-      if (!unwalked || !may_enter(unitigs_, path, path.back(), start)) return std::nullopt;
-      return way;
-    };
-    // The only way on may lead into a unitig that another way leads into too, where a gap in
-    // the reads hid this unitig's own way in (a genome read 10x, two places sharing the k - 1
-    // bases of a junction): then the reads and pairs read from that unitig backwards, if they
-    // agree on another way, say the walk would jump between the two places.
-    const auto chosen_against = [&](Oriented back, Oriented arriving) {
-      if (after(joined, back).size() < 2) return false;  // `arriving` is the only way into it
-      const auto against = [&](const std::map<Oriented, std::uint32_t>& votes, std::uint32_t minimum) {
-        std::uint32_t total = 0;
-        for (const auto& [way, count] : votes) total += count;
-        return total >= minimum && votes.count(arriving) == 0;
-      };
-      if (reads && against(reads({back}), 2)) return true;
-      return mates && unitigs_[back / 2].bases.size() >= kAnchorLength &&
-             against(mates(back, after(joined, back)), kMinimumPairs);
-    };
     if (following.size() == 1) {
-      if (!chosen_against(following[0] ^ 1, path.back() ^ 1)) next = following[0];
+      if (!chosen_against(joined, following[0] ^ 1, path.back() ^ 1, reads, mates)) next = following[0];
     } else if (following.size() > 1 && reads) {
       // The longest stretch of the path's end that at least two reads crossed decides.
       for (std::size_t length = std::min(kLongestContext, path.size()); length >= 1 && !next; --length) {
         const std::vector<Oriented> context(path.end() - static_cast<std::ptrdiff_t>(length), path.end());
         const std::map<Oriented, std::uint32_t> votes = reads(context);
-        std::uint32_t total = 0;
-        for (const auto& [way, count] : votes) total += loop_walked(way) ? 0 : count;
+        const std::uint32_t total = total_of(votes, walked);
         if (total < 2) continue;
         for (const auto& [way, count] : votes) {
           if (count == total && std::find(following.begin(), following.end(), way) != following.end()) next = way;
         }
         break;  // enough reads at this length: they agreed or they did not
       }
+      std::map<Oriented, std::uint32_t> pair_votes;
       if (!next && mates) {
-        // Pairs whose first mate lies in the last long unitig, close enough to the branch for
-        // the other mate to reach past it.
-        std::size_t reach = 0;
-        std::optional<Oriented> anchor;
-        for (auto it = path.rbegin(); it != path.rend() && reach <= kMateReach; ++it) {
-          const std::size_t length = unitigs_[*it / 2].bases.size();
-          if (length >= kAnchorLength) {
-            anchor = *it;
-            break;
-          }
-          reach += length - static_cast<std::size_t>(k_) + 1;
+        pair_votes = pairs_from_anchor(path, following, mates);
+        const std::uint32_t total = total_of(pair_votes, walked);
+        for (const auto& [way, count] : pair_votes) {
+          if (count >= kMinimumPairs && count == total) next = way;
         }
-        if (anchor && reach <= kMateReach) {
-          const std::map<Oriented, std::uint32_t> votes = mates(*anchor, following);
-          std::uint32_t total = 0;
-          for (const auto& [way, count] : votes) {
-            total += loop_walked(way) ? 0 : count;
-            pairs_into[way] = count;
-          }
-          for (const auto& [way, count] : votes) {
-            if (count >= kMinimumPairs && count == total) next = way;
-          }
-          by_mates = next.has_value();
-        }
+        by_mates = next.has_value();
       }
-      if (!next) next = loop_not_yet_walked();
+      if (!next) next = loop_not_yet_walked(joined, path, start, pair_votes);
     }
     if (!next || !may_enter(unitigs_, path, *next, start, by_mates)) break;
     path.push_back(*next);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -152,6 +153,15 @@ class UnitigGraph {
   // Contigs (contig_extension.cpp).
   std::vector<Oriented> way_on(const Junctions& joined, Oriented start, const NextAfter& reads,
                                const MatesAfter& mates) const;
+  bool loops_back(const Junctions& joined, Oriented from, Oriented way) const;
+  bool loop_walked(const Junctions& joined, std::span<const Oriented> path, Oriented start, Oriented way) const;
+  std::optional<Oriented> loop_not_yet_walked(const Junctions& joined, std::span<const Oriented> path, Oriented start,
+                                              const std::map<Oriented, std::uint32_t>& pair_votes) const;
+  bool chosen_against(const Junctions& joined, Oriented back, Oriented arriving, const NextAfter& reads,
+                      const MatesAfter& mates) const;
+  std::map<Oriented, std::uint32_t> pairs_from_anchor(std::span<const Oriented> path,
+                                                      const std::vector<Oriented>& following,
+                                                      const MatesAfter& mates) const;
   std::vector<Oriented> extension(const Junctions& joined, std::size_t index, const NextAfter& reads,
                                   const MatesAfter& mates) const;
   void leave_repeats_entered_from(std::vector<Oriented>& walk, std::size_t candidate) const;

@@ -859,6 +859,24 @@ TEST(ReadThreads, GuideContigsRoundATandemRepeatLongerThanTheReads) {
   }
 }
 
+// Read pairs as FASTA: mates of `length` bases from fragments of `fragment` bases, one every 5
+// bases along each genome, the second mate reverse complemented (as sequenced).
+struct PairedReads {
+  std::string first, second;
+};
+PairedReads paired_reads(const std::vector<std::string>& genomes, std::size_t length, std::size_t fragment) {
+  PairedReads pairs;
+  std::size_t pair = 0;
+  for (const std::string& genome : genomes) {
+    for (std::size_t at = 0; at + fragment <= genome.size(); at += 5, ++pair) {
+      pairs.first += ">p" + std::to_string(pair) + "/1\n" + genome.substr(at, length) + "\n";
+      pairs.second += ">p" + std::to_string(pair) + "/2\n" +
+                      reverse_complement(genome.substr(at + fragment - length, length)) + "\n";
+    }
+  }
+  return pairs;
+}
+
 // The same tandem repeat, X R Y R Z, read only as 80-base mates of 400-base fragments: no
 // read holds R with a base either side, so reads cannot choose between Y and Z after R, and
 // the pairs from X reach both. The contig goes round the loop once, as R's count makes room
@@ -874,14 +892,11 @@ TEST(ReadThreads, PairsLeadContigsRoundAShortTandemRepeatNoReadCrosses) {
     std::mt19937_64 random(12);
     TandemRepeat tandem(random, 1, tried.repeat_count);
     ASSERT_EQ(tandem.graph.unitigs().size(), 4u);
-    std::string mates_1, mates_2;
-    for (std::size_t at = 0, pair = 0; at + 400 <= tandem.genome.size(); at += 5, ++pair) {
-      mates_1 += ">p" + std::to_string(pair) + "/1\n" + tandem.genome.substr(at, 80) + "\n";
-      mates_2 += ">p" + std::to_string(pair) + "/2\n" + reverse_complement(tandem.genome.substr(at + 320, 80)) + "\n";
-    }
+    const PairedReads mates = paired_reads({tandem.genome}, 80, 400);
     const xenon::testing::TemporaryDirectory directory("xenon-tandem-pairs");
     ReadThreads threads(tandem.graph, kK);
-    threads.thread_files({directory.write("reads_1.fa", mates_1), directory.write("reads_2.fa", mates_2)}, tried.paired);
+    threads.thread_files({directory.write("reads_1.fa", mates.first), directory.write("reads_2.fa", mates.second)},
+                         tried.paired);
     const std::vector<Unitig> contigs = tandem.graph.contigs(
         200, true, [&threads](const std::vector<std::size_t>& context) { return threads.next_after(context); },
         [&threads](std::size_t anchor, const std::vector<std::size_t>& ways) { return threads.mates_after(anchor, ways); });
@@ -929,17 +944,10 @@ TEST(ReadThreads, PairsGuideContigsPastARepeatLongerThanTheReads) {
   const UnitigGraph& graph = shared.graph;
   const std::string& first = shared.first;
   const std::string& second = shared.second;
-  // 100-base mates of 500-base fragments, every 5 bases: the second mate reverse complemented.
-  std::string mates_1, mates_2;
-  int pair = 0;
-  for (const std::string& genome : {first, second}) {
-    for (std::size_t at = 0; at + 500 <= genome.size(); at += 5, ++pair) {
-      mates_1 += ">p" + std::to_string(pair) + "/1\n" + genome.substr(at, 100) + "\n";
-      mates_2 += ">p" + std::to_string(pair) + "/2\n" + reverse_complement(genome.substr(at + 400, 100)) + "\n";
-    }
-  }
+  const PairedReads mates = paired_reads({first, second}, 100, 500);
+  const std::string& mates_2 = mates.second;
   const xenon::testing::TemporaryDirectory directory("xenon-read-pairs");
-  const std::vector<std::string> files = {directory.write("reads_1.fa", mates_1), directory.write("reads_2.fa", mates_2)};
+  const std::vector<std::string> files = {directory.write("reads_1.fa", mates.first), directory.write("reads_2.fa", mates_2)};
   const auto guided = [&](bool paired) {
     ReadThreads threads(graph, kK);
     threads.thread_files(files, paired);
