@@ -65,6 +65,10 @@ std::uint32_t total_of(const std::map<std::size_t, std::uint32_t>& votes, Ignore
   return total;
 }
 
+std::uint32_t total_of(const std::map<std::size_t, std::uint32_t>& votes) {
+  return total_of(votes, [](std::size_t) { return false; });
+}
+
 constexpr std::size_t kAnchorLength = 300;  // a unitig this long is taken for unique
 constexpr std::size_t kMateReach = 300;     // bases from the anchor's end to the branch, at most
 constexpr std::uint32_t kMinimumPairs = 3;
@@ -113,7 +117,7 @@ bool UnitigGraph::chosen_against(const Junctions& joined, Oriented back, Oriente
                                  const MatesAfter& mates) const {
   if (after(joined, back).size() < 2) return false;  // `arriving` is the only way into it
   const auto against = [&](const std::map<Oriented, std::uint32_t>& votes, std::uint32_t minimum) {
-    return total_of(votes, [](Oriented) { return false; }) >= minimum && votes.count(arriving) == 0;
+    return total_of(votes) >= minimum && votes.count(arriving) == 0;
   };
   if (reads && against(reads({back}), 2)) return true;
   return mates && unitigs_[back / 2].bases.size() >= kAnchorLength &&

@@ -355,39 +355,27 @@ class Scaffolder {
   Lead only_end_reached(std::size_t end) const {
     const std::optional<Oriented> from = leaving_unitig(end);
     if (!from) return {};
+    const Reach reach = reach_through_unplaced(*from);
+    if (reach.dead_end || reach.too_far) return {};
     std::size_t reached_end = kNone;
-    std::map<Oriented, std::size_t> distance{{*from, 0}};
-    std::set<std::pair<std::size_t, Oriented>> frontier{{0, *from}};
-    while (!frontier.empty()) {
-      const auto [so_far, at] = *frontier.begin();
-      frontier.erase(frontier.begin());
-      if (successors_[at].empty()) return {};
-      for (const Oriented next : successors_[at]) {
-        if (placements_[next / 2].unique) {
-          const std::size_t entered = end_entered(next);
-          if (entered == kNone || (reached_end != kNone && reached_end != entered)) return {};
-          reached_end = entered;
-          continue;
-        }
-        const std::size_t further = so_far + unitig_length(next) - (k_ - 1);
-        if (further > kLinkReach) return {};
-        const auto found = distance.find(next);
-        if (found != distance.end() && found->second <= further) continue;
-        if (found != distance.end()) frontier.erase({found->second, next});
-        distance[next] = further;
-        frontier.insert({further, next});
-      }
+    for (const auto& [left, entered] : reach.exits) {
+      const std::size_t entered_end = end_entered(entered);
+      if (entered_end == kNone || (reached_end != kNone && reached_end != entered_end)) return {};
+      reached_end = entered_end;
     }
-    distance.erase(*from);
-    return {reached_end, has_loop(distance)};
+    std::set<Oriented> region;
+    for (const auto& [unitig, unused] : reach.through) {
+      if (unitig != *from) region.insert(unitig);
+    }
+    return {reached_end, has_loop(region)};
   }
 
-  // Whether the unitigs of `region` (the keys), with the graph's links between them, hold a
-  // cycle: a depth-first walk that meets a unitig it is still inside.
-  bool has_loop(const std::map<Oriented, std::size_t>& region) const {
+  // Whether the unitigs of `region`, with the graph's links between them, hold a cycle: a
+  // depth-first walk that meets a unitig it is still inside.
+  bool has_loop(const std::set<Oriented>& region) const {
     enum class Mark : std::uint8_t { kInside, kDone };
     std::map<Oriented, Mark> marks;
-    for (const auto& [root, unused] : region) {
+    for (const Oriented root : region) {
       if (marks.count(root) != 0) continue;
       std::vector<std::pair<Oriented, std::size_t>> stack{{root, 0}};  // a unitig, and its next successor
       marks[root] = Mark::kInside;
@@ -546,30 +534,55 @@ class Scaffolder {
   // the other, through unitigs that no single contig holds (repeat copies and what no contig
   // took), at most kLinkReach bases; none if there is no such way.
   std::optional<std::vector<Oriented>> graph_way(Oriented from, Oriented to) const {
-    std::map<Oriented, std::pair<std::size_t, Oriented>> reached;  // distance, and the unitig before
+    const Reach reach = reach_through_unplaced(from, to);
+    for (const auto& [left, entered] : reach.exits) {
+      if (entered != to) continue;
+      std::vector<Oriented> way;
+      for (Oriented step = left; step != from; step = reach.through.at(step).second) way.push_back(step);
+      std::reverse(way.begin(), way.end());
+      return way;
+    }
+    return std::nullopt;
+  }
+
+  // What a search from `from` along the graph's links met, nearest first, going through
+  // unitigs that place no mate (nor `target`, nor `from` again) within kLinkReach bases: the
+  // unitigs it went through, each with its distance from `from` and the unitig before it; its
+  // steps out of them, into a unitig that places mates or into `target`; whether it met a dead
+  // end, and a way that went further than kLinkReach.
+  struct Reach {
+    std::map<Oriented, std::pair<std::size_t, Oriented>> through;
+    std::vector<std::pair<Oriented, Oriented>> exits;  // the unitig left, the unitig entered
+    bool dead_end = false;
+    bool too_far = false;
+  };
+  Reach reach_through_unplaced(Oriented from, std::optional<Oriented> target = std::nullopt) const {
+    Reach reach;
+    reach.through[from] = {0, from};
     std::set<std::pair<std::size_t, Oriented>> frontier{{0, from}};
-    reached[from] = {0, from};
     while (!frontier.empty()) {
       const auto [distance, at] = *frontier.begin();
       frontier.erase(frontier.begin());
+      if (successors_[at].empty()) reach.dead_end = true;
       for (const Oriented next : successors_[at]) {
-        if (next == to) {
-          std::vector<Oriented> way;
-          for (Oriented step = at; step != from; step = reached.at(step).second) way.push_back(step);
-          std::reverse(way.begin(), way.end());
-          return way;
+        if (next == target || placements_[next / 2].unique) {
+          reach.exits.emplace_back(at, next);
+          continue;
         }
-        if (placements_[next / 2].unique || next == from) continue;
+        if (next == from) continue;
         const std::size_t further = distance + unitig_length(next) - (k_ - 1);
-        if (further > kLinkReach) continue;
-        const auto found = reached.find(next);
-        if (found != reached.end() && found->second.first <= further) continue;
-        if (found != reached.end()) frontier.erase({found->second.first, next});
-        reached[next] = {further, at};
+        if (further > kLinkReach) {
+          reach.too_far = true;
+          continue;
+        }
+        const auto found = reach.through.find(next);
+        if (found != reach.through.end() && found->second.first <= further) continue;
+        if (found != reach.through.end()) frontier.erase({found->second.first, next});
+        reach.through[next] = {further, at};
         frontier.insert({further, next});
       }
     }
-    return std::nullopt;
+    return reach;
   }
 
   const UnitigGraph& graph_;
