@@ -159,6 +159,9 @@ class UnitigGraph {
                                               const std::map<Oriented, std::uint32_t>& pair_votes) const;
   bool chosen_against(const Junctions& joined, Oriented back, Oriented arriving, const NextAfter& reads,
                       const MatesAfter& mates) const;
+  std::optional<Oriented> way_of_own_depth(Oriented start, const std::map<Oriented, std::uint32_t>& votes,
+                                           const std::vector<Oriented>& following,
+                                           const std::function<bool(Oriented)>& walked) const;
   std::map<Oriented, std::uint32_t> pairs_from_anchor(std::span<const Oriented> path,
                                                       const std::vector<Oriented>& following,
                                                       const MatesAfter& mates) const;

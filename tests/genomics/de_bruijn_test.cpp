@@ -938,6 +938,53 @@ TEST(ReadThreads, AContigDoesNotTakeAWayInThatTheReadsFromItGiveToAnother) {
   EXPECT_TRUE(same_either_way(contigs[1].bases, second));
 }
 
+// Two strains share a stretch S longer than the reads: A S B, read `abundant` times as deep
+// as a unit, and C S D, read `rare` times. The reads from S go on both ways. Where the one
+// strain is read 6 times as often as the other, its contig goes on by the way read about as
+// often as its start, and is the whole of A S B; no contig goes from C into B. Where the two
+// are read 2 to 1, nothing says which way is A's: no contig goes from A through S to B.
+TEST(ReadThreads, TheAbundantStrainsContigGoesOnByTheWayReadAsOftenAsItsStart) {
+  struct Case {
+    std::uint64_t abundant, rare;
+    bool whole;
+  };
+  for (const Case& tried : {Case{6, 1, true}, Case{2, 1, false}}) {
+    std::mt19937_64 random(31);
+    const std::string shared = random_bases(random, 400);
+    const std::string a = random_bases(random, 2000), b = random_bases(random, 2000);
+    const std::string c = random_bases(random, 1800), d = random_bases(random, 1800);
+    const std::string abundant = a + shared + b;
+    const std::string rare = c + shared + d;
+    const std::uint64_t depth = 10;
+    UnitigGraph graph(kK);
+    const auto add = [&](const std::string& bases, std::uint64_t copies) {
+      graph.add(bases, depth * copies * kmers_in(bases), false);
+    };
+    add(a + shared.substr(0, kK - 1), tried.abundant);
+    add(shared.substr(shared.size() - (kK - 1)) + b, tried.abundant);
+    add(c + shared.substr(0, kK - 1), tried.rare);
+    add(shared.substr(shared.size() - (kK - 1)) + d, tried.rare);
+    add(shared, tried.abundant + tried.rare);
+    graph.compact();
+    ASSERT_EQ(graph.unitigs().size(), 5u);
+    std::vector<std::string> genomes(tried.abundant, abundant);
+    genomes.insert(genomes.end(), tried.rare, rare);
+    const xenon::testing::TemporaryDirectory directory("xenon-two-strains");
+    const TiledReads tiled(directory, genomes);
+    ReadThreads threads(graph, kK);
+    threads.thread_files({tiled.file});
+    const std::vector<Unitig> contigs =
+        graph.contigs(200, true, [&threads](const std::vector<std::size_t>& context) { return threads.next_after(context); });
+    ASSERT_GE(contigs.size(), 1u);
+    EXPECT_EQ(same_either_way(contigs[0].bases, abundant), tried.whole) << tried.abundant << " to " << tried.rare;
+    const std::string rare_into_b = c.substr(c.size() - 100) + shared + b.substr(0, 100);
+    for (const Unitig& contig : contigs) {
+      EXPECT_EQ(contig.bases.find(rare_into_b), std::string::npos);
+      EXPECT_EQ(contig.bases.find(reverse_complement(rare_into_b)), std::string::npos);
+    }
+  }
+}
+
 TEST(ReadThreads, PairsGuideContigsPastARepeatLongerThanTheReads) {
   std::mt19937_64 random(10);
   SharedRepeat shared(random, 250, 2000, 1800);
