@@ -64,6 +64,7 @@ GENOMICS_TEST_SOURCES := \
   tests/genomics/input_ranges_test.cpp \
   tests/genomics/k_choice_test.cpp \
   tests/genomics/kmer_counter_test.cpp \
+  tests/genomics/kmer_filter_test.cpp \
   tests/genomics/kmer_shards_test.cpp \
   tests/genomics/kmer_test.cpp \
   tests/genomics/mate_pairing_test.cpp \

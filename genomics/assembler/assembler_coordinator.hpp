@@ -71,7 +71,23 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     setup.stores = this->stores();
     setup.minimizer_length = minimizer_length();
     setup.carried = settings_.carried_sequences;
+    if (builds_count_filter(settings_)) {
+      setup.filter_items = this->histogram().distinct_kmers() - this->histogram().unique_kmers();
+    }
     to_every_store(ACTION_GRAPH_SOLIDIFY, [&] { return setup.encode(); });
+  }
+
+  // A round after the first: the first round's k-mers read twice or more, and this round's
+  // carried k-mers, as the parsers' filter.
+  void add_parser_filter(ParserArguments& arguments) const override {
+    if (!reads_count_filter(settings_)) return;
+    const int filter_k = settings_.k_rounds.front();
+    KmerBloomFilter filter = settings_.first_round_filter;
+    add_carried_kmers(filter, settings_.carried_sequences, filter_k);
+    this->log().line("k-mers with a " + std::to_string(filter_k) + "-mer read once are left out of the stores (a filter of " +
+                     std::to_string(filter.bytes()) + " bytes)");
+    arguments.filter_k = static_cast<std::uint32_t>(filter_k);
+    arguments.filter = std::move(filter);
   }
 
   // --continue: from the contigs checkpoint every phase up to the contigs is skipped, and only
@@ -125,7 +141,15 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   void receive_other(const Message& message) override {
     const Action action = message.action();
     if (action == ACTION_GRAPH_SOLID) {
-      outcome_.solid_kmers += message.payload_as<std::uint64_t>();
+      SolidAnswer answer = SolidAnswer::decode(message.payload());
+      outcome_.solid_kmers += answer.solid;
+      if (!answer.filter.empty()) {
+        if (outcome_.first_round_filter.empty()) {
+          outcome_.first_round_filter = std::move(answer.filter);
+        } else {
+          outcome_.first_round_filter.merge(answer.filter);
+        }
+      }
       if (--awaited_ != 0) return;
       progress_.phase_done("%llu solid k-mers (counted %llu times or more; threshold %llu beside well-read branches)",
                            outcome_.solid_kmers, solid_floor(settings_, outcome_.coverage_threshold),

@@ -26,6 +26,16 @@ std::uint64_t solid_floor(const AssemblerSettings& settings, std::uint64_t thres
   return settings.coverage_threshold != 0 ? settings.coverage_threshold : std::min(kSolidFloor, threshold);
 }
 
+bool builds_count_filter(const AssemblerSettings& settings) {
+  return settings.count_filter && settings.first_round && settings.carry_to_next_round &&
+         settings.coverage_threshold != 1 && settings.counting.k <= 32;
+}
+
+bool reads_count_filter(const AssemblerSettings& settings) {
+  return settings.count_filter && !settings.first_round && !settings.first_round_filter.empty() &&
+         settings.coverage_threshold != 1 && !settings.k_rounds.empty() && settings.k_rounds.front() <= settings.counting.k;
+}
+
 std::string contig_name(std::size_t index) { return "contig_" + std::to_string(index + 1); }
 
 std::string contigs_fasta(const std::vector<Unitig>& contigs) {

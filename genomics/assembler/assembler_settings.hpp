@@ -9,6 +9,7 @@
 #include "genomics/assembler/graph_image.hpp"
 #include "genomics/assembler/unitig_graph.hpp"
 #include "genomics/counter/counter_settings.hpp"
+#include "genomics/kmer/kmer_bloom_filter.hpp"
 #include "genomics/kmer/kmer_histogram.hpp"
 
 namespace xenon::genomics {
@@ -35,6 +36,14 @@ struct AssemblerSettings {
   // unitigs carry the bridges to the larger k.
   bool read_bridges = true;
   bool first_round = true;
+  // Rounds after the first leave out the k-mers read once (kmer_filter_window.hpp): a k-mer
+  // with a k_rounds[0]-mer read once was read once itself. The first round builds the filter
+  // of its k-mers read twice or more; the later ones read it, with the k-mers of the carried
+  // sequences (solid whatever their count) added. The counts and outputs stay exact; only the
+  // stores' tables shrink. Off with --no-count-filter, and when k-mers read once can be solid
+  // (--min-coverage 1) or the first k is over 32.
+  bool count_filter = true;
+  KmerBloomFilter first_round_filter;  // for a later round: the first round's
 };
 
 // One round of several k: its k, its threshold, the count it kept k-mers at (solid_floor), and
@@ -63,6 +72,7 @@ struct AssemblyOutcome {
   std::uint64_t n50 = 0;
   std::vector<KRound> rounds;  // every round done, this one's last once it is
   std::string carried_sequences;  // for the next round, if there is one (carried_sequences.hpp)
+  KmerBloomFilter first_round_filter;  // the first of several rounds': its k-mers read twice or more
   // The scaffolds (scaffolding.hpp): how many, their bases (N counted), their N50, and the
   // read pairs' fragment length that sized their gaps (0: unknown).
   std::uint64_t scaffolds = 0;
@@ -95,6 +105,11 @@ std::uint64_t coverage_threshold_from(const KmerHistogram& histogram);
 // (UnitigGraph::clean). A k-mer read once is not told from an error anywhere.
 std::uint64_t solid_floor(const AssemblerSettings& settings, std::uint64_t threshold);
 inline constexpr std::uint64_t kSolidFloor = 2;  // solid_floor's count without --min-coverage
+
+// Whether this round builds the filter of its k-mers read twice or more (the first of several,
+// when k-mers read once are never solid and its k is at most 32), or reads the first round's.
+bool builds_count_filter(const AssemblerSettings& settings);
+bool reads_count_filter(const AssemblerSettings& settings);
 
 // The name of the contig at `index` (from 0) in contigs.fasta and graph.gfa: "contig_N", N from 1.
 std::string contig_name(std::size_t index);

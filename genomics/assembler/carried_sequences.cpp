@@ -4,6 +4,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <string_view>
+
+#include "genomics/kmer/kmer.hpp"
+#include "genomics/kmer/kmer_hash.hpp"
 
 namespace xenon::genomics {
 
@@ -30,6 +34,17 @@ std::string carried_fingerprint(const std::string& sequences) {
 
 std::size_t carried_count(const std::string& sequences) {
   return static_cast<std::size_t>(std::count(sequences.begin(), sequences.end(), '\n'));
+}
+
+void add_carried_kmers(KmerBloomFilter& filter, const std::string& sequences, int k) {
+  KmerScanner<1> scanner(k);
+  std::string_view rest(sequences);
+  while (!rest.empty()) {
+    const std::size_t end = std::min(rest.find('\n'), rest.size());
+    scanner.reset();
+    scanner.feed(rest.substr(0, end), [&](const PackedKmer<1>& kmer) { filter.insert(key_of<1>(kmer)[0]); });
+    rest.remove_prefix(std::min(end + 1, rest.size()));
+  }
 }
 
 }  // namespace xenon::genomics

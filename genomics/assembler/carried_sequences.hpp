@@ -5,6 +5,7 @@
 #include <string>
 
 #include "genomics/assembler/unitig_graph.hpp"
+#include "genomics/kmer/kmer_bloom_filter.hpp"
 
 namespace xenon::genomics {
 
@@ -22,5 +23,9 @@ std::string carried_fingerprint(const std::string& sequences);
 
 // How many sequences, one a line.
 std::size_t carried_count(const std::string& sequences);
+
+// Puts every k-mer (k at most 32) of the sequences into the filter, so that a later round's
+// filter of k-mers read twice or more passes the carried k-mers too (solid whatever their count).
+void add_carried_kmers(KmerBloomFilter& filter, const std::string& sequences, int k);
 
 }  // namespace xenon::genomics

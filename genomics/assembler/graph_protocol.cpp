@@ -11,33 +11,54 @@ namespace xenon::genomics {
 
 // u64 threshold, u64 length of `carried`, its bytes, then the stores as ParserArguments.
 Payload GraphSetup::encode() const {
-  const Payload stores_part = ParserArguments{k, stores, minimizer_length}.encode();
-  Payload payload = Payload::for_overwrite(16 + carried.size() + stores_part.size());
+  ParserArguments stores_part_fields;
+  stores_part_fields.k = k;
+  stores_part_fields.stores = stores;
+  stores_part_fields.minimizer_length = minimizer_length;
+  const Payload stores_part = stores_part_fields.encode();
+  Payload payload = Payload::for_overwrite(24 + carried.size() + stores_part.size());
   std::byte* out = payload.writable_bytes().data();
   store_le64(out, threshold);
-  store_le64(out + 8, carried.size());
-  std::copy(carried.begin(), carried.end(), reinterpret_cast<char*>(out + 16));
-  std::copy(stores_part.bytes().begin(), stores_part.bytes().end(), out + 16 + carried.size());
+  store_le64(out + 8, filter_items);
+  store_le64(out + 16, carried.size());
+  std::copy(carried.begin(), carried.end(), reinterpret_cast<char*>(out + 24));
+  std::copy(stores_part.bytes().begin(), stores_part.bytes().end(), out + 24 + carried.size());
   return payload;
 }
 
 GraphSetup GraphSetup::decode(std::span<const std::byte> bytes) {
-  if (bytes.size() < 16) throw std::invalid_argument("graph setup message too short");
-  const std::uint64_t carried_bytes = load_le64(bytes.data() + 8);
-  if (carried_bytes > bytes.size() - 16) throw std::invalid_argument("graph setup: carried sequences cut short");
-  const ParserArguments arguments = ParserArguments::decode(bytes.subspan(16 + carried_bytes));
+  if (bytes.size() < 24) throw std::invalid_argument("graph setup message too short");
+  const std::uint64_t carried_bytes = load_le64(bytes.data() + 16);
+  if (carried_bytes > bytes.size() - 24) throw std::invalid_argument("graph setup: carried sequences cut short");
+  const ParserArguments arguments = ParserArguments::decode(bytes.subspan(24 + carried_bytes));
   GraphSetup setup;
   setup.threshold = load_le64(bytes.data());
-  setup.carried.assign(reinterpret_cast<const char*>(bytes.data() + 16), carried_bytes);
+  setup.filter_items = load_le64(bytes.data() + 8);
+  setup.carried.assign(reinterpret_cast<const char*>(bytes.data() + 24), carried_bytes);
   setup.k = arguments.k;
   setup.stores = arguments.stores;
   setup.minimizer_length = arguments.minimizer_length;
   if (setup.k % 2 == 0 || setup.k > static_cast<std::uint32_t>(kMaxKmerLength) || setup.stores.empty() ||
-      setup.minimizer_length == 0 || setup.minimizer_length > setup.k) {
+      setup.minimizer_length == 0 || setup.minimizer_length > setup.k || (setup.filter_items != 0 && setup.k > 32)) {
     throw std::invalid_argument("graph setup with k = " + std::to_string(setup.k) + " and " +
-                                std::to_string(setup.stores.size()) + " stores");
+                                std::to_string(setup.stores.size()) + " stores" +
+                                (setup.filter_items != 0 ? " and a filter" : ""));
   }
   return setup;
+}
+
+Payload SolidAnswer::encode() const {
+  const std::vector<std::byte> filter_bytes = filter.to_bytes();
+  Payload payload = Payload::for_overwrite(8 + filter_bytes.size());
+  std::byte* out = payload.writable_bytes().data();
+  store_le64(out, solid);
+  std::copy(filter_bytes.begin(), filter_bytes.end(), out + 8);
+  return payload;
+}
+
+SolidAnswer SolidAnswer::decode(std::span<const std::byte> bytes) {
+  if (bytes.size() < 8) throw std::invalid_argument("solid k-mers message too short");
+  return {load_le64(bytes.data()), KmerBloomFilter::from_bytes(bytes.subspan(8))};
 }
 
 void append_unitig(std::vector<std::byte>& message, std::string_view bases, std::uint64_t coverage_sum) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <xenon/xenon.hpp>
+#include "genomics/kmer/kmer_bloom_filter.hpp"
 
 // The messages of the assembler, after the k-mers are counted (see counter_protocol.hpp).
 // Each step ends everywhere before the coordinator starts the next:
@@ -50,9 +51,22 @@ struct GraphSetup {
   // Sequences carried from the round of a smaller k, one a line (multi_k_assembly.hpp): each
   // store keeps the k-mers of them it owns, whatever their count (at least 1).
   std::string carried;
+  // Not 0 (the first of several rounds, k <= 32): every store also answers with a filter of
+  // its k-mers counted twice or more, all sized alike for this many over all stores, whose
+  // union leaves out of the later rounds the k-mers read once (kmer_filter_window.hpp).
+  std::uint64_t filter_items = 0;
 
   Payload encode() const;
   static GraphSetup decode(std::span<const std::byte> bytes);
+};
+
+// A store's answer to the setup: its solid k-mers, and the filter asked for (or none).
+struct SolidAnswer {
+  std::uint64_t solid = 0;
+  KmerBloomFilter filter;
+
+  Payload encode() const;
+  static SolidAnswer decode(std::span<const std::byte> bytes);
 };
 
 // A unitig as a store found it: its bases and the sum of its k-mers' counts.

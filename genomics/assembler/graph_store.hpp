@@ -203,7 +203,14 @@ class GraphStore : public KmerStore<Words> {
       return true;
     };
     std::size_t solid = 0;
-    this->table_.for_each([&](const Key& key, std::uint64_t count) { solid += keep(key, count); });
+    SolidAnswer answer;
+    if (setup.filter_items != 0) answer.filter = KmerBloomFilter::sized_for(setup.filter_items);
+    this->table_.for_each([&](const Key& key, std::uint64_t count) {
+      solid += keep(key, count);
+      if constexpr (Words == 1) {
+        if (!answer.filter.empty() && count >= 2) answer.filter.insert(key[0]);
+      }
+    });
     std::size_t uncounted = 0;
     for (std::size_t slot = 0; slot < carried.slots(); ++slot) uncounted += carried.occupied(slot) && !counted[slot];
     vertices_ = VertexTable<Words>(solid + uncounted);
@@ -216,7 +223,8 @@ class GraphStore : public KmerStore<Words> {
     solid += uncounted;
     this->table_.clear();
     batcher_ = std::make_unique<LookupBatcher<Words>>(stores_.size(), kBatchEntries);
-    this->send_value(coordinator_, ACTION_GRAPH_SOLID, static_cast<std::uint64_t>(solid));
+    answer.solid = solid;
+    this->send(coordinator_, ACTION_GRAPH_SOLID, answer.encode());
   }
 
   // The k-mers of the carried sequences (one a line) that this store owns, as the parsers route

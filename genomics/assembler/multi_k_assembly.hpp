@@ -56,6 +56,7 @@ class MultiKAssembly : public Actor {
     round.carried_sequences = std::move(carried_);
     round.carry_to_next_round = !last_round();
     round.first_round = round_ == 0;
+    round.first_round_filter = first_round_filter_;
     if (settings_.k_rounds.size() > 1) {
       log_.line("round " + std::to_string(round_ + 1) + " of " + std::to_string(settings_.k_rounds.size()) +
                 ": k=" + std::to_string(round.counting.k) +
@@ -87,6 +88,7 @@ class MultiKAssembly : public Actor {
     }
     std::vector<KRound> rounds = std::move(outcome_.rounds);
     carried_ = std::move(outcome_.carried_sequences);
+    if (round_ == 0) first_round_filter_ = std::move(outcome_.first_round_filter);
     outcome_ = AssemblyOutcome{};
     outcome_.rounds = std::move(rounds);
     counted_ = CounterOutcome{};
@@ -100,6 +102,7 @@ class MultiKAssembly : public Actor {
   RunLog& log_;
   std::size_t round_ = 0;
   std::string carried_;  // from the round before, for the next
+  KmerBloomFilter first_round_filter_;  // its k-mers read twice or more, for the later rounds
 };
 
 }  // namespace xenon::genomics

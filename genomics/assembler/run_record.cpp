@@ -54,6 +54,7 @@ std::string run_json(const AssemblerSettings& settings, const AssemblyOutcome& o
   json += "  \"bubble_length\": " + std::to_string(settings.cleaning.bubble_length_for(counting.k)) + ",\n";
   json += "  \"cleaning_rounds\": " + std::to_string(settings.cleaning.rounds) + ",\n";
   json += std::string("  \"read_bridges\": ") + (settings.read_bridges ? "true" : "false") + ",\n";
+  json += std::string("  \"count_filter\": ") + (settings.count_filter ? "true" : "false") + ",\n";
   json += "  \"repeat_rounds\": " + std::to_string(settings.repeat_rounds) + ",\n";
   json += "  \"minimum_passages\": " + std::to_string(settings.minimum_passages) + ",\n";
   json += "  \"minimum_contig_length\": " + std::to_string(settings.minimum_contig) + ",\n";

@@ -64,6 +64,8 @@ class CounterCoordinator : public Actor {
   virtual ActorName spawn_store(int worker) { return this->template spawn_on<KmerStore<Words>>(worker); }
   // How parsers route k-mers to stores: 0 by hash, else by minimizers of this length.
   virtual std::uint32_t minimizer_length() const { return 0; }
+  // A filter the parsers leave out the k-mers read once by (ParserArguments): none here.
+  virtual void add_parser_filter(ParserArguments& /*arguments*/) const {}
   // Every k-mer is counted (the histogram is in the outcome and checked): write the counter's
   // output.
   virtual void counted() {
@@ -319,10 +321,18 @@ class CounterCoordinator : public Actor {
     for (const ActorName store : stores_) send(store, ACTION_KMERS_FORGET);  // then begin_counting()
   }
 
+  ParserArguments parser_arguments() const {
+    ParserArguments arguments;
+    arguments.k = static_cast<std::uint32_t>(settings_.k);
+    arguments.stores = stores_;
+    arguments.minimizer_length = minimizer_length();
+    add_parser_filter(arguments);
+    return arguments;
+  }
+
   // One actor per worker of every node, in the order node by node, worker by worker.
   void spawn_all(Role role) {
-    const Payload arguments =
-        role == Role::kStore ? Payload{} : ParserArguments{static_cast<std::uint32_t>(settings_.k), stores_, minimizer_length()}.encode();
+    const Payload arguments = role == Role::kStore ? Payload{} : parser_arguments().encode();
     std::vector<ActorName>& names = role == Role::kStore ? stores_ : parsers_;
     const std::string_view type = role == Role::kStore ? store_type()
                                                        : (Words == 1 ? kParserType1 : kParserType2);
@@ -478,12 +488,20 @@ class CounterCoordinator : public Actor {
     kmers_stored_ += store.kmers_received;
     outcome_.histogram.merge(store.histogram);
     if (--histograms_awaited_ != 0) return;
-    // Every k-mer parsed must be in exactly one store, and counted once.
+    // Every k-mer parsed must be in exactly one store, and counted once; those a filter left
+    // out were each read once (kmer_filter_window.hpp), so each is one more k-mer of count 1.
     const std::uint64_t parsed = outcome_.tally.kmers;
-    if (kmers_stored_ != parsed || outcome_.histogram.total_kmers() != parsed) {
+    const std::uint64_t left_out = outcome_.tally.kmers_left_out;
+    if (kmers_stored_ + left_out != parsed || outcome_.histogram.total_kmers() + left_out != parsed) {
       throw std::runtime_error("k-mers lost or duplicated: " + std::to_string(parsed) +
-                               " parsed, " + std::to_string(kmers_stored_) + " received by stores, " +
+                               " parsed, " + std::to_string(left_out) + " left out as read once, " +
+                               std::to_string(kmers_stored_) + " received by stores, " +
                                std::to_string(outcome_.histogram.total_kmers()) + " counted");
+    }
+    if (left_out != 0) {
+      outcome_.histogram.add(1, left_out);
+      log_.line(std::to_string(left_out) + " k-mers read once left out of the stores by the filter of " +
+                "shorter k-mers read twice or more, and counted as read once");
     }
     log_.end_phase(std::to_string(outcome_.histogram.distinct_kmers()) + " distinct k-mers, " +
                    std::to_string(outcome_.histogram.unique_kmers()) + " unique, the largest count " +

@@ -48,6 +48,7 @@ class Writer {
     u64(tally.records);
     u64(tally.bases);
     u64(tally.kmers);
+    u64(tally.kmers_left_out);
   }
   void failure(const InputFailure& failure) {
     u32(failure.file_index);
@@ -83,6 +84,8 @@ class Reader {
     tally.records = u64();
     tally.bases = u64();
     tally.kmers = u64();
+    tally.kmers_left_out = u64();
+    if (tally.kmers_left_out > tally.kmers) throw std::invalid_argument(std::string(what_) + ": more k-mers left out than read");
     return tally;
   }
   InputFailure failure() {
@@ -156,19 +159,22 @@ BlockMessage BlockMessage::decode(std::span<const std::byte> bytes) {
 }
 
 Payload InputTally::encode() const {
-  Payload payload = Payload::for_overwrite(32);
-  std::byte* out = payload.writable_bytes().data();
-  store_le64(out, blocks);
-  store_le64(out + 8, records);
-  store_le64(out + 16, bases);
-  store_le64(out + 24, kmers);
-  return payload;
+  Writer writer;
+  writer.tally(*this);
+  return writer.payload();
 }
 
 InputTally InputTally::decode(std::span<const std::byte> bytes) {
-  require_size(bytes, 32, "tally");
-  return {load_le64(bytes.data()), load_le64(bytes.data() + 8), load_le64(bytes.data() + 16),
-          load_le64(bytes.data() + 24)};
+  // 32 bytes: a checkpoint of a build before the filter, which left no k-mer out.
+  constexpr std::size_t kBeforeTheFilter = 32;
+  if (bytes.size() == kBeforeTheFilter) {
+    return {load_le64(bytes.data()), load_le64(bytes.data() + 8), load_le64(bytes.data() + 16),
+            load_le64(bytes.data() + 24), 0};
+  }
+  Reader reader(bytes, "tally");
+  const InputTally tally = reader.tally();
+  reader.finish();
+  return tally;
 }
 
 template <int Words>
@@ -269,12 +275,17 @@ template struct DumpChunk<1>;
 template struct DumpChunk<2>;
 
 Payload ParserArguments::encode() const {
-  Payload payload = Payload::for_overwrite(12 + 8 * stores.size());
+  const std::vector<std::byte> filter_bytes = filter.to_bytes();
+  const std::size_t stores_end = 8 + 8 * stores.size();
+  Payload payload = Payload::for_overwrite(stores_end + 16 + filter_bytes.size());
   std::byte* out = payload.writable_bytes().data();
   store_le32(out, k);
   store_le32(out + 4, static_cast<std::uint32_t>(stores.size()));
   for (std::size_t i = 0; i < stores.size(); ++i) store_le64(out + 8 + 8 * i, stores[i].value());
-  store_le32(out + 8 + 8 * stores.size(), minimizer_length);
+  store_le32(out + stores_end, minimizer_length);
+  store_le32(out + stores_end + 4, filter_k);
+  store_le64(out + stores_end + 8, filter_bytes.size());
+  std::copy(filter_bytes.begin(), filter_bytes.end(), out + stores_end + 16);
   return payload;
 }
 
@@ -283,16 +294,27 @@ ParserArguments ParserArguments::decode(std::span<const std::byte> bytes) {
   ParserArguments arguments;
   arguments.k = load_le32(bytes.data());
   const std::uint32_t stores = load_le32(bytes.data() + 4);
-  const std::size_t size = 12 + 8 * static_cast<std::size_t>(stores);
-  require_size(bytes, size, "parser arguments");
+  const std::size_t stores_end = 8 + 8 * static_cast<std::size_t>(stores);
+  require_size(bytes, stores_end + 16, "parser arguments");
   for (std::uint32_t i = 0; i < stores; ++i) {
     arguments.stores.push_back(ActorName::from_value(load_le64(bytes.data() + 8 + 8 * i)));
   }
-  arguments.minimizer_length = load_le32(bytes.data() + size - 4);
+  arguments.minimizer_length = load_le32(bytes.data() + stores_end);
   if (arguments.minimizer_length > 32 || arguments.minimizer_length > arguments.k) {
     throw std::invalid_argument("parser arguments: minimizer length " +
                                 std::to_string(arguments.minimizer_length) + " with k " +
                                 std::to_string(arguments.k));
+  }
+  arguments.filter_k = load_le32(bytes.data() + stores_end + 4);
+  const std::uint64_t filter_bytes = load_le64(bytes.data() + stores_end + 8);
+  if (filter_bytes != bytes.size() - stores_end - 16) {
+    throw std::invalid_argument("parser arguments: a filter of " + std::to_string(filter_bytes) + " bytes in " +
+                                std::to_string(bytes.size() - stores_end - 16));
+  }
+  arguments.filter = KmerBloomFilter::from_bytes(bytes.subspan(stores_end + 16));
+  if (!arguments.filter.empty() && (arguments.filter_k == 0 || arguments.filter_k > 32 || arguments.filter_k > arguments.k)) {
+    throw std::invalid_argument("parser arguments: a filter of " + std::to_string(arguments.filter_k) +
+                                "-mers with k " + std::to_string(arguments.k));
   }
   return arguments;
 }

@@ -13,6 +13,7 @@
 #include "genomics/io/block_splitter.hpp"
 #include "genomics/io/input_plan.hpp"
 #include "genomics/kmer/kmer.hpp"
+#include "genomics/kmer/kmer_bloom_filter.hpp"
 #include "genomics/kmer/kmer_hash.hpp"
 #include "genomics/kmer/kmer_histogram.hpp"
 
@@ -79,12 +80,14 @@ struct InputTally {
   std::uint64_t records = 0;
   std::uint64_t bases = 0;
   std::uint64_t kmers = 0;
+  std::uint64_t kmers_left_out = 0;  // of kmers, read once by a filter's verdict: sent to no store
 
   InputTally& operator+=(const InputTally& other) {
     blocks += other.blocks;
     records += other.records;
     bases += other.bases;
     kmers += other.kmers;
+    kmers_left_out += other.kmers_left_out;
     return *this;
   }
   Payload encode() const;
@@ -211,6 +214,10 @@ struct ParserArguments {
   std::uint32_t k = 0;
   std::vector<ActorName> stores;
   std::uint32_t minimizer_length = 0;
+  // With a filter: the k-mers whose every k-mer of filter_k bases may be in it are sent to
+  // the stores; the others were read once (kmer_filter_window.hpp) and are only tallied.
+  std::uint32_t filter_k = 0;
+  KmerBloomFilter filter;
 
   Payload encode() const;
   static ParserArguments decode(std::span<const std::byte> bytes);

@@ -15,6 +15,7 @@
 #include <xenon/xenon.hpp>
 #include "genomics/counter/counter_protocol.hpp"
 #include "genomics/io/sequence_parser.hpp"
+#include "genomics/kmer/kmer_filter_window.hpp"
 #include "genomics/kmer/kmer_hash.hpp"
 #include "genomics/kmer/minimizer.hpp"
 
@@ -41,6 +42,9 @@ class KmerParser : public Actor {
         batch_keys_(batch_keys_for(arguments_.stores.size())) {
     if (arguments_.minimizer_length != 0) {
       window_.emplace(static_cast<int>(arguments_.k), static_cast<int>(arguments_.minimizer_length));
+    }
+    if (!arguments_.filter.empty()) {
+      filter_window_.emplace(arguments_.filter, static_cast<int>(arguments_.filter_k), static_cast<int>(arguments_.k));
     }
     if (arguments_.k == 0 || kmer_words(static_cast<int>(arguments_.k)) != Words ||
         arguments_.stores.empty()) {
@@ -72,41 +76,63 @@ class KmerParser : public Actor {
     InputFailure failure;
   };
 
+  // What follows the scan beside the k-mers: the minimizers (to route) and the filter's
+  // verdict (to leave out k-mers read once), either or both.
+  struct ScanObserver {
+    MinimizerWindow* minimizers;
+    KmerFilterWindow* filter;
+    void begin_record() {
+      if (minimizers) minimizers->reset();
+      if (filter) filter->begin_record();
+    }
+    // The bases the scanner is about to feed, for the filter to look up ahead.
+    void prepare(std::string_view bases) {
+      if (filter) filter->prepare(bases);
+    }
+    // The scanner's calls: a break, a base.
+    void reset() {
+      if (minimizers) minimizers->reset();
+      if (filter) filter->reset();
+    }
+    void push(int code) {
+      if (minimizers) minimizers->push(code);
+      if (filter) filter->push(code);
+    }
+  };
+
   // Sees every record of a block (SequenceParser's visitor).
   struct Visitor {
     KmerParser& parser;
     InputTally& tally;
+    ScanObserver observer{parser.window_ ? &*parser.window_ : nullptr,
+                          parser.filter_window_ ? &*parser.filter_window_ : nullptr};
     void begin_record() {
       ++tally.records;
       parser.scanner_.reset();
-      if (parser.window_) parser.window_->reset();
+      observer.begin_record();
     }
     // The bases before a cut inside a long record were counted with the previous block:
     // they only prime the scanner for the k-mers that span the cut.
     void resume_record(std::string_view carried) {
       parser.scanner_.reset();
-      if (parser.window_) {
-        parser.window_->reset();
-        parser.scanner_.feed(carried, [](const PackedKmer<Words>&) {}, *parser.window_);
-      } else {
-        parser.scanner_.feed(carried, [](const PackedKmer<Words>&) {});
-      }
+      observer.begin_record();
+      observer.prepare(carried);
+      parser.scanner_.feed(carried, [](const PackedKmer<Words>&) {}, observer);
     }
     void bases(std::string_view line) {
       tally.bases += line.size();
-      if (parser.window_) {
-        const std::uint32_t stores = static_cast<std::uint32_t>(parser.batches_.size());
-        parser.scanner_.feed(line, [this, stores](const PackedKmer<Words>& kmer) {
-          ++tally.kmers;
-          parser.route(key_of<Words>(kmer), store_of_minimizer(parser.window_->minimum(), stores));
-        }, *parser.window_);
-        return;
-      }
-      parser.scanner_.feed(line, [this](const PackedKmer<Words>& kmer) {
+      const std::uint32_t stores = static_cast<std::uint32_t>(parser.batches_.size());
+      observer.prepare(line);
+      parser.scanner_.feed(line, [this, stores](const PackedKmer<Words>& kmer) {
         ++tally.kmers;
+        if (observer.filter && !observer.filter->passes()) {
+          ++tally.kmers_left_out;
+          return;
+        }
         const Key key = key_of<Words>(kmer);
-        parser.route(key, store_of<Words>(key, static_cast<std::uint32_t>(parser.batches_.size())));
-      });
+        parser.route(key, observer.minimizers ? store_of_minimizer(observer.minimizers->minimum(), stores)
+                                              : store_of<Words>(key, stores));
+      }, observer);
     }
   };
 
@@ -171,6 +197,7 @@ class KmerParser : public Actor {
   ParserArguments arguments_;
   KmerScanner<Words> scanner_;
   std::optional<MinimizerWindow> window_;  // with minimizer routing
+  std::optional<KmerFilterWindow> filter_window_;  // with a filter (reads arguments_.filter)
   std::vector<std::vector<Key>> batches_;  // one per store, filled as k-mers come
   std::size_t batch_keys_;
   std::uint64_t current_block_ = 0;

@@ -88,6 +88,11 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
   command_line.add_flag("no-read-bridges", &no_read_bridges,
                         "leave the dead ends of coverage gaps apart (by default, in the first round, two dead ends are "
                         "joined where a read spans the gap between them and neither is bridged elsewhere)");
+  bool no_count_filter = false;
+  command_line.add_flag("no-count-filter", &no_count_filter,
+                        "count every k-mer of the rounds after the first in the stores' tables (by default those "
+                        "with a shorter k-mer the first round read only once are counted as read once and left "
+                        "out: the same output in less memory)");
   std::string graph_image = "auto";
   command_line.add_string("graph-image", &graph_image,
                           "draw DIR/graph.png from graph.gfa with Bandage: yes, no, or auto (when Bandage is "
@@ -121,6 +126,7 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
   settings.cleaning.tip_length = static_cast<std::size_t>(tip_length);
   settings.cleaning.bubble_length = static_cast<std::size_t>(bubble_length);
   settings.read_bridges = !no_read_bridges;
+  settings.count_filter = !no_count_filter;
   check_standard_input_once(settings.counting.files);
   if (settings.counting.output_directory.empty()) throw UsageError("no output directory: give -o DIR");
   if (settings.minimum_contig == 0) throw UsageError("--min-contig must be at least 1");

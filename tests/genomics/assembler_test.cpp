@@ -434,6 +434,7 @@ TEST(Assembler, RunRecordTellsWhatRanOnWhatWithWhichSettingsAndHowLongEachPhaseT
   EXPECT_EQ(field(record, "repeat_rounds"), "3");
   EXPECT_EQ(field(record, "minimum_passages"), "2");
   EXPECT_EQ(field(record, "minimum_contig_length"), "200");
+  EXPECT_EQ(field(record, "count_filter"), "True");  // as Python prints a JSON true
   EXPECT_EQ(field(record, "nodes"), "1");
   // Each phase the log ended before the files were written, in order, with its seconds.
   std::vector<std::string> phases, logged;
@@ -525,6 +526,36 @@ TEST(Assembler, ThresholdAndCleaningCanBeChosen) {
   EXPECT_GT(json_number(all_kmers.read("assembly.json"), "tips_removed"), 100u);
   EXPECT_EQ(json_number(uncleaned.read("assembly.json"), "tips_removed"), 0u);
   EXPECT_GT(json_number(uncleaned.read("assembly.json"), "unitigs"), 1000u);
+}
+
+// The rounds after the first leave out of their stores the k-mers with a shorter k-mer the
+// first round read once (kmer_filter_window.hpp): every file is the same bytes as when every
+// k-mer is counted (--no-count-filter), the histogram's k-mers read once included. With
+// --min-coverage 1 a k-mer read once can be solid, so nothing is left out.
+TEST(Assembler, LeavingOutTheKmersReadOnceChangesNoByte) {
+  ASSERT_TRUE(test_data_present());
+  if (xenon::testing::under_thread_sanitizer()) GTEST_SKIP() << "an option only: its threads are the other tests'";
+  const std::string options = "--k-list 21,33,63 --graph-image no -threads-per-node 2";
+  OutputDirectory filtered, counted, every_kmer_solid;
+  assemble(filtered, options, kShigella);
+  assemble(counted, options + " --no-count-filter", kShigella);
+  for (const char* file : {"contigs.fasta", "scaffolds.fasta", "assembly.json", "graph.gfa", "histogram.txt"}) {
+    EXPECT_EQ(filtered.read(file), counted.read(file)) << file;
+  }
+  const std::string log = filtered.read("assembler.log");
+  const std::string left_out = " k-mers read once left out of the stores";
+  const std::size_t first = log.find(left_out);
+  ASSERT_NE(first, std::string::npos) << log;
+  EXPECT_NE(log.find(left_out, first + 1), std::string::npos) << "both later rounds: " << log;
+  EXPECT_EQ(counted.read("assembler.log").find(left_out), std::string::npos);
+  EXPECT_NE(counted.read("run.json").find("\"count_filter\": false"), std::string::npos);
+  // The count left out is most of the last round's k-mers read once.
+  const std::size_t line_start = log.rfind('\n', log.rfind(left_out)) + 1;
+  const std::uint64_t last = std::stoull(log.substr(log.find("  ", line_start) + 2));
+  EXPECT_GT(last, json_number(counted.read("assembly.json"), "solid_kmers") / 10) << log;
+
+  assemble(every_kmer_solid, "--k-list 21,33 --min-coverage 1 --graph-image no", kShigella);
+  EXPECT_EQ(every_kmer_solid.read("assembler.log").find(left_out), std::string::npos);
 }
 
 // One line naming the problem, the exit status, and no output files.

@@ -68,4 +68,41 @@ TEST(CounterProtocol, AStoreHistogramAndADumpChunkReadBackAsWritten) {
   EXPECT_THROW(DumpChunk<1>::decode(std::span(bytes).first(bytes.size() - 1), decoded), std::invalid_argument);
 }
 
+// A parser's arguments carry the filter whole (or none), and its length is checked; a tally
+// carries the k-mers the filter left out, and a checkpoint's tally from before the filter
+// (32 bytes) reads as one that left none out.
+TEST(CounterProtocol, ParserArgumentsCarryTheFilterAndATallyTheKmersLeftOut) {
+  ParserArguments arguments;
+  arguments.k = 55;
+  arguments.stores = {xenon::ActorName::from_value(7), xenon::ActorName::from_value(9)};
+  arguments.minimizer_length = 11;
+  const ParserArguments plain = ParserArguments::decode(bytes_of(arguments.encode()));
+  EXPECT_EQ(plain.k, 55u);
+  EXPECT_EQ(plain.stores, arguments.stores);
+  EXPECT_EQ(plain.minimizer_length, 11u);
+  EXPECT_TRUE(plain.filter.empty());
+
+  arguments.filter_k = 21;
+  arguments.filter = KmerBloomFilter::sized_for(100);
+  arguments.filter.insert(0x1234567890abcdefULL);
+  const std::vector<std::byte> bytes = bytes_of(arguments.encode());
+  const ParserArguments filtered = ParserArguments::decode(bytes);
+  EXPECT_EQ(filtered.filter_k, 21u);
+  EXPECT_EQ(filtered.filter, arguments.filter);
+  EXPECT_THROW(ParserArguments::decode(std::span(bytes).first(bytes.size() - 8)), std::invalid_argument);
+  arguments.filter_k = 57;  // longer than k
+  EXPECT_THROW(ParserArguments::decode(bytes_of(arguments.encode())), std::invalid_argument);
+
+  const InputTally tally{3, 40, 6000, 5000, 1200};
+  const std::vector<std::byte> tally_bytes = bytes_of(tally.encode());
+  const InputTally read = InputTally::decode(tally_bytes);
+  EXPECT_EQ(read.kmers, 5000u);
+  EXPECT_EQ(read.kmers_left_out, 1200u);
+  const InputTally old = InputTally::decode(std::span(tally_bytes).first(32));
+  EXPECT_EQ(old.kmers, 5000u);
+  EXPECT_EQ(old.kmers_left_out, 0u);
+  EXPECT_THROW(InputTally::decode(std::span(tally_bytes).first(36)), std::invalid_argument);
+  EXPECT_THROW(InputTally::decode(bytes_of(InputTally{1, 1, 10, 5, 6}.encode())), std::invalid_argument);
+}
+
 }  // namespace

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "genomics/kmer/kmer_bloom_filter.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include <xenon/xenon.hpp>
+
+namespace xenon::genomics {
+
+namespace {
+constexpr std::uint64_t kBitsPerItem = 16;
+constexpr std::uint64_t kLargestWords = std::uint64_t{1} << 32;  // word_of scales a 32-bit half
+}  // namespace
+
+KmerBloomFilter KmerBloomFilter::sized_for(std::uint64_t items) {
+  KmerBloomFilter filter;
+  const std::uint64_t words = std::clamp<std::uint64_t>((items * kBitsPerItem + 63) / 64, 1, kLargestWords);
+  filter.words_.assign(static_cast<std::size_t>(words), 0);
+  return filter;
+}
+
+void KmerBloomFilter::merge(const KmerBloomFilter& other) {
+  if (other.words_.size() != words_.size()) {
+    throw std::invalid_argument("k-mer filters of " + std::to_string(bytes()) + " and " +
+                                std::to_string(other.bytes()) + " bytes cannot be merged");
+  }
+  for (std::size_t i = 0; i < words_.size(); ++i) words_[i] |= other.words_[i];
+}
+
+std::vector<std::byte> KmerBloomFilter::to_bytes() const {
+  std::vector<std::byte> bytes(words_.size() * 8);
+  for (std::size_t i = 0; i < words_.size(); ++i) store_le64(bytes.data() + 8 * i, words_[i]);
+  return bytes;
+}
+
+KmerBloomFilter KmerBloomFilter::from_bytes(std::span<const std::byte> bytes) {
+  if (bytes.size() % 8 != 0) {
+    throw std::invalid_argument("a k-mer filter of " + std::to_string(bytes.size()) + " bytes, not whole words");
+  }
+  KmerBloomFilter filter;
+  filter.words_.resize(bytes.size() / 8);
+  for (std::size_t i = 0; i < filter.words_.size(); ++i) filter.words_[i] = load_le64(bytes.data() + 8 * i);
+  return filter;
+}
+
+}  // namespace xenon::genomics
