@@ -10,6 +10,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <xenon/xenon.hpp>
@@ -194,7 +195,7 @@ class GraphStore : public KmerStore<Words> {
     minimizers_.emplace(static_cast<int>(setup.k), minimizer_length_);
     k_ = static_cast<int>(setup.k);
     // Carried k-mers are solid whatever their count; those no read has are added with one.
-    const VertexTable<Words> carried = carried_kmers(setup.carried);
+    VertexTable<Words> carried = carried_kmers(setup.carried);
     std::vector<bool> counted(carried.slots(), false);  // by the carried k-mer's slot
     const auto keep = [&](const Key& key, std::uint64_t count) {
       const std::uint32_t slot = setup.carried.empty() ? VertexTable<Words>::kAbsent : carried.find(key);
@@ -211,17 +212,24 @@ class GraphStore : public KmerStore<Words> {
         if (!answer.filter.empty() && count >= 2) answer.filter.insert(key[0]);
       }
     });
-    std::size_t uncounted = 0;
-    for (std::size_t slot = 0; slot < carried.slots(); ++slot) uncounted += carried.occupied(slot) && !counted[slot];
-    vertices_ = VertexTable<Words>(solid + uncounted);
+    // What is kept, in the table's order, copied out so that the counts' table and the carried
+    // set are given back before the vertices take their memory (a round's peak was all three).
+    std::vector<std::pair<Key, std::uint64_t>> kept;
+    kept.reserve(solid);
     this->table_.for_each([&](const Key& key, std::uint64_t count) {
-      if (keep(key, count)) vertices_.insert(key, count);
+      if (keep(key, count)) kept.emplace_back(key, count);
     });
-    for (std::size_t slot = 0; slot < carried.slots(); ++slot) {
-      if (carried.occupied(slot) && !counted[slot]) vertices_.insert(carried.key(slot), 1);
-    }
-    solid += uncounted;
     this->table_.clear();
+    std::vector<Key> uncounted;
+    for (std::size_t slot = 0; slot < carried.slots(); ++slot) {
+      if (carried.occupied(slot) && !counted[slot]) uncounted.push_back(carried.key(slot));
+    }
+    carried = VertexTable<Words>();
+    counted = std::vector<bool>();
+    vertices_ = VertexTable<Words>(kept.size() + uncounted.size());
+    for (const auto& [key, count] : kept) vertices_.insert(key, count);
+    for (const Key& key : uncounted) vertices_.insert(key, 1);
+    solid = kept.size() + uncounted.size();
     batcher_ = std::make_unique<LookupBatcher<Words>>(stores_.size(), kBatchEntries);
     answer.solid = solid;
     this->send(coordinator_, ACTION_GRAPH_SOLID, answer.encode());
