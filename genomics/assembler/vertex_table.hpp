@@ -85,7 +85,7 @@ class VertexTable {
     std::uint8_t visited = 0;
   };
 
-  // Keys are hashes already: their low bits spread evenly.
+  // Keys are hashes already: their bits spread evenly.
   static std::uint64_t home(const Key& key) { return key[Words - 1]; }
   bool empty(std::size_t slot) const { return slots_[slot].count == 0; }
 

@@ -9,37 +9,40 @@
 
 namespace xenon::genomics {
 
-// The slots of a table with open addressing and linear probing: at least twice as many as the
-// entries it will hold (a power of two, at least 16), never grown, so a slot's index can name
-// its entry for the table's lifetime. Only indexes: each table stores its slots as its lookups
-// run fastest (a key beside its value, or occupancy in a bit vector of its own that a miss
-// reads alone), and says through `empty(slot)` and `matches(slot)` what a slot holds.
-// Hashes must spread their low bits evenly.
+// The slots of a table with open addressing and linear probing: twice as many as the entries
+// it will hold (at least 16), never grown, so a slot's index can name its entry for the
+// table's lifetime. Only indexes: each table stores its slots as its lookups run fastest (a
+// key beside its value, or occupancy in a bit vector of its own that a miss reads alone), and
+// says through `empty(slot)` and `matches(slot)` what a slot holds. A hash's home is its high
+// bits scaled to the slots (no power of two: a table rounded up to one was a quarter to half
+// full, and the stores' vertex tables were a round's largest memory), so hashes must spread
+// their high bits evenly.
 class LinearProbing {
  public:
   LinearProbing() = default;  // no slots: probe() must not be called
-  explicit LinearProbing(std::size_t entries) : slots_(16) {
-    while (slots_ < entries * 2) slots_ *= 2;
-    mask_ = slots_ - 1;
-  }
+  explicit LinearProbing(std::size_t entries) : slots_(entries < 8 ? 16 : 2 * entries) {}
 
   std::size_t slots() const { return slots_; }
 
   // Where a probe from `hash` starts (for prefetching).
-  std::size_t home(std::uint64_t hash) const { return static_cast<std::size_t>(hash) & mask_; }
+  std::size_t home(std::uint64_t hash) const {
+    __extension__ using Wide = unsigned __int128;
+    return static_cast<std::size_t>((static_cast<Wide>(hash) * slots_) >> 64);
+  }
 
-  // The first slot from `hash`'s home on that is empty or matches: where the key is, or else
-  // where it goes.
+  // The first slot from `hash`'s home on (past the last, the first) that is empty or matches:
+  // where the key is, or else where it goes.
   template <typename Empty, typename Matches>
   std::size_t probe(std::uint64_t hash, Empty&& empty, Matches&& matches) const {
     std::size_t slot = home(hash);
-    while (!empty(slot) && !matches(slot)) slot = (slot + 1) & mask_;
+    while (!empty(slot) && !matches(slot)) {
+      if (++slot == slots_) slot = 0;
+    }
     return slot;
   }
 
  private:
   std::size_t slots_ = 0;
-  std::size_t mask_ = 0;
 };
 
 }  // namespace xenon::genomics

@@ -215,7 +215,8 @@ TEST(KmerHistogram, WritesJellyfishHistoWithCountsAboveTheHighMarkAddedUp) {
 TEST(LinearProbing, SizesForHalfFullAndProbesOnPastTheEndToTheStart) {
   EXPECT_EQ(LinearProbing(0).slots(), 16u);
   EXPECT_EQ(LinearProbing(8).slots(), 16u);
-  EXPECT_EQ(LinearProbing(9).slots(), 32u);
+  EXPECT_EQ(LinearProbing(9).slots(), 18u);  // twice the entries, no power of two
+  EXPECT_EQ(LinearProbing(1000000).slots(), 2000000u);
   const LinearProbing probing(8);
   std::vector<int> keys(16, -1);  // -1: empty
   const auto insert = [&](std::uint64_t hash, int key) {
@@ -224,11 +225,13 @@ TEST(LinearProbing, SizesForHalfFullAndProbesOnPastTheEndToTheStart) {
     keys[slot] = key;
     return slot;
   };
-  EXPECT_EQ(insert(14 + 16 * 5, 1), 14u);  // the hash's low bits
-  EXPECT_EQ(insert(14, 2), 15u);
-  EXPECT_EQ(insert(15, 3), 0u);            // past the end, on from the start
-  EXPECT_EQ(insert(14, 2), 15u);           // found where it is
-  EXPECT_EQ(insert(0, 4), 1u);
+  const auto high = [](std::uint64_t sixteenths) { return sixteenths << 60; };
+  EXPECT_EQ(insert(high(14) + 12345, 1), 14u);  // the hash's high bits, scaled to the slots
+  EXPECT_EQ(insert(high(14), 2), 15u);
+  EXPECT_EQ(insert(high(15), 3), 0u);            // past the end, on from the start
+  EXPECT_EQ(insert(high(14), 2), 15u);           // found where it is
+  EXPECT_EQ(insert(5, 4), 1u);
+  EXPECT_EQ(LinearProbing(9).home(~std::uint64_t{0}), 17u);  // the last slot of 18
 }
 
 TEST(KmerHistogram, SurvivesItsMessageFormatAndRejectsPartialPairs) {
