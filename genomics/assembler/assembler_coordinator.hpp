@@ -71,10 +71,31 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     setup.stores = this->stores();
     setup.minimizer_length = minimizer_length();
     setup.carried = settings_.carried_sequences;
-    if (builds_count_filter(settings_)) {
-      setup.filter_items = this->histogram().distinct_kmers() - this->histogram().unique_kmers();
-    }
+    if (builds_count_filter(settings_)) setup.filter_items = count_filter_items();
     to_every_store(ACTION_GRAPH_SOLIDIFY, [&] { return setup.encode(); });
+  }
+
+  // The k-mers read twice or more that the first round's filter holds, or 0 for no filter
+  // where it would cost more than it saves: every store builds one of the full size and every
+  // parser of the later rounds holds a copy, so a node holds one a worker, while the k-mers
+  // read once it keeps out of the tables (more at a larger k than this round's, which are the
+  // measure) spread over the nodes. Nor over 1 GiB, which a message between nodes can carry.
+  std::uint64_t count_filter_items() const {
+    const KmerHistogram& histogram = this->histogram();
+    const std::uint64_t items = histogram.distinct_kmers() - histogram.unique_kmers();
+    const std::uint64_t filter_bytes = KmerBloomFilter::bytes_for(items);
+    const std::uint64_t copies_on_a_node = static_cast<std::uint64_t>(this->worker_count());
+    constexpr std::uint64_t kTableBytesPerKmer = 16;  // at least a key and a count
+    const std::uint64_t saved_on_a_node =
+        histogram.unique_kmers() * kTableBytesPerKmer / static_cast<std::uint64_t>(this->node_count());
+    constexpr std::uint64_t kLargestFilter = std::uint64_t{1} << 30;
+    if (filter_bytes > kLargestFilter || filter_bytes * copies_on_a_node > saved_on_a_node) {
+      this->log().line("no filter of k-mers read once for the later rounds: " + std::to_string(copies_on_a_node) +
+                       " copies of " + std::to_string(filter_bytes) + " bytes on a node against " +
+                       std::to_string(saved_on_a_node) + " bytes of k-mers read once kept out of its tables");
+      return 0;
+    }
+    return items;
   }
 
   // A round after the first: the first round's k-mers read twice or more, and this round's

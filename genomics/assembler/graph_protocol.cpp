@@ -9,7 +9,8 @@
 
 namespace xenon::genomics {
 
-// u64 threshold, u64 length of `carried`, its bytes, then the stores as ParserArguments.
+// u64 threshold, u64 filter_items, u64 length of `carried`, its bytes, then the stores as
+// ParserArguments (with no filter).
 Payload GraphSetup::encode() const {
   ParserArguments stores_part_fields;
   stores_part_fields.k = k;

@@ -14,7 +14,8 @@
 // Each step ends everywhere before the coordinator starts the next:
 //   coordinator -> store  ACTION_GRAPH_SOLIDIFY  keep k-mers counted at least `threshold` times,
 //                                                and those of the sequences carried from a smaller k
-//   store -> coordinator  ACTION_GRAPH_SOLID     u64 vertices kept
+//   store -> coordinator  ACTION_GRAPH_SOLID     SolidAnswer: u64 vertices kept, then the filter
+//                                                asked for (filter_items), if any
 //   coordinator -> store  ACTION_GRAPH_EDGES     find each vertex's neighbours
 //   store -> coordinator  ACTION_GRAPH_EDGES_DONE  u64 edges
 //   coordinator -> store  ACTION_GRAPH_WALK      walk the unitigs that start at its vertices

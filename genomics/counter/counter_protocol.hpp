@@ -214,8 +214,9 @@ struct ParserArguments {
   std::uint32_t k = 0;
   std::vector<ActorName> stores;
   std::uint32_t minimizer_length = 0;
-  // With a filter: the k-mers whose every k-mer of filter_k bases may be in it are sent to
-  // the stores; the others were read once (kmer_filter_window.hpp) and are only tallied.
+  // With a filter (of the hashed k-mers of filter_k bases read twice or more): a k-mer goes to
+  // its store only when each of its k-mers of filter_k bases may be in the filter; the others
+  // were read once (kmer_filter_window.hpp) and are only tallied.
   std::uint32_t filter_k = 0;
   KmerBloomFilter filter;
 

@@ -43,14 +43,14 @@ class KmerParser : public Actor {
     if (arguments_.minimizer_length != 0) {
       window_.emplace(static_cast<int>(arguments_.k), static_cast<int>(arguments_.minimizer_length));
     }
-    if (!arguments_.filter.empty()) {
-      filter_window_.emplace(arguments_.filter, static_cast<int>(arguments_.filter_k), static_cast<int>(arguments_.k));
-    }
     if (arguments_.k == 0 || kmer_words(static_cast<int>(arguments_.k)) != Words ||
         arguments_.stores.empty()) {
       throw std::invalid_argument("k-mer parser: bad arguments (k " +
                                   std::to_string(arguments_.k) + ", " +
                                   std::to_string(arguments_.stores.size()) + " stores)");
+    }
+    if (!arguments_.filter.empty()) {
+      filter_window_.emplace(arguments_.filter, static_cast<int>(arguments_.filter_k), static_cast<int>(arguments_.k));
     }
   }
 

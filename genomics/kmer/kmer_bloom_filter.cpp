@@ -14,12 +14,19 @@ constexpr std::uint64_t kBitsPerItem = 16;
 constexpr std::uint64_t kLargestWords = std::uint64_t{1} << 32;  // word_of scales a 32-bit half
 }  // namespace
 
+namespace {
+std::uint64_t words_for(std::uint64_t items) {
+  return std::clamp<std::uint64_t>((items * kBitsPerItem + 63) / 64, 1, kLargestWords);
+}
+}  // namespace
+
 KmerBloomFilter KmerBloomFilter::sized_for(std::uint64_t items) {
   KmerBloomFilter filter;
-  const std::uint64_t words = std::clamp<std::uint64_t>((items * kBitsPerItem + 63) / 64, 1, kLargestWords);
-  filter.words_.assign(static_cast<std::size_t>(words), 0);
+  filter.words_.assign(static_cast<std::size_t>(words_for(items)), 0);
   return filter;
 }
+
+std::uint64_t KmerBloomFilter::bytes_for(std::uint64_t items) { return words_for(items) * sizeof(std::uint64_t); }
 
 void KmerBloomFilter::merge(const KmerBloomFilter& other) {
   if (other.words_.size() != words_.size()) {

@@ -19,6 +19,7 @@ class KmerBloomFilter {
 
   // 16 bits an item (about 0.5% false positives when full), at least one word.
   static KmerBloomFilter sized_for(std::uint64_t items);
+  static std::uint64_t bytes_for(std::uint64_t items);  // sized_for(items).bytes(), not allocated
 
   bool empty() const { return words_.empty(); }
   std::size_t bytes() const { return words_.size() * sizeof(std::uint64_t); }

@@ -58,17 +58,17 @@ class KmerFilterWindow {
       forward_ = ((forward_ << 2) | base) & mask_;  // the packing of KmerScanner<1>: the stores' keys
       reverse_ = (reverse_ >> 2) | ((3 - base) << top_shift_);
       if (++valid_ < filter_k_) {
-        kinds_[i] = Kind::kShort;
+        kinds_[i] = Kind::kTooFewBases;
         continue;
       }
       valid_ = filter_k_;
       hashes_[i] = key_of<1>({forward_ < reverse_ ? forward_ : reverse_})[0];
-      kinds_[i] = Kind::kShorterKmer;
+      kinds_[i] = Kind::kEndsShorterKmer;
       filter_.prefetch(hashes_[i]);
     }
     runs_.resize(bases.size());
     for (std::size_t i = 0; i < bases.size(); ++i) {
-      if (kinds_[i] == Kind::kShorterKmer) {
+      if (kinds_[i] == Kind::kEndsShorterKmer) {
         // Bounded by needed_: records may be longer than an int counts.
         run_ = !filter_.may_contain(hashes_[i]) ? 0 : run_ < needed_ ? run_ + 1 : needed_;
       } else if (kinds_[i] == Kind::kBreak) {
@@ -79,15 +79,22 @@ class KmerFilterWindow {
     next_ = 0;
   }
 
-  // The scanner's observer, base by base over what was prepared.
-  void push(int /*code*/) { passing_run_ = runs_[next_++]; }
-  void reset() { passing_run_ = runs_[next_++]; }
+  // The scanner's observer, base by base over what was prepared (a scan of other bases, or
+  // of more, is a caller's bug: caught, not read past the end).
+  void push(int /*code*/) { take_next(); }
+  void reset() { take_next(); }
 
   // Whether the k-mer ending at the last base pushed has every shorter k-mer in the filter.
   bool passes() const { return passing_run_ >= needed_; }
 
  private:
-  enum class Kind : std::uint8_t { kBreak, kShort, kShorterKmer };  // a base before the first shorter k-mer: kShort
+  void take_next() {
+    if (next_ == runs_.size()) throw std::logic_error("k-mer filter window: a base scanned that was not prepared");
+    passing_run_ = runs_[next_++];
+  }
+
+  // A break (not ACGT); a base too few since the break to end a shorter k-mer; a base that ends one.
+  enum class Kind : std::uint8_t { kBreak, kTooFewBases, kEndsShorterKmer };
 
   const KmerBloomFilter& filter_;
   int filter_k_;

@@ -556,6 +556,19 @@ TEST(Assembler, LeavingOutTheKmersReadOnceChangesNoByte) {
 
   assemble(every_kmer_solid, "--k-list 21,33 --min-coverage 1 --graph-image no", kShigella);
   EXPECT_EQ(every_kmer_solid.read("assembler.log").find(left_out), std::string::npos);
+
+  // A record cut across blocks (the lambda genome, 48 kbp, beside its reads, in blocks of
+  // 4 KiB): the bases before each cut prime the filter's window as they prime the scanner.
+  const std::string cut_input = " -block-kib 4 --k-list 21,33 --graph-image no -1 " + data_directory() +
+                                "/lambda/reads_1.fq.gz -2 " + data_directory() + "/lambda/reads_2.fq.gz -s " +
+                                data_directory() + "/lambda/lambda_virus.fa.gz";
+  OutputDirectory cut_filtered, cut_counted;
+  assemble(cut_filtered, "", cut_input);
+  assemble(cut_counted, "--no-count-filter", cut_input);
+  EXPECT_NE(cut_filtered.read("assembler.log").find(left_out), std::string::npos) << cut_filtered.read("assembler.log");
+  for (const char* file : {"contigs.fasta", "assembly.json", "graph.gfa", "histogram.txt"}) {
+    EXPECT_EQ(cut_filtered.read(file), cut_counted.read(file)) << file;
+  }
 }
 
 // One line naming the problem, the exit status, and no output files.

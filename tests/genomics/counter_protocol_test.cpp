@@ -90,7 +90,8 @@ TEST(CounterProtocol, ParserArgumentsCarryTheFilterAndATallyTheKmersLeftOut) {
   EXPECT_EQ(filtered.filter_k, 21u);
   EXPECT_EQ(filtered.filter, arguments.filter);
   EXPECT_THROW(ParserArguments::decode(std::span(bytes).first(bytes.size() - 8)), std::invalid_argument);
-  arguments.filter_k = 57;  // longer than k
+  arguments.filter_k = 23;  // longer than k (21 below), though of one word
+  arguments.k = 21;
   EXPECT_THROW(ParserArguments::decode(bytes_of(arguments.encode())), std::invalid_argument);
 
   const InputTally tally{3, 40, 6000, 5000, 1200};

@@ -126,6 +126,16 @@ TEST(KmerFilterWindow, JudgesEveryKmerOfAScanAsItsShorterKmersDoAcrossLinesAndBr
   judge_every_kmer<2>(63);
 }
 
+TEST(KmerFilterWindow, RefusesABaseScannedThatWasNotPrepared) {
+  KmerBloomFilter filter = KmerBloomFilter::sized_for(10);
+  KmerFilterWindow window(filter, 21, 33);
+  window.begin_record();
+  window.prepare("ACGTN");
+  for (int base = 0; base < 4; ++base) window.push(base);
+  window.reset();  // the N
+  EXPECT_THROW(window.push(0), std::logic_error);
+}
+
 TEST(KmerFilterWindow, RefusesAFilterOfLongerKmersOrNone) {
   const KmerBloomFilter filter = KmerBloomFilter::sized_for(10);
   EXPECT_THROW(KmerFilterWindow(filter, 33, 55), std::invalid_argument);  // over one word
