@@ -52,7 +52,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
         progress_(log, settings_.counting.show_progress), shape_(settings_.counting.k) {}
 
  protected:
-  std::string_view store_type() const override { return Words == 1 ? kGraphStoreType1 : kGraphStoreType2; }
+  std::string_view store_type() const override { return kGraphStoreType<Words>; }
   ActorName spawn_store(int worker) override { return this->template spawn_on<GraphStore<Words>>(worker); }
 
   // K-mers go to the store of their minimizer, so a walk mostly stays in one store.
@@ -65,6 +65,11 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     this->log().begin_phase("solid k-mers");
     outcome_.coverage_threshold = settings_.coverage_threshold != 0 ? settings_.coverage_threshold
                                                                     : coverage_threshold_from(this->histogram());
+    // A larger k reads each base in fewer k-mers, so its depth is lower: a threshold above the
+    // round before's is the histogram's noise (at k=99 on 10x reads, no minimum before 15).
+    if (settings_.coverage_threshold == 0 && !outcome_.rounds.empty()) {
+      outcome_.coverage_threshold = std::min(outcome_.coverage_threshold, outcome_.rounds.back().coverage_threshold);
+    }
     GraphSetup setup;
     setup.k = static_cast<std::uint32_t>(settings_.counting.k);
     setup.threshold = solid_floor(settings_, outcome_.coverage_threshold);

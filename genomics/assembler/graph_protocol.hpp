@@ -39,8 +39,10 @@ inline constexpr Action ACTION_UNVISITED{"genomics.graph.unvisited"};
 inline constexpr Action ACTION_LOOKUP{"genomics.graph.lookup"};
 inline constexpr Action ACTION_LOOKUP_REPLY{"genomics.graph.lookup-reply"};
 
-inline constexpr std::string_view kGraphStoreType1 = "genomics.graph-store.1";
-inline constexpr std::string_view kGraphStoreType2 = "genomics.graph-store.2";
+template <int Words>
+inline constexpr std::string_view kGraphStoreType = Words == 1   ? "genomics.graph-store.1"
+                                                    : Words == 2 ? "genomics.graph-store.2"
+                                                                 : "genomics.graph-store.4";
 
 // What every store needs for the graph: k, the solidity threshold, all stores in order and
 // how k-mers are routed to them.

@@ -12,6 +12,7 @@ namespace {
 
 constexpr int kSmallestK = 5;
 constexpr int kLargestK = kMaxKmerLength - 1;
+constexpr int kLargestDefaultK = 63;
 constexpr int kFirstRoundK = 21;
 
 // Record lengths from the start of a FASTA or FASTQ text; the last record is left out when
@@ -76,7 +77,7 @@ std::size_t median_read_length(const std::string& file, std::size_t records) {
 }
 
 std::vector<int> k_rounds_for_read_length(std::size_t read_length) {
-  int largest = static_cast<int>(std::min<std::size_t>(read_length * 45 / 100, kLargestK));
+  int largest = static_cast<int>(std::min<std::size_t>(read_length * 45 / 100, kLargestDefaultK));
   if (largest % 2 == 0) --largest;
   largest = std::max(largest, kSmallestK);
   if (largest <= kFirstRoundK) return {largest};

@@ -64,12 +64,14 @@ class MultiKAssembly : public Actor {
                              : ", keeping the k-mers of the " + std::to_string(carried_count(round.carried_sequences)) +
                                    " cleaned unitigs of k=" + std::to_string(settings_.k_rounds[round_ - 1])));
     }
-    const bool one_word = kmer_words(round.counting.k) == 1;
+    const int words = kmer_words(round.counting.k);
     ActorName coordinator;
-    if (one_word) {
+    if (words == 1) {
       coordinator = spawn<AssemblerCoordinator<1>>(std::move(round), counted_, outcome_, log_);
-    } else {
+    } else if (words == 2) {
       coordinator = spawn<AssemblerCoordinator<2>>(std::move(round), counted_, outcome_, log_);
+    } else {
+      coordinator = spawn<AssemblerCoordinator<4>>(std::move(round), counted_, outcome_, log_);
     }
     send(coordinator, ACTION_COUNTER_START);
   }

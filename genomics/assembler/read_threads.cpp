@@ -13,7 +13,9 @@ namespace xenon::genomics {
 
 ReadThreads::ReadThreads(const UnitigGraph& graph, int k) : ReadThreads(ends_of(graph, k), k) {}
 
-ReadThreads::ReadThreads(const std::vector<UnitigEnds>& ends, int k) : k_(k), shape_(k) { index(ends); }
+ReadThreads::ReadThreads(const std::vector<UnitigEnds>& ends, int k) : k_(k), shape_(std::min(k, 64)), wide_shape_(k) {
+  index(ends);
+}
 
 std::vector<UnitigEnds> ReadThreads::ends_of(const UnitigGraph& graph, int k) {
   const auto span_bases = kEndSpan + static_cast<std::size_t>(k) - 1;
@@ -171,7 +173,11 @@ void ReadThreads::index(const std::vector<UnitigEnds>& ends) {
   }
   probing_ = LinearProbing(total);
   const std::size_t slots = probing_.slots();
-  keys_.resize(slots);
+  if (wide()) {
+    wide_keys_.resize(slots);
+  } else {
+    keys_.resize(slots);
+  }
   locations_.resize(slots);
   occupied_.assign(slots, false);
   for (std::size_t index = 0; index < ends.size(); ++index) {
@@ -182,19 +188,29 @@ void ReadThreads::index(const std::vector<UnitigEnds>& ends) {
               : kmers_[index] <= 2 * kEndSpan || ends[index].head.size() != span || ends[index].tail.size() != span) {
       throw std::invalid_argument("unitig ends: unitig " + std::to_string(index) + " has the wrong number of bases");
     }
-    index_kmers(ends[index].head, index, 0);
-    if (!ends[index].tail.empty()) index_kmers(ends[index].tail, index, kmers_[index] - kEndSpan);
+    const auto index_kmers_of = [&](const std::string& bases, std::size_t first_offset) {
+      if (wide()) {
+        index_kmers<4>(bases, index, first_offset);
+      } else {
+        index_kmers<2>(bases, index, first_offset);
+      }
+    };
+    index_kmers_of(ends[index].head, 0);
+    if (!ends[index].tail.empty()) index_kmers_of(ends[index].tail, kmers_[index] - kEndSpan);
   }
 }
 
 // The k-mers of `bases`, the first of them at `first_offset` in the unitig.
+template <int Words>
 void ReadThreads::index_kmers(const std::string& bases, std::size_t unitig, std::size_t first_offset) {
+  const KmerShape<Words>& shape = this->shape<Words>();
+  std::vector<PackedKmer<Words>>& keys = this->keys<Words>();
   const std::size_t count = bases.size() - static_cast<std::size_t>(k_) + 1;
-  PackedKmer<2> kmer = shape_.pack(bases);
+  PackedKmer<Words> kmer = shape.pack(bases);
   for (std::size_t at = 0; at < count; ++at) {
-    if (at != 0) kmer = shape_.successor(kmer, kBaseCodes[static_cast<unsigned char>(bases[at + static_cast<std::size_t>(k_) - 1])]);
-    const PackedKmer<2> canonical = shape_.canonical(kmer);
-    const std::size_t slot = end_slot(canonical);
+    if (at != 0) kmer = shape.successor(kmer, kBaseCodes[static_cast<unsigned char>(bases[at + static_cast<std::size_t>(k_) - 1])]);
+    const PackedKmer<Words> canonical = shape.canonical(kmer);
+    const std::size_t slot = end_slot<Words>(canonical);
     if (occupied_[slot]) {
       // A k-mer in two places (copies of a settled repeat, a cycle's seam): it says nothing
       // about where a read is.
@@ -202,20 +218,23 @@ void ReadThreads::index_kmers(const std::string& bases, std::size_t unitig, std:
       continue;
     }
     occupied_[slot] = true;
-    keys_[slot] = canonical;
+    keys[slot] = canonical;
     locations_[slot] = {static_cast<std::uint32_t>(unitig), static_cast<std::uint32_t>(first_offset + at),
-                        same_words<2>(kmer, canonical)};
+                        same_words<Words>(kmer, canonical)};
   }
 }
 
-std::size_t ReadThreads::end_slot(const PackedKmer<2>& canonical) const {
-  return probing_.probe(key_of<2>(canonical)[1], [&](std::size_t slot) { return !occupied_[slot]; },
-                        [&](std::size_t slot) { return same_words<2>(keys_[slot], canonical); });
+template <int Words>
+std::size_t ReadThreads::end_slot(const PackedKmer<Words>& canonical) const {
+  const std::vector<PackedKmer<Words>>& keys = this->keys<Words>();
+  return probing_.probe(key_of<Words>(canonical)[Words - 1], [&](std::size_t slot) { return !occupied_[slot]; },
+                        [&](std::size_t slot) { return same_words<Words>(keys[slot], canonical); });
 }
 
-const ReadThreads::Location* ReadThreads::find(const PackedKmer<2>& canonical) const {
+template <int Words>
+const ReadThreads::Location* ReadThreads::find(const PackedKmer<Words>& canonical) const {
   if (occupied_.empty()) return nullptr;  // counting only
-  const std::size_t slot = end_slot(canonical);
+  const std::size_t slot = end_slot<Words>(canonical);
   return !occupied_[slot] || locations_[slot].unitig == kAmbiguous ? nullptr : &locations_[slot];
 }
 
@@ -254,11 +273,16 @@ void ReadThreads::add_traced(const std::vector<std::vector<Oriented>>& runs, std
 }
 
 std::optional<ReadThreads::Place> ReadThreads::place(std::string_view bases, std::size_t start) const {
-  const PackedKmer<2> kmer = shape_.pack(bases.substr(start));
-  const PackedKmer<2> canonical = shape_.canonical(kmer);
-  const Location* found = find(canonical);
+  return wide() ? place_as<4>(bases, start) : place_as<2>(bases, start);
+}
+
+template <int Words>
+std::optional<ReadThreads::Place> ReadThreads::place_as(std::string_view bases, std::size_t start) const {
+  const PackedKmer<Words> kmer = shape<Words>().pack(bases.substr(start));
+  const PackedKmer<Words> canonical = shape<Words>().canonical(kmer);
+  const Location* found = find<Words>(canonical);
   if (found == nullptr) return std::nullopt;
-  const bool read_is_canonical = same_words<2>(kmer, canonical);
+  const bool read_is_canonical = same_words<Words>(kmer, canonical);
   const bool forward = read_is_canonical == found->canonical_forward;
   const std::size_t offset = forward ? found->offset : kmers_[found->unitig] - 1 - found->offset;
   return Place{2 * static_cast<std::size_t>(found->unitig) + (forward ? 0 : 1), offset};

@@ -6,11 +6,12 @@
 
 #include "genomics/assembler/varint.hpp"
 #include "genomics/io/checkpoint_file.hpp"
+#include "genomics/kmer/kmer.hpp"
 
 namespace xenon::genomics {
 namespace {
 
-constexpr std::uint64_t kMaxK = 64;
+constexpr std::uint64_t kMaxK = kMaxKmerLength;
 
 void write_piece(CheckpointWriter& writer, const InputPiece& piece) {
   writer.u64(piece.file_index);

@@ -60,7 +60,7 @@ class CounterCoordinator : public Actor {
                              std::to_string(message.action().code()));
   }
   // The stores: registered type name and local spawn.
-  virtual std::string_view store_type() const { return Words == 1 ? kStoreType1 : kStoreType2; }
+  virtual std::string_view store_type() const { return kStoreType<Words>; }
   virtual ActorName spawn_store(int worker) { return this->template spawn_on<KmerStore<Words>>(worker); }
   // How parsers route k-mers to stores: 0 by hash, else by minimizers of this length.
   virtual std::uint32_t minimizer_length() const { return 0; }
@@ -335,7 +335,7 @@ class CounterCoordinator : public Actor {
     const Payload arguments = role == Role::kStore ? Payload{} : parser_arguments().encode();
     std::vector<ActorName>& names = role == Role::kStore ? stores_ : parsers_;
     const std::string_view type = role == Role::kStore ? store_type()
-                                                       : (Words == 1 ? kParserType1 : kParserType2);
+                                                       : kParserType<Words>;
     awaited_ = names.size();
     for (int node = 0; node < node_count(); ++node) {
       for (int worker = 0; worker < worker_count(); ++worker) {

@@ -229,6 +229,7 @@ std::uint64_t KmerBatch<Words>::decode_stored(std::span<const std::byte> bytes) 
 
 template struct KmerBatch<1>;
 template struct KmerBatch<2>;
+template struct KmerBatch<4>;
 
 Payload StoreHistogram::encode() const {
   const std::vector<std::byte> pairs = histogram.to_bytes();
@@ -273,6 +274,7 @@ void DumpChunk<Words>::decode(std::span<const std::byte> bytes, std::vector<Entr
 
 template struct DumpChunk<1>;
 template struct DumpChunk<2>;
+template struct DumpChunk<4>;
 
 Payload ParserArguments::encode() const {
   const std::vector<std::byte> filter_bytes = filter.to_bytes();

@@ -55,11 +55,15 @@ inline constexpr Action ACTION_KMERS_LOADED{"genomics.counter.kmers-loaded"};
 inline constexpr Action ACTION_KMERS_FORGET{"genomics.counter.kmers-forget"};
 inline constexpr Action ACTION_KMERS_FORGOTTEN{"genomics.counter.kmers-forgotten"};
 
-// Names under which stores and parsers are registered on every node, by k-mer width.
-inline constexpr std::string_view kStoreType1 = "genomics.kmer-store.1";
-inline constexpr std::string_view kStoreType2 = "genomics.kmer-store.2";
-inline constexpr std::string_view kParserType1 = "genomics.kmer-parser.1";
-inline constexpr std::string_view kParserType2 = "genomics.kmer-parser.2";
+// Names under which stores and parsers are registered on every node, by k-mer width (words).
+template <int Words>
+inline constexpr std::string_view kStoreType = Words == 1   ? "genomics.kmer-store.1"
+                                               : Words == 2 ? "genomics.kmer-store.2"
+                                                            : "genomics.kmer-store.4";
+template <int Words>
+inline constexpr std::string_view kParserType = Words == 1   ? "genomics.kmer-parser.1"
+                                                : Words == 2 ? "genomics.kmer-parser.2"
+                                                             : "genomics.kmer-parser.4";
 inline constexpr std::string_view kReaderType = "genomics.input-reader";
 
 // A block of records and where it comes from.
@@ -182,6 +186,7 @@ struct KmerBatch {
 };
 extern template struct KmerBatch<1>;
 extern template struct KmerBatch<2>;
+extern template struct KmerBatch<4>;
 
 // A store's histogram (store -> coordinator, ACTION_HISTOGRAM): u64 k-mers the store received,
 // then the histogram (KmerHistogram::to_bytes).
@@ -207,6 +212,7 @@ struct DumpChunk {
 };
 extern template struct DumpChunk<1>;
 extern template struct DumpChunk<2>;
+extern template struct DumpChunk<4>;
 
 // Arguments of a parser: k, the stores in store order, and how k-mers are routed to them: by
 // their hash (minimizer_length 0), or by the minimizer of that length (the assembler's stores).

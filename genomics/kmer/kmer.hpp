@@ -2,19 +2,22 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
 namespace xenon::genomics {
 
-inline constexpr int kMaxKmerLength = 64;
+inline constexpr int kMaxKmerLength = 128;
 
-// Words of 64 bits that hold a k-mer of length k: one up to 32 bases, two up to 64.
-constexpr int kmer_words(int k) { return k <= 32 ? 1 : 2; }
+// Words of 64 bits that hold a k-mer of length k: one up to 32 bases, two up to 64, four up
+// to 128 (three would save a word from 65 to 96 at the cost of another build of every store).
+constexpr int kmer_words(int k) { return k <= 32 ? 1 : k <= 64 ? 2 : 4; }
 
 // A k-mer packed two bits per base (A=0, C=1, G=2, T=3), first base most significant, so that
-// comparing packed k-mers compares their strings. words[0] is the most significant word.
+// comparing packed k-mers compares their strings. words[0] is the most significant word; the
+// k-mer is one number of 64 * Words bits below 4^k (so the words above its first base are 0).
 template <int Words>
 using PackedKmer = std::array<std::uint64_t, Words>;
 
@@ -23,22 +26,17 @@ using PackedKmer = std::array<std::uint64_t, Words>;
 template <int Words>
 constexpr bool same_words(const std::array<std::uint64_t, Words>& a,
                           const std::array<std::uint64_t, Words>& b) {
-  if constexpr (Words == 1) {
-    return a[0] == b[0];
-  } else {
-    // cppcheck-suppress containerOutOfBounds ; discarded for Words == 1 (if constexpr)
-    return a[0] == b[0] && a[1] == b[1];
-  }
+  bool same = true;
+  for (std::size_t w = 0; w < static_cast<std::size_t>(Words); ++w) same = same && a[w] == b[w];
+  return same;
 }
 template <int Words>
 constexpr bool words_less(const std::array<std::uint64_t, Words>& a,
                           const std::array<std::uint64_t, Words>& b) {
-  if constexpr (Words == 1) {
-    return a[0] < b[0];
-  } else {
-    // cppcheck-suppress containerOutOfBounds ; discarded for Words == 1 (if constexpr)
-    return a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]);
+  for (std::size_t w = 0; w + 1 < static_cast<std::size_t>(Words); ++w) {
+    if (a[w] != b[w]) return a[w] < b[w];
   }
+  return a[Words - 1] < b[Words - 1];
 }
 
 // Base code of every byte: 0-3 for ACGT in either case, -1 for anything else (N, IUPAC codes,
@@ -76,13 +74,13 @@ struct NoBaseObserver {
 // record): k-mers span pieces until reset() starts a new sequence.
 template <int Words>
 class KmerScanner {
-  static_assert(Words == 1 || Words == 2);
+  static_assert(Words == 1 || Words == 2 || Words == 4);
 
  public:
-  explicit KmerScanner(int k) : k_(k) {
-    const int top_bits = Words == 1 ? 2 * k : 2 * (k - 32);  // bits used in words[0]
-    top_mask_ = top_bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << top_bits) - 1;
-    top_shift_ = top_bits - 2;
+  explicit KmerScanner(int k) : k_(k), top_(Words - 1 - (2 * k - 1) / 64) {
+    const int used = 2 * k - 64 * (Words - 1 - top_);  // bits used in the first base's word
+    top_mask_ = used == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << used) - 1;
+    top_shift_ = used - 2;
   }
 
   void reset() noexcept { valid_ = 0; }
@@ -118,15 +116,23 @@ class KmerScanner {
     if constexpr (Words == 1) {
       forward_[0] = ((forward_[0] << 2) | code) & top_mask_;
       reverse_[0] = (reverse_[0] >> 2) | ((3 - code) << top_shift_);
-    } else {
+    } else if constexpr (Words == 2) {
       forward_[0] = ((forward_[0] << 2) | (forward_[1] >> 62)) & top_mask_;
       forward_[1] = (forward_[1] << 2) | code;
       reverse_[1] = (reverse_[1] >> 2) | (reverse_[0] << 62);
       reverse_[0] = (reverse_[0] >> 2) | ((3 - code) << top_shift_);
+    } else {  // the words before top_ stay 0
+      const auto top = static_cast<std::size_t>(top_);
+      for (std::size_t w = top; w + 1 < Words; ++w) forward_[w] = (forward_[w] << 2) | (forward_[w + 1] >> 62);
+      forward_[Words - 1] = (forward_[Words - 1] << 2) | code;
+      forward_[top] &= top_mask_;
+      for (std::size_t w = Words - 1; w > top; --w) reverse_[w] = (reverse_[w] >> 2) | (reverse_[w - 1] << 62);
+      reverse_[top] = (reverse_[top] >> 2) | ((3 - code) << top_shift_);
     }
   }
 
   int k_;
+  int top_;  // the word of the first base (0 but for four words and k <= 96)
   int valid_ = 0;  // bases in the current run of ACGT, at most k
   std::uint64_t top_mask_;
   int top_shift_;
@@ -140,10 +146,9 @@ std::string kmer_to_string(const PackedKmer<Words>& kmer, int k) {
   static constexpr char kBases[] = {'A', 'C', 'G', 'T'};
   std::string text(static_cast<std::size_t>(k), 'A');
   for (int i = 0; i < k; ++i) {
-    const int from_end = k - 1 - i;  // position counted from the last base
-    const std::uint64_t word = Words == 1 || from_end >= 32 ? kmer[0] : kmer[Words - 1];
-    const int shift = 2 * (Words == 2 && from_end >= 32 ? from_end - 32 : from_end);
-    text[static_cast<std::size_t>(i)] = kBases[(word >> shift) & 3];
+    const int bit = 2 * (k - 1 - i);  // of the base, counted from the last base's
+    const std::uint64_t word = kmer[static_cast<std::size_t>(Words - 1 - bit / 64)];
+    text[static_cast<std::size_t>(i)] = kBases[(word >> (bit % 64)) & 3];
   }
   return text;
 }

@@ -15,7 +15,7 @@
 namespace xenon::genomics {
 
 // Counts of hashed k-mers (KmerKey): open addressing over buckets of one cache line each (5
-// keys and their counts for k <= 32, 3 for longer k), probed bucket after bucket, so a k-mer
+// keys and their counts for k <= 32, 3 up to 64; two lines and 3 keys above), probed bucket after bucket, so a k-mer
 // costs one memory access whether it is new or seen before. The table is split into 64 parts
 // that grow one at a time (by half), so growing never needs twice the memory of the whole
 // table. A part grows past 80% load; the hash is a good mixer, so probes stay short. Parts
@@ -112,10 +112,12 @@ class KmerCountTable {
   static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
   static constexpr std::uint32_t kSaturated = std::numeric_limits<std::uint32_t>::max();
   static constexpr std::size_t kParts = 64;
-  static constexpr std::size_t kSlots = Words == 1 ? 5 : 3;  // slots of a 64-byte bucket
+  // A bucket is a cache line (two for four words, which would leave one slot in one).
+  static constexpr std::size_t kBucketBytes = Words <= 2 ? 64 : 128;
+  static constexpr std::size_t kSlots = kBucketBytes / (8 * Words + 4);  // 5, 3 or 3
   static constexpr std::size_t kInitialBuckets = 256;
 
-  struct alignas(64) Bucket {
+  struct alignas(kBucketBytes) Bucket {
     std::uint64_t words[kSlots * Words];
     std::uint32_t counts[kSlots];
 
@@ -128,8 +130,10 @@ class KmerCountTable {
     bool holds(std::size_t slot, const Key& key) const {
       if constexpr (Words == 1) {
         return words[slot] == key[0];
-      } else {
-        return words[slot * 2 + 1] == key[1] && words[slot * 2] == key[0];
+      } else {  // the routing word first: it differs most often
+        bool same = words[slot * Words + Words - 1] == key[Words - 1];
+        for (std::size_t w = 0; same && w + 1 < Words; ++w) same = words[slot * Words + w] == key[w];
+        return same;
       }
     }
     void set(std::size_t slot, const Key& key, std::uint32_t count) {
@@ -137,10 +141,10 @@ class KmerCountTable {
       counts[slot] = count;
     }
   };
-  static_assert(sizeof(Bucket) == 64);
+  static_assert(sizeof(Bucket) == kBucketBytes);
 
   struct Part {
-    PageArray<Bucket> table;  // page-aligned, so each bucket is one cache line
+    PageArray<Bucket> table;  // page-aligned, so no bucket straddles more cache lines than it fills
     std::size_t buckets = 0;
     std::size_t size = 0;
     std::size_t grow_at = 0;  // 0 until allocated, so the first add allocates

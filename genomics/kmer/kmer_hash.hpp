@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "genomics/kmer/kmer.hpp"
@@ -48,23 +49,22 @@ static_assert(unmix(mix(0x0123456789abcdefULL)) == 0x0123456789abcdefULL);
 
 }  // namespace hash_detail
 
+// Each word after the first is mixed with the key's word before it, so the routing word (the
+// last) depends on every word of the k-mer.
 template <int Words>
 constexpr KmerKey<Words> key_of(const PackedKmer<Words>& kmer) {
-  if constexpr (Words == 1) {
-    return {hash_detail::mix(kmer[0])};
-  } else {
-    const std::uint64_t high = hash_detail::mix(kmer[0]);
-    return {high, hash_detail::mix(kmer[1] ^ high)};  // the routing word depends on both
-  }
+  KmerKey<Words> key{};
+  key[0] = hash_detail::mix(kmer[0]);
+  for (std::size_t w = 1; w < static_cast<std::size_t>(Words); ++w) key[w] = hash_detail::mix(kmer[w] ^ key[w - 1]);
+  return key;
 }
 
 template <int Words>
 constexpr PackedKmer<Words> kmer_of(const KmerKey<Words>& key) {
-  if constexpr (Words == 1) {
-    return {hash_detail::unmix(key[0])};
-  } else {
-    return {hash_detail::unmix(key[0]), hash_detail::unmix(key[1]) ^ key[0]};
-  }
+  PackedKmer<Words> kmer{};
+  kmer[0] = hash_detail::unmix(key[0]);
+  for (std::size_t w = 1; w < static_cast<std::size_t>(Words); ++w) kmer[w] = hash_detail::unmix(key[w]) ^ key[w - 1];
+  return kmer;
 }
 
 // Which of `stores` stores owns a key: the routing word's high half, scaled (no division).

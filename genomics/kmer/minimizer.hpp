@@ -129,13 +129,11 @@ class KmerMinimizers {
   std::uint64_t bases(const PackedKmer<Words>& kmer, int start, int count) const {
     const int shift = 2 * (k_ - start - count);  // bits after the wanted bases
     const std::uint64_t mask = count == 32 ? ~std::uint64_t{0} : (std::uint64_t{1} << (2 * count)) - 1;
-    if constexpr (Words == 1) {
-      return (kmer[0] >> shift) & mask;
-    } else {
-      __extension__ using Wide = unsigned __int128;
-      const Wide value = (static_cast<Wide>(kmer[0]) << 64) | kmer[1];
-      return static_cast<std::uint64_t>(value >> shift) & mask;
-    }
+    const auto word = static_cast<std::size_t>(Words - 1 - shift / 64);  // holds the wanted bases' last
+    const int within = shift % 64;
+    std::uint64_t value = kmer[word] >> within;
+    if (within + 2 * count > 64 && word > 0) value |= kmer[word - 1] << (64 - within);
+    return value & mask;
   }
   std::uint64_t hash_of(std::uint64_t mmer) const {
     return minimizer_detail::canonical_hash(mmer, minimizer_detail::reverse_complement_word(mmer, m_));

@@ -69,7 +69,7 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
   command_line.add_string("k-list", &k_list,
                           "k-mer lengths of the rounds, odd and increasing, e.g. 21,33,55: each round keeps the k-mers "
                           "of the cleaned unitigs of the one before (none: 21, 33 and 55 below the largest k, then the largest, 0.45 of the median length of the first "
-                          "2000 reads, made odd, at most 63)");
+                          "2000 reads, made odd, at most 63; given, k goes up to 127)");
   command_line.add_string("o", &settings.counting.output_directory, "output directory (created if missing): new, empty or this tool's own");
   add_output_options(command_line, output,
                      "every phase up to the contigs (from checkpoints/contigs, of the same options), or counting, "
@@ -189,8 +189,9 @@ int main(int argc, char** argv) {
       [&](ToolRun& run) {
         const NodeStatistics statistics(kProgram, statistics_directory);
         Engine engine(options);
-        engine.register_actor_type<GraphStore<1>>(std::string(kGraphStoreType1));
-        engine.register_actor_type<GraphStore<2>>(std::string(kGraphStoreType2));
+        engine.register_actor_type<GraphStore<1>>(std::string(kGraphStoreType<1>));
+        engine.register_actor_type<GraphStore<2>>(std::string(kGraphStoreType<2>));
+        engine.register_actor_type<GraphStore<4>>(std::string(kGraphStoreType<4>));
         register_parsers(engine);
         CounterOutcome counted;
         AssemblyOutcome outcome;

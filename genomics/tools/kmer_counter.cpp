@@ -102,8 +102,9 @@ int main(int argc, char** argv) {
       [&](ToolRun& run) {
         const NodeStatistics statistics(kProgram, statistics_directory);
         Engine engine(options);
-        engine.register_actor_type<KmerStore<1>>(std::string(kStoreType1));
-        engine.register_actor_type<KmerStore<2>>(std::string(kStoreType2));
+        engine.register_actor_type<KmerStore<1>>(std::string(kStoreType<1>));
+        engine.register_actor_type<KmerStore<2>>(std::string(kStoreType<2>));
+        engine.register_actor_type<KmerStore<4>>(std::string(kStoreType<4>));
         register_parsers(engine);
         CounterOutcome outcome;
         if (engine.node_index() == 0) {
@@ -111,8 +112,10 @@ int main(int argc, char** argv) {
                        engine.node_count());
           if (kmer_words(settings.k) == 1) {
             start_count<1>(engine, settings, outcome, run.log);
-          } else {
+          } else if (kmer_words(settings.k) == 2) {
             start_count<2>(engine, settings, outcome, run.log);
+          } else {
+            start_count<4>(engine, settings, outcome, run.log);
           }
         }
         engine.run();

@@ -165,8 +165,9 @@ inline void check_standard_input_once(const std::vector<std::string>& files) {
 // Every node registers the parsers, for both k-mer widths, and the input reader (each node
 // reads its share of the input): node 0 spawns them there by name.
 inline void register_parsers(Engine& engine) {
-  engine.register_actor_type<KmerParser<1>>(std::string(kParserType1));
-  engine.register_actor_type<KmerParser<2>>(std::string(kParserType2));
+  engine.register_actor_type<KmerParser<1>>(std::string(kParserType<1>));
+  engine.register_actor_type<KmerParser<2>>(std::string(kParserType<2>));
+  engine.register_actor_type<KmerParser<4>>(std::string(kParserType<4>));
   engine.register_actor_type<InputReader>(std::string(kReaderType));
 }
 

@@ -241,9 +241,9 @@ TEST(Assembler, ShigellaPlasmidsAreCoveredOnceWithoutMisassembly) {
 
 TEST(Assembler, WritesTheSameBytesForEveryThreadAndProcessCountAndAccountsForEveryKmer) {
   ASSERT_TRUE(test_data_present());
-  // One k of one word, then two rounds (k of one word, then of two), the second counting the
-  // first's contigs on every node.
-  for (const std::string k : {"-k 31", "--k-list 31,63"}) {
+  // One k of one word, then three rounds (k of one word, then of two, then of four), each
+  // after the first counting the one before's unitigs on every node.
+  for (const std::string k : {"-k 31", "--k-list 31,63,99"}) {
     const bool rounds = k != "-k 31";
     if (under_sanitizer() && rounds) continue;
     // The picture is AssemblerGraph.*'s to check (Bandage's layout is its own).

@@ -9,4 +9,4 @@ XENON_DATASETS=(
   "lambda-reference lambda/lambda_virus.fa.gz"
   "unicycler-reference unicycler-sample/reference.fasta.gz"
 )
-XENON_KMER_LENGTHS=(21 31 55)
+XENON_KMER_LENGTHS=(21 31 55 99)

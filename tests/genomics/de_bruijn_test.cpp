@@ -55,6 +55,7 @@ void check_shape(int k) {
 TEST(KmerShape, MovesAlongAndReverseComplementsLikeStrings) {
   for (const int k : {3, 11, 31, 32}) check_shape<1>(k);
   for (const int k : {33, 47, 63, 64}) check_shape<2>(k);
+  for (const int k : {65, 77, 95, 96, 97, 99, 127, 128}) check_shape<4>(k);
 }
 
 TEST(ReverseComplement, OfBasesAndOtherLetters) {
@@ -106,6 +107,7 @@ void check_minimizers(int k) {
 TEST(Minimizers, RollingWindowAndWholeKmersAgreeWithTheDefinition) {
   for (const int k : {15, 31}) check_minimizers<1>(k);
   for (const int k : {33, 63}) check_minimizers<2>(k);
+  for (const int k : {65, 99, 127}) check_minimizers<4>(k);
 }
 
 TEST(CoverageThreshold, IsTheHistogramsFirstMinimum) {
@@ -555,20 +557,16 @@ TEST(UnitigGraph, ACyclesPathIsItsUnitigLinkedToItself) {
   }
 }
 
-// A traced read says where it begins in its first unitig, read as the read runs: at its
-// offset in it, before it (below 0) when its first bases are not in the graph, the same
-// when an error breaks its first k-mers, and counted from the other end when it reads the
-// unitig reverse complemented; in a long unitig's tail, as far into it.
-TEST(ReadThreads, ATracedReadSaysWhereItBeginsInItsFirstUnitig) {
+void check_traced_leads(int k) {
   std::mt19937_64 random(10);
   std::string unitig(5000, 'A');
   for (char& base : unitig) base = "ACGT"[random() % 4];
-  UnitigGraph graph(kK);
-  graph.add(unitig, 10 * (unitig.size() - kK + 1), false);
+  UnitigGraph graph(k);
+  graph.add(unitig, 10 * (unitig.size() - static_cast<std::size_t>(k) + 1), false);
   graph.compact();
   ASSERT_EQ(graph.unitigs().size(), 1u);
   const bool stored_forward = graph.unitigs()[0].bases == unitig;
-  const ReadThreads threads(graph, kK);
+  const ReadThreads threads(graph, k);
   const auto expect_lead = [&](const std::string& read, std::int64_t lead_forward, std::int64_t lead_reversed) {
     const ReadThreads::Traced traced = threads.trace(read);
     ASSERT_EQ(traced.runs.size(), 1u) << read;
@@ -588,6 +586,18 @@ TEST(ReadThreads, ATracedReadSaysWhereItBeginsInItsFirstUnitig) {
   }
   // Bases the graph does not hold before the unitig's first.
   expect_lead("ACGTACGTAC" + unitig.substr(0, 140), -10, -1);
+}
+
+// A traced read says where it begins in its first unitig, read as the read runs: at its
+// offset in it, before it (below 0) when its first bases are not in the graph, the same
+// when an error breaks its first k-mers, and counted from the other end when it reads the
+// unitig reverse complemented; in a long unitig's tail, as far into it. At k of two words
+// and of four (over 64, as ReadThreads keeps them).
+TEST(ReadThreads, ATracedReadSaysWhereItBeginsInItsFirstUnitig) {
+  for (const int k : {kK, 99}) {
+    SCOPED_TRACE(k);
+    check_traced_leads(k);
+  }
 }
 
 // A node that threads reads is sent only the unitigs' ends (a long unitig's first and last

@@ -106,7 +106,7 @@ TEST(KmerCounter, GivesJellyfishsHistogramAndTotalsOnEveryDataSetKAndThreadCount
   const std::vector<Dataset> sets = datasets();
   ASSERT_EQ(sets.size(), 6u);
   for (const Dataset& set : sets) {
-    for (const int k : {21, 31, 55}) {
+    for (const int k : {21, 31, 55, 99}) {  // one, two and four words
       for (const int threads : {1, 3}) {
         // Sanitized builds run 5-20x slower: one k and thread count per set there.
         if (under_sanitizer() && (k != 31 || threads != 3) && !(k == 55 && set.name == "lambda-reads")) continue;

@@ -84,15 +84,19 @@ TEST_P(KmerScannerTest, FindsTheCanonicalFormOfEveryWindowOfBases) {
     if (kmer_words(k) == 1) {
       EXPECT_EQ(scanned_kmers<1>({sequence}, k), expected);
       EXPECT_EQ(scanned_kmers<1>(pieces, k), expected);
-    } else {
+    } else if (kmer_words(k) == 2) {
       EXPECT_EQ(scanned_kmers<2>({sequence}, k), expected);
       EXPECT_EQ(scanned_kmers<2>(pieces, k), expected);
+    } else {
+      EXPECT_EQ(scanned_kmers<4>({sequence}, k), expected);
+      EXPECT_EQ(scanned_kmers<4>(pieces, k), expected);
     }
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(Lengths, KmerScannerTest,
-                         ::testing::Values(1, 2, 5, 21, 31, 32, 33, 47, 55, 63, 64));
+                         ::testing::Values(1, 2, 5, 21, 31, 32, 33, 47, 55, 63, 64, 65, 77, 95, 96,
+                                           97, 99, 127, 128));
 
 TEST(KmerScanner, ResetStartsANewSequence) {
   KmerScanner<1> scanner(3);
@@ -106,13 +110,17 @@ TEST(KmerScanner, ResetStartsANewSequence) {
   EXPECT_EQ(found, 1);  // "GTA"
 }
 
-TEST(KmerHash, IsABijectionForOneAndTwoWords) {
+TEST(KmerHash, IsABijectionForOneTwoAndFourWords) {
   std::mt19937_64 random(7);
   for (int i = 0; i < 100000; ++i) {
     const PackedKmer<1> one{random()};
     EXPECT_EQ(kmer_of<1>(key_of<1>(one)), one);
     const PackedKmer<2> two{random(), random()};
     EXPECT_EQ(kmer_of<2>(key_of<2>(two)), two);
+    const PackedKmer<4> four{random() >> 2, random(), random(), random()};
+    EXPECT_EQ(kmer_of<4>(key_of<4>(four)), four);
+    const PackedKmer<4> short_four{0, random() >> 40, random(), random()};  // k = 77: the first word is 0
+    EXPECT_EQ(kmer_of<4>(key_of<4>(short_four)), short_four);
   }
 }
 
@@ -166,6 +174,7 @@ TEST(KmerCountTable, CountsLikeAMapThroughEveryGrowth) {
   if (xenon::testing::under_thread_sanitizer()) GTEST_SKIP() << "one thread only: nothing for ThreadSanitizer";
   expect_table_matches_map<1>(300000, 1000000, 1);
   expect_table_matches_map<2>(200000, 600000, 2);
+  expect_table_matches_map<4>(100000, 300000, 4);
 }
 
 // Bytes this process holds in memory now (resident set, /proc/self/statm).
