@@ -109,7 +109,7 @@ std::string assembly_json(const AssemblerSettings& settings, const AssemblyOutco
   field("weak_branches_removed", outcome.cleaning.weak_branches_removed);
   field("tips_removed", outcome.cleaning.tips_removed);
   field("bubbles_popped", outcome.cleaning.bubbles_popped);
-  std::uint64_t read_bridges = 0;  // made in the first round, carried through the others
+  std::uint64_t read_bridges = 0;  // of every round
   for (const KRound& round : outcome.rounds) read_bridges += round.read_bridges;
   field("read_bridges", read_bridges);
   field("repeats_resolved", outcome.repeats_resolved);

@@ -32,8 +32,8 @@ struct AssemblerSettings {
   std::string k_rounds_from;  // "-k", "--k-list" or "median read length N"
   std::string carried_sequences;  // one a line
   bool carry_to_next_round = false;
-  // Dead ends joined where reads bridge them (read_bridges.hpp), in the first round only: its
-  // unitigs carry the bridges to the larger k.
+  // Dead ends joined where reads bridge them (read_bridges.hpp), in every round: a larger k
+  // reads each base in fewer k-mers, so coverage thins to one read in places it did not.
   bool read_bridges = true;
   bool first_round = true;
   // Rounds after the first leave out the k-mers read once (kmer_filter_window.hpp): a k-mer

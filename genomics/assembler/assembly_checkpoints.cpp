@@ -35,7 +35,7 @@ std::string contigs_checkpoint_options(const AssemblerSettings& settings) {
          " repeat-rounds=" + std::to_string(settings.repeat_rounds) +
          " min-passages=" + std::to_string(settings.minimum_passages) +
          " min-contig=" + std::to_string(settings.minimum_contig) +
-         " read-bridges=" + std::to_string(settings.read_bridges && settings.first_round ? 1 : 0) +
+         " read-bridges=" + std::to_string(settings.read_bridges ? 1 : 0) +
          " with graph.gfa scaffolds.fasta insert_size";  // so that an older checkpoint, without them, is not read as one with them
 }
 

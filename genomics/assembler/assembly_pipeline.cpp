@@ -22,7 +22,7 @@ void AssemblyPipeline::compact_and_clean(std::vector<GraphPiece> pieces) {
 
 NextStep AssemblyPipeline::next() {
   if (final_threads_) return NextStep::write;
-  if (!bridged_ && settings_.read_bridges && settings_.first_round) {
+  if (!bridged_ && settings_.read_bridges) {
     progress_.log().begin_phase("read bridges");
     return NextStep::thread_for_bridges;
   }

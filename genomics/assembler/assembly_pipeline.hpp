@@ -40,8 +40,8 @@ enum class NextStep {
 };
 
 // The steps of one assembly after the stores' walks, in order, on node 0:
-//  1. the walks' pieces compacted into unitigs, and the graph cleaned (tips, bubbles); in
-//     the first round, dead ends joined where reads bridge them (read_bridges.hpp); a round
+//  1. the walks' pieces compacted into unitigs, and the graph cleaned (tips, bubbles); then
+//     dead ends joined where reads bridge them (read_bridges.hpp); a round
 //     before the last ends here;
 //  2. repeat rounds: the reads threaded through the graph settle repeats shorter than a read,
 //     up to `repeat_rounds` rounds, while a round changes the graph;

@@ -16,10 +16,11 @@ std::size_t median_read_length(const std::string& file, std::size_t records = 20
 
 // The default rounds for reads of this length: 21, 33 and 55 (as SPAdes takes for 2x150 reads)
 // up to the largest k, about 0.45 of the read length (a 150 bp read keeps 88 k-mers of 63, so
-// depth at k is 0.59 of the read depth) and at most 63 (kmer.hpp); one round below 21.
+// depth at k is 0.59 of the read depth) and at most 63 (a larger k opens coverage gaps that
+// nothing fills yet: genomics/README.md, "Limits"); one round below 21.
 std::vector<int> k_rounds_for_read_length(std::size_t read_length);
 
-// "21,33,55": odd lengths from 5 to 63, increasing; std::invalid_argument naming the problem.
+// "21,33,55": odd lengths from 5 to 127, increasing; std::invalid_argument naming the problem.
 std::vector<int> parse_k_list(const std::string& text);
 
 // "21,33,55", as parse_k_list reads it.

@@ -86,7 +86,7 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
   command_line.add_unsigned("bubble-length", &bubble_length, "pop bubbles with branches up to this many bases (0: 5 k)");
   bool no_read_bridges = false;
   command_line.add_flag("no-read-bridges", &no_read_bridges,
-                        "leave the dead ends of coverage gaps apart (by default, in the first round, two dead ends are "
+                        "leave the dead ends of coverage gaps apart (by default, in every round, two dead ends are "
                         "joined where a read spans the gap between them and neither is bridged elsewhere)");
   bool no_count_filter = false;
   command_line.add_flag("no-count-filter", &no_count_filter,

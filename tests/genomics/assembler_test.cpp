@@ -601,7 +601,7 @@ void expect_refused(const std::string& arguments, int exit_code, const std::stri
 
 TEST(Assembler, RefusesBadUseAndBadInputWithOneLine) {
   expect_refused("-k 32" + kLambdaArt, 2, "-k must be odd");
-  expect_refused("-k 65" + kLambdaArt, 2, "-k");
+  expect_refused("-k 129" + kLambdaArt, 2, "-k");
   expect_refused("-k 31 --k-list 21,33" + kLambdaArt, 2, "-k and --k-list");
   expect_refused("--k-list 21,20" + kLambdaArt, 2, "--k-list: 20 is not an odd k-mer length");
   expect_refused("--k-list 33,21" + kLambdaArt, 2, "--k-list: the lengths must increase");

@@ -65,8 +65,9 @@ TEST(KChoice, MedianReadLengthOfFastqAndFasta) {
 TEST(KChoice, KListIsReadAsWritten) {
   EXPECT_EQ(parse_k_list("21,33,55"), (std::vector<int>{21, 33, 55}));
   EXPECT_EQ(parse_k_list("31"), (std::vector<int>{31}));
+  EXPECT_EQ(parse_k_list("21,65,127"), (std::vector<int>{21, 65, 127}));  // up to four words
   EXPECT_EQ(k_list_text({21, 33, 55}), "21,33,55");
-  for (const char* bad : {"", "21,", ",21", "21,,33", "21;33", "21,32", "33,21", "21,21", "3", "65", "x", "-21", "1001"}) {
+  for (const char* bad : {"", "21,", ",21", "21,,33", "21;33", "21,32", "33,21", "21,21", "3", "129", "128", "x", "-21", "1001"}) {
     EXPECT_THROW(parse_k_list(bad), std::invalid_argument) << bad;
   }
 }

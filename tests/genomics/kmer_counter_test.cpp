@@ -228,8 +228,8 @@ TEST(KmerCounter, RejectsBadUseWithOneLineAndExitStatus2) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"-o " + out.path(), "kmer_counter: error: no input files (FASTA or FASTQ, plain or gzip)\n"},
       {reads, "kmer_counter: error: no output directory: give -o DIR\n"},
-      {"-k 0 -o " + out.path() + reads, "kmer_counter: error: option -k must be between 1 and 64, got 0\n"},
-      {"-k 65 -o " + out.path() + reads, "kmer_counter: error: option -k must be between 1 and 64, got 65\n"},
+      {"-k 0 -o " + out.path() + reads, "kmer_counter: error: option -k must be between 1 and 128, got 0\n"},
+      {"-k 129 -o " + out.path() + reads, "kmer_counter: error: option -k must be between 1 and 128, got 129\n"},
       {"--min-count 3 -o " + out.path() + reads, "kmer_counter: error: --min-count applies to --dump only\n"},
       {"--frobnicate -o " + out.path() + reads, "kmer_counter: error: unknown option '--frobnicate' (see --help)\n"},
   };

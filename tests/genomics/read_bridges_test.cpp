@@ -111,7 +111,7 @@ TEST(ReadBridges, JoinTheDeadEndsOfAGapThatOneReadSpans) {
     AssemblyOutcome outcome;
     AssemblyPipeline pipeline(settings, outcome, progress);
     pipeline.compact_and_clean(gapped.pieces);
-    ASSERT_EQ(pipeline.next(), NextStep::thread_for_bridges) << "the first round asks for bridges first";
+    ASSERT_EQ(pipeline.next(), NextStep::thread_for_bridges) << "a round asks for bridges first";
     pipeline.bridges_threaded(votes, 2);
     EXPECT_EQ(outcome.read_bridges, 1u);
     ASSERT_EQ(pipeline.graph().unitigs().size(), 1u);
@@ -121,6 +121,19 @@ TEST(ReadBridges, JoinTheDeadEndsOfAGapThatOneReadSpans) {
     const std::uint64_t gap_kmers = gapped.gap_end - gapped.gap_begin;
     EXPECT_EQ(joined.coverage_sum, 20 * (genome_kmers - gap_kmers) + gap_kmers);
     EXPECT_EQ(pipeline.next(), NextStep::thread_for_repeats) << "bridged once";
+
+    // A later round of several k bridges too (its larger k thins coverage to one read in
+    // places the smaller did not), then hands its graph on.
+    settings.first_round = false;
+    settings.carry_to_next_round = true;
+    AssemblyOutcome later_outcome;
+    AssemblyPipeline later(settings, later_outcome, progress);
+    later.compact_and_clean(gapped.pieces);
+    ASSERT_EQ(later.next(), NextStep::thread_for_bridges);
+    later.bridges_threaded(votes, 2);
+    EXPECT_EQ(later_outcome.read_bridges, 1u);
+    EXPECT_EQ(later.graph().unitigs().size(), 1u);
+    EXPECT_EQ(later.next(), NextStep::carry);
   }
 }
 
