@@ -38,13 +38,10 @@ std::size_t carried_count(const std::string& sequences) {
 
 void add_carried_kmers(KmerBloomFilter& filter, const std::string& sequences, int k) {
   KmerScanner<1> scanner(k);
-  std::string_view rest(sequences);
-  while (!rest.empty()) {
-    const std::size_t end = std::min(rest.find('\n'), rest.size());
+  for_each_carried_sequence(sequences, [&](std::string_view sequence) {
     scanner.reset();
-    scanner.feed(rest.substr(0, end), [&](const PackedKmer<1>& kmer) { filter.insert(key_of<1>(kmer)[0]); });
-    rest.remove_prefix(std::min(end + 1, rest.size()));
-  }
+    scanner.feed(sequence, [&](const PackedKmer<1>& kmer) { filter.insert(key_of<1>(kmer)[0]); });
+  });
 }
 
 }  // namespace xenon::genomics

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include "genomics/assembler/unitig_graph.hpp"
 #include "genomics/kmer/kmer_bloom_filter.hpp"
@@ -16,6 +18,16 @@ namespace xenon::genomics {
 // wrong at every larger k (measured: inversions on the Shigella plasmids); a cleaned unitig
 // is only k-mers the reads have, and its k-mers at a larger k cross no branch of this one.
 std::string carried_sequences(const UnitigGraph& graph);
+
+// Calls visit(std::string_view sequence) for each of the sequences, one a line.
+template <class Visit>
+void for_each_carried_sequence(std::string_view sequences, Visit&& visit) {
+  while (!sequences.empty()) {
+    const std::size_t end = std::min(sequences.find('\n'), sequences.size());
+    visit(sequences.substr(0, end));
+    sequences.remove_prefix(std::min(end + 1, sequences.size()));
+  }
+}
 
 // For a checkpoint's origin (the graph depends on them): "" without carried sequences, else
 // " carried=BYTES:HASH" (FNV-1a, 64 bits).

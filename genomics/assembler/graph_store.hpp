@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <xenon/xenon.hpp>
+#include "genomics/assembler/carried_sequences.hpp"
 #include "genomics/assembler/graph_protocol.hpp"
 #include "genomics/assembler/lookup_batcher.hpp"
 #include "genomics/assembler/read_share.hpp"
@@ -242,16 +243,13 @@ class GraphStore : public KmerStore<Words> {
     KmerScanner<Words> scanner(k_);
     MinimizerWindow window(k_, minimizer_length_);
     const auto stores = static_cast<std::uint32_t>(stores_.size());
-    for (std::size_t at = 0; at < sequences.size();) {
-      std::size_t end = sequences.find('\n', at);
-      if (end == std::string::npos) end = sequences.size();
+    for_each_carried_sequence(sequences, [&](std::string_view sequence) {
       scanner.reset();
       window.reset();
-      scanner.feed(std::string_view(sequences).substr(at, end - at), [&](const PackedKmer<Words>& kmer) {
+      scanner.feed(sequence, [&](const PackedKmer<Words>& kmer) {
         if (store_of_minimizer(window.minimum(), stores) == self_index_) kmers.push_back(key_of<Words>(kmer));
       }, window);
-      at = end + 1;
-    }
+    });
     VertexTable<Words> set(kmers.size());
     for (const Key& key : kmers) {
       if (set.find(key) == VertexTable<Words>::kAbsent) set.insert(key, 1);
