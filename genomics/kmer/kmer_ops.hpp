@@ -22,11 +22,8 @@ constexpr std::uint64_t reverse_word_bases(std::uint64_t word) noexcept {
 // complement. A k-mer of one or two words is handled as one 128-bit number; of four, word by
 // word.
 template <int Words>
-class KmerShape;
-
-template <int Words>
-  requires(Words <= 2)
-class KmerShape<Words> {
+class KmerShape {
+  static_assert(Words == 1 || Words == 2, "four words: the specialization below");
   __extension__ using Wide = unsigned __int128;
 
  public:
@@ -163,7 +160,7 @@ class KmerShape<4> {
     return kmer;
   }
 
-  int k_;
+  int k_ = 0;
   PackedKmer<4> mask_{};  // the bits of k bases
 };
 
