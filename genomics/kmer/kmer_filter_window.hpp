@@ -27,18 +27,11 @@ namespace xenon::genomics {
 class KmerFilterWindow {
  public:
   KmerFilterWindow(const KmerBloomFilter& filter, int filter_k, int k)
-      : filter_(filter), filter_k_(filter_k), needed_(k - filter_k + 1) {
-    if (filter_k < 1 || filter_k > 32 || filter_k > k || filter.empty()) {
-      throw std::invalid_argument("a k-mer filter of length " + std::to_string(filter_k) + " for k = " +
-                                  std::to_string(k) + (filter.empty() ? " and no filter" : ""));
-    }
-    mask_ = filter_k == 32 ? ~std::uint64_t{0} : (std::uint64_t{1} << (2 * filter_k)) - 1;
-    top_shift_ = 2 * filter_k - 2;
-  }
+      : filter_(filter), needed_(k - filter_k + 1), scanner_(checked_filter_k(filter, filter_k, k)) {}
 
   // A new record: nothing before it counts.
   void begin_record() {
-    valid_ = 0;
+    scanner_.reset();
     run_ = 0;
   }
 
@@ -47,25 +40,15 @@ class KmerFilterWindow {
   void prepare(std::string_view bases) {
     hashes_.resize(bases.size());
     kinds_.resize(bases.size());
-    for (std::size_t i = 0; i < bases.size(); ++i) {
-      const int code = kBaseCodes[static_cast<unsigned char>(bases[i])];
-      if (code < 0) {
-        valid_ = 0;
-        kinds_[i] = Kind::kBreak;
-        continue;
-      }
-      const auto base = static_cast<std::uint64_t>(code);
-      forward_ = ((forward_ << 2) | base) & mask_;  // the packing of KmerScanner<1>: the stores' keys
-      reverse_ = (reverse_ >> 2) | ((3 - base) << top_shift_);
-      if (++valid_ < filter_k_) {
-        kinds_[i] = Kind::kTooFewBases;
-        continue;
-      }
-      valid_ = filter_k_;
-      hashes_[i] = key_of<1>({forward_ < reverse_ ? forward_ : reverse_})[0];
-      kinds_[i] = Kind::kEndsShorterKmer;
-      filter_.prefetch(hashes_[i]);
-    }
+    // The shorter k-mers as the stores key them: a scanner of their length, each base's kind
+    // marked as it passes, then the base that ends a shorter k-mer marked so.
+    BaseKinds marks{kinds_};
+    scanner_.feed(bases, [&](const PackedKmer<1>& canonical) {
+      const std::size_t last = marks.at - 1;
+      hashes_[last] = key_of<1>(canonical)[0];
+      kinds_[last] = Kind::kEndsShorterKmer;
+      filter_.prefetch(hashes_[last]);
+    }, marks);
     runs_.resize(bases.size());
     for (std::size_t i = 0; i < bases.size(); ++i) {
       if (kinds_[i] == Kind::kEndsShorterKmer) {
@@ -93,19 +76,30 @@ class KmerFilterWindow {
     passing_run_ = runs_[next_++];
   }
 
+  static int checked_filter_k(const KmerBloomFilter& filter, int filter_k, int k) {
+    if (filter_k < 1 || filter_k > 32 || filter_k > k || filter.empty()) {
+      throw std::invalid_argument("a k-mer filter of length " + std::to_string(filter_k) + " for k = " +
+                                  std::to_string(k) + (filter.empty() ? " and no filter" : ""));
+    }
+    return filter_k;
+  }
+
   // A break (not ACGT); a base too few since the break to end a shorter k-mer; a base that ends one.
   enum class Kind : std::uint8_t { kBreak, kTooFewBases, kEndsShorterKmer };
 
+  // The scanner's observer while preparing: each base's kind, in order.
+  struct BaseKinds {
+    std::vector<Kind>& kinds;
+    std::size_t at = 0;
+    void push(int /*code*/) { kinds[at++] = Kind::kTooFewBases; }
+    void reset() { kinds[at++] = Kind::kBreak; }
+  };
+
   const KmerBloomFilter& filter_;
-  int filter_k_;
   int needed_;  // shorter k-mers in a k-mer
-  std::uint64_t mask_ = 0;
-  int top_shift_ = 0;
   // Rolling over the record as prepared.
-  int valid_ = 0;  // bases since the last break, at most filter_k_
-  int run_ = 0;    // shorter k-mers in a row, ending here, that the filter may hold (at most needed_)
-  std::uint64_t forward_ = 0;
-  std::uint64_t reverse_ = 0;
+  KmerScanner<1> scanner_;
+  int run_ = 0;  // shorter k-mers in a row, ending here, that the filter may hold (at most needed_)
   // The prepared stretch, a slot a base.
   std::vector<std::uint64_t> hashes_;
   std::vector<Kind> kinds_;
