@@ -295,6 +295,9 @@ ParserArguments ParserArguments::decode(std::span<const std::byte> bytes) {
   require_size(bytes, 8, "parser arguments");
   ParserArguments arguments;
   arguments.k = load_le32(bytes.data());
+  if (arguments.k == 0 || arguments.k > static_cast<std::uint32_t>(kMaxKmerLength)) {
+    throw std::invalid_argument("parser arguments: k = " + std::to_string(arguments.k));
+  }
   const std::uint32_t stores = load_le32(bytes.data() + 4);
   const std::size_t stores_end = 8 + 8 * static_cast<std::size_t>(stores);
   require_size(bytes, stores_end + 16, "parser arguments");

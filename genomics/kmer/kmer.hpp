@@ -21,7 +21,7 @@ constexpr int kmer_words(int k) { return k <= 32 ? 1 : k <= 64 ? 2 : 4; }
 template <int Words>
 using PackedKmer = std::array<std::uint64_t, Words>;
 
-// Word-by-word comparisons: std::array's operators may call memcmp, far slower than two
+// Word-by-word comparisons: std::array's operators may call memcmp, far slower than a few
 // integer compares on the hot path.
 template <int Words>
 constexpr bool same_words(const std::array<std::uint64_t, Words>& a,

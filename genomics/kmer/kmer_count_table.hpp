@@ -15,7 +15,7 @@
 namespace xenon::genomics {
 
 // Counts of hashed k-mers (KmerKey): open addressing over buckets of one cache line each (5
-// keys and their counts for k <= 32, 3 up to 64; two lines and 3 keys above), probed bucket after bucket, so a k-mer
+// keys and their counts for k <= 32, 3 up to 64; two lines and 3 keys above, both prefetched), probed bucket after bucket, so a k-mer
 // costs one memory access whether it is new or seen before. The table is split into 64 parts
 // that grow one at a time (by half), so growing never needs twice the memory of the whole
 // table. A part grows past 80% load; the hash is a good mixer, so probes stay short. Parts
@@ -50,7 +50,12 @@ class KmerCountTable {
       if (i + kAhead < count) {
         const Key& ahead = keys[i + kAhead];
         const Part& part = parts_[part_of(ahead)];
-        if (part.buckets != 0) __builtin_prefetch(part.table.get() + home_bucket(ahead, part.buckets));
+        if (part.buckets != 0) {
+          const Bucket* bucket = part.table.get() + home_bucket(ahead, part.buckets);
+          __builtin_prefetch(bucket);
+          // A bucket of two lines (four words): its last slot and the counts are in the second.
+          if constexpr (kBucketBytes > 64) __builtin_prefetch(reinterpret_cast<const char*>(bucket) + 64);
+        }
       }
       add(keys[i]);
     }

@@ -162,7 +162,7 @@ inline void check_standard_input_once(const std::vector<std::string>& files) {
   }
 }
 
-// Every node registers the parsers, for both k-mer widths, and the input reader (each node
+// Every node registers the parsers, for every k-mer width (1, 2 or 4 words), and the input reader (each node
 // reads its share of the input): node 0 spawns them there by name.
 inline void register_parsers(Engine& engine) {
   engine.register_actor_type<KmerParser<1>>(std::string(kParserType<1>));

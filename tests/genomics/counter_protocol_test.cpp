@@ -93,6 +93,14 @@ TEST(CounterProtocol, ParserArgumentsCarryTheFilterAndATallyTheKmersLeftOut) {
   arguments.filter_k = 23;  // longer than k (21 below), though of one word
   arguments.k = 21;
   EXPECT_THROW(ParserArguments::decode(bytes_of(arguments.encode())), std::invalid_argument);
+  arguments.filter = {};
+  arguments.filter_k = 0;
+  for (const std::uint32_t k : {0u, 129u}) {  // no k-mer of four words or fewer
+    arguments.k = k;
+    EXPECT_THROW(ParserArguments::decode(bytes_of(arguments.encode())), std::invalid_argument) << k;
+  }
+  arguments.k = 127;
+  EXPECT_EQ(ParserArguments::decode(bytes_of(arguments.encode())).k, 127u);
 
   const InputTally tally{3, 40, 6000, 5000, 1200};
   const std::vector<std::byte> tally_bytes = bytes_of(tally.encode());

@@ -119,7 +119,7 @@ TEST(KmerHash, IsABijectionForOneTwoAndFourWords) {
     EXPECT_EQ(kmer_of<2>(key_of<2>(two)), two);
     const PackedKmer<4> four{random() >> 2, random(), random(), random()};
     EXPECT_EQ(kmer_of<4>(key_of<4>(four)), four);
-    const PackedKmer<4> short_four{0, random() >> 40, random(), random()};  // k = 77: the first word is 0
+    const PackedKmer<4> short_four{0, random() >> 40, random(), random()};  // k = 76: the first word is 0
     EXPECT_EQ(kmer_of<4>(key_of<4>(short_four)), short_four);
   }
 }
