@@ -9,6 +9,7 @@
 
 #include "genomics/kmer/kmer.hpp"
 #include "genomics/kmer/kmer_hash.hpp"
+#include "genomics/kmer/kmer_ops.hpp"
 
 namespace xenon::genomics {
 
@@ -18,11 +19,9 @@ namespace xenon::genomics {
 // (the assembler walks the graph mostly without messages).
 namespace minimizer_detail {
 
+// The reverse complement of an m-mer held in the low 2 * bases bits of a word.
 inline std::uint64_t reverse_complement_word(std::uint64_t word, int bases) {
-  word = ~word;
-  word = ((word >> 2) & 0x3333333333333333ULL) | ((word & 0x3333333333333333ULL) << 2);
-  word = ((word >> 4) & 0x0f0f0f0f0f0f0f0fULL) | ((word & 0x0f0f0f0f0f0f0f0fULL) << 4);
-  return __builtin_bswap64(word) >> (64 - 2 * bases);
+  return reverse_word_bases(~word) >> (64 - 2 * bases);
 }
 
 // One multiplication and one shift: the order of hashes only has to look random, and the high
