@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
+#include <variant>
 
 #include "genomics/io/block_splitter.hpp"
 #include "genomics/io/sequence_parser.hpp"
@@ -13,7 +14,7 @@ namespace xenon::genomics {
 
 ReadThreads::ReadThreads(const UnitigGraph& graph, int k) : ReadThreads(ends_of(graph, k), k) {}
 
-ReadThreads::ReadThreads(const std::vector<UnitigEnds>& ends, int k) : k_(k), shape_(std::min(k, 64)), wide_shape_(k) {
+ReadThreads::ReadThreads(const std::vector<UnitigEnds>& ends, int k) : k_(k), end_keys_(end_keys_for(k)) {
   index(ends);
 }
 
@@ -173,11 +174,7 @@ void ReadThreads::index(const std::vector<UnitigEnds>& ends) {
   }
   probing_ = LinearProbing(total);
   const std::size_t slots = probing_.slots();
-  if (wide()) {
-    wide_keys_.resize(slots);
-  } else {
-    keys_.resize(slots);
-  }
+  std::visit([&](auto& end_keys) { end_keys.keys.resize(slots); }, end_keys_);
   locations_.resize(slots);
   occupied_.assign(slots, false);
   for (std::size_t index = 0; index < ends.size(); ++index) {
@@ -189,11 +186,7 @@ void ReadThreads::index(const std::vector<UnitigEnds>& ends) {
       throw std::invalid_argument("unitig ends: unitig " + std::to_string(index) + " has the wrong number of bases");
     }
     const auto index_kmers_of = [&](const std::string& bases, std::size_t first_offset) {
-      if (wide()) {
-        index_kmers<4>(bases, index, first_offset);
-      } else {
-        index_kmers<2>(bases, index, first_offset);
-      }
+      std::visit([&](auto& end_keys) { index_kmers(end_keys, bases, index, first_offset); }, end_keys_);
     };
     index_kmers_of(ends[index].head, 0);
     if (!ends[index].tail.empty()) index_kmers_of(ends[index].tail, kmers_[index] - kEndSpan);
@@ -202,15 +195,15 @@ void ReadThreads::index(const std::vector<UnitigEnds>& ends) {
 
 // The k-mers of `bases`, the first of them at `first_offset` in the unitig.
 template <int Words>
-void ReadThreads::index_kmers(const std::string& bases, std::size_t unitig, std::size_t first_offset) {
-  const KmerShape<Words>& shape = this->shape<Words>();
-  std::vector<PackedKmer<Words>>& keys = this->keys<Words>();
+void ReadThreads::index_kmers(EndKeys<Words>& end_keys, const std::string& bases, std::size_t unitig,
+                              std::size_t first_offset) {
+  const KmerShape<Words>& shape = end_keys.shape;
   const std::size_t count = bases.size() - static_cast<std::size_t>(k_) + 1;
   PackedKmer<Words> kmer = shape.pack(bases);
   for (std::size_t at = 0; at < count; ++at) {
     if (at != 0) kmer = shape.successor(kmer, kBaseCodes[static_cast<unsigned char>(bases[at + static_cast<std::size_t>(k_) - 1])]);
     const PackedKmer<Words> canonical = shape.canonical(kmer);
-    const std::size_t slot = end_slot<Words>(canonical);
+    const std::size_t slot = end_slot<Words>(end_keys, canonical);
     if (occupied_[slot]) {
       // A k-mer in two places (copies of a settled repeat, a cycle's seam): it says nothing
       // about where a read is.
@@ -218,24 +211,17 @@ void ReadThreads::index_kmers(const std::string& bases, std::size_t unitig, std:
       continue;
     }
     occupied_[slot] = true;
-    keys[slot] = canonical;
+    end_keys.keys[slot] = canonical;
     locations_[slot] = {static_cast<std::uint32_t>(unitig), static_cast<std::uint32_t>(first_offset + at),
                         same_words<Words>(kmer, canonical)};
   }
 }
 
 template <int Words>
-std::size_t ReadThreads::end_slot(const PackedKmer<Words>& canonical) const {
-  const std::vector<PackedKmer<Words>>& keys = this->keys<Words>();
+std::size_t ReadThreads::end_slot(const EndKeys<Words>& end_keys, const PackedKmer<Words>& canonical) const {
+  const std::vector<PackedKmer<Words>>& keys = end_keys.keys;
   return probing_.probe(key_of<Words>(canonical)[Words - 1], [&](std::size_t slot) { return !occupied_[slot]; },
                         [&](std::size_t slot) { return same_words<Words>(keys[slot], canonical); });
-}
-
-template <int Words>
-const ReadThreads::Location* ReadThreads::find(const PackedKmer<Words>& canonical) const {
-  if (occupied_.empty()) return nullptr;  // counting only
-  const std::size_t slot = end_slot<Words>(canonical);
-  return !occupied_[slot] || locations_[slot].unitig == kAmbiguous ? nullptr : &locations_[slot];
 }
 
 std::pair<std::vector<ReadThreads::CompactOriented>, std::int64_t> ReadThreads::thread(std::string_view read) {
@@ -273,19 +259,22 @@ void ReadThreads::add_traced(const std::vector<std::vector<Oriented>>& runs, std
 }
 
 std::optional<ReadThreads::Place> ReadThreads::place(std::string_view bases, std::size_t start) const {
-  return wide() ? place_as<4>(bases, start) : place_as<2>(bases, start);
+  if (occupied_.empty()) return std::nullopt;  // counting only
+  return std::visit([&](const auto& end_keys) { return place_as(end_keys, bases, start); }, end_keys_);
 }
 
 template <int Words>
-std::optional<ReadThreads::Place> ReadThreads::place_as(std::string_view bases, std::size_t start) const {
-  const PackedKmer<Words> kmer = shape<Words>().pack(bases.substr(start));
-  const PackedKmer<Words> canonical = shape<Words>().canonical(kmer);
-  const Location* found = find<Words>(canonical);
-  if (found == nullptr) return std::nullopt;
+std::optional<ReadThreads::Place> ReadThreads::place_as(const EndKeys<Words>& end_keys, std::string_view bases,
+                                                        std::size_t start) const {
+  const PackedKmer<Words> kmer = end_keys.shape.pack(bases.substr(start));
+  const PackedKmer<Words> canonical = end_keys.shape.canonical(kmer);
+  const std::size_t slot = end_slot<Words>(end_keys, canonical);
+  if (!occupied_[slot] || locations_[slot].unitig == kAmbiguous) return std::nullopt;
+  const Location& found = locations_[slot];
   const bool read_is_canonical = same_words<Words>(kmer, canonical);
-  const bool forward = read_is_canonical == found->canonical_forward;
-  const std::size_t offset = forward ? found->offset : kmers_[found->unitig] - 1 - found->offset;
-  return Place{2 * static_cast<std::size_t>(found->unitig) + (forward ? 0 : 1), offset};
+  const bool forward = read_is_canonical == found.canonical_forward;
+  const std::size_t offset = forward ? found.offset : kmers_[found.unitig] - 1 - found.offset;
+  return Place{2 * static_cast<std::size_t>(found.unitig) + (forward ? 0 : 1), offset};
 }
 
 std::optional<ReadThreads::Place> ReadThreads::next_place(std::string_view bases, std::size_t from, std::size_t step,

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "genomics/assembler/flat_lists.hpp"
@@ -47,7 +48,7 @@ class ReadThreads {
   static std::vector<UnitigEnds> ends_of(const UnitigGraph& graph, int k);
   // Only for counting what reads traced elsewhere crossed (add_traced, add_pair): no index,
   // so trace() finds nothing (the index of a bacterium's unitig ends is tens of MB).
-  explicit ReadThreads(int k) : k_(k), shape_(std::min(k, 64)), wide_shape_(k) {}
+  explicit ReadThreads(int k) : k_(k), end_keys_(end_keys_for(k)) {}
 
   // One read threaded, nothing counted: the unitigs of each of its runs of ACGT that met the
   // graph, in read order, and where the read begins in the first of them (its first base's
@@ -146,42 +147,27 @@ class ReadThreads {
   static constexpr std::size_t kEndSpan = 1024;
   static constexpr std::uint32_t kAmbiguous = ~std::uint32_t{0};
 
-  void index(const std::vector<UnitigEnds>& ends);
-  // As wide() says, k-mers of two words (k <= 64) or four.
-  bool wide() const { return k_ > 64; }
+  // The canonical k-mers near the unitigs' ends, in their slots, of as many words as k needs:
+  // two up to k = 64, four above.
   template <int Words>
-  void index_kmers(const std::string& bases, std::size_t unitig, std::size_t first_offset);
+  struct EndKeys {
+    KmerShape<Words> shape;
+    std::vector<PackedKmer<Words>> keys;
+  };
+  using AnyEndKeys = std::variant<EndKeys<2>, EndKeys<4>>;
+  static AnyEndKeys end_keys_for(int k) {
+    if (k > 64) return EndKeys<4>{KmerShape<4>(k), {}};
+    return EndKeys<2>{KmerShape<2>(k), {}};
+  }
+
+  void index(const std::vector<UnitigEnds>& ends);
+  template <int Words>
+  void index_kmers(EndKeys<Words>& end_keys, const std::string& bases, std::size_t unitig, std::size_t first_offset);
   // The slot of a canonical k-mer among the end k-mers, or the empty one where it goes.
   template <int Words>
-  std::size_t end_slot(const PackedKmer<Words>& canonical) const;
+  std::size_t end_slot(const EndKeys<Words>& end_keys, const PackedKmer<Words>& canonical) const;
   template <int Words>
-  const Location* find(const PackedKmer<Words>& canonical) const;
-  template <int Words>
-  std::optional<Place> place_as(std::string_view bases, std::size_t start) const;
-  template <int Words>
-  const KmerShape<Words>& shape() const {
-    if constexpr (Words == 2) {
-      return shape_;
-    } else {
-      return wide_shape_;
-    }
-  }
-  template <int Words>
-  std::vector<PackedKmer<Words>>& keys() {
-    if constexpr (Words == 2) {
-      return keys_;
-    } else {
-      return wide_keys_;
-    }
-  }
-  template <int Words>
-  const std::vector<PackedKmer<Words>>& keys() const {
-    if constexpr (Words == 2) {
-      return keys_;
-    } else {
-      return wide_keys_;
-    }
-  }
+  std::optional<Place> place_as(const EndKeys<Words>& end_keys, std::string_view bases, std::size_t start) const;
   // The unitigs it went through, and its lead (Traced::lead).
   std::pair<std::vector<CompactOriented>, std::int64_t> thread(std::string_view read);
   // Those of one run of ACGT, and where the run begins in the first of them.
@@ -191,15 +177,12 @@ class ReadThreads {
   void keep_pair(std::span<const CompactOriented> from, std::vector<CompactOriented> to, std::uint32_t pairs);
 
   int k_;
-  KmerShape<2> shape_;       // of min(k, 64): used when k <= 64
-  KmerShape<4> wide_shape_;  // used when k > 64
   std::vector<std::size_t> kmers_;  // per unitig
   // Open addressing over the k-mers near the ends of every unitig (no slots when only counting).
   // Occupancy is a bit vector of its own: most k-mers of a read are not near an end, and a
   // miss then reads one bit, not a key.
   LinearProbing probing_;
-  std::vector<PackedKmer<2>> keys_;  // one of these two, as wide() says
-  std::vector<PackedKmer<4>> wide_keys_;
+  AnyEndKeys end_keys_;
   std::vector<Location> locations_;
   std::vector<bool> occupied_;
   std::map<Triple, std::uint32_t> passages_;
