@@ -63,13 +63,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   void counted() override {
     progress_.report("counted");
     this->log().begin_phase("solid k-mers");
-    outcome_.coverage_threshold = settings_.coverage_threshold != 0 ? settings_.coverage_threshold
-                                                                    : coverage_threshold_from(this->histogram());
-    // A larger k reads each base in fewer k-mers, so its depth is lower: a threshold above the
-    // round before's is the histogram's noise (at k=99 on 10x reads, no minimum before 15).
-    if (settings_.coverage_threshold == 0 && !outcome_.rounds.empty()) {
-      outcome_.coverage_threshold = std::min(outcome_.coverage_threshold, outcome_.rounds.back().coverage_threshold);
-    }
+    record_coverage_threshold();
     GraphSetup setup;
     setup.k = static_cast<std::uint32_t>(settings_.counting.k);
     setup.threshold = solid_floor(settings_, outcome_.coverage_threshold);
@@ -78,6 +72,18 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     setup.carried = settings_.carried_sequences;
     if (builds_count_filter(settings_)) setup.filter_items = count_filter_items();
     to_every_store(ACTION_GRAPH_SOLIDIFY, [&] { return setup.encode(); });
+  }
+
+  // The threshold this round applies and what set it, from the histogram and the rounds before.
+  void record_coverage_threshold() {
+    const CoverageThreshold chosen = choose_coverage_threshold(settings_, this->histogram(), outcome_.rounds);
+    outcome_.coverage_threshold = chosen.count;
+    outcome_.coverage_threshold_from = chosen.from;
+  }
+  // After --continue restored the threshold with the histogram: what set it, chosen again.
+  void restore_coverage_threshold_source() {
+    const CoverageThreshold chosen = choose_coverage_threshold(settings_, this->histogram(), outcome_.rounds);
+    outcome_.coverage_threshold_from = chosen.count == outcome_.coverage_threshold ? chosen.from : "checkpoint";
   }
 
   // The k-mers read twice or more that the first round's filter holds, or 0 for no filter
@@ -128,6 +134,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     CheckpointReader reader(*saved);
     this->restore_count(reader);
     std::vector<GraphPiece> pieces = read_graph_checkpoint(reader, outcome_);
+    restore_coverage_threshold_source();
     this->log().line("phases counting to walks: skipped: " + std::to_string(pieces.size()) +
                      " pieces of the graph from checkpoints/" + kGraphCheckpoint);
     progress_.report("resumed from checkpoints/graph");
@@ -152,6 +159,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     CheckpointReader reader(*saved);
     this->restore_count(reader);
     const AssembledOutputs outputs = read_contigs_checkpoint(reader, outcome_);
+    restore_coverage_threshold_source();
     record_contigs(outcome_, outputs.contigs);
     record_scaffolds(outcome_, outputs.scaffolds);
     this->log().line("phases counting to contigs: skipped: " + std::to_string(outputs.contigs.size()) +

@@ -6,6 +6,8 @@
 #include <map>
 #include <utility>
 
+#include <xenon/xenon.hpp>
+
 namespace xenon::genomics {
 
 std::uint64_t coverage_threshold_from(const KmerHistogram& histogram) {
@@ -20,6 +22,16 @@ std::uint64_t coverage_threshold_from(const KmerHistogram& histogram) {
     if (kmers_at(count + 1) != 0 && kmers_at(count) <= kmers_at(count + 1)) return count;
   }
   return 2;
+}
+
+CoverageThreshold choose_coverage_threshold(const AssemblerSettings& settings, const KmerHistogram& histogram,
+                                            const std::vector<KRound>& rounds_before) {
+  if (settings.coverage_threshold != 0) return {settings.coverage_threshold, "--min-coverage"};
+  const std::uint64_t from_histogram = coverage_threshold_from(histogram);
+  if (!rounds_before.empty() && rounds_before.back().coverage_threshold < from_histogram) {
+    return {rounds_before.back().coverage_threshold, "the round before"};
+  }
+  return {from_histogram, "histogram"};
 }
 
 std::uint64_t solid_floor(const AssemblerSettings& settings, std::uint64_t threshold) {
@@ -77,8 +89,8 @@ std::size_t n50_of_lengths(std::vector<std::size_t> lengths) {
 }
 
 KRound round_record(const AssemblerSettings& settings, const AssemblyOutcome& outcome) {
-  return {settings.counting.k, outcome.coverage_threshold, solid_floor(settings, outcome.coverage_threshold),
-          outcome.solid_kmers, outcome.read_bridges};
+  return {settings.counting.k, outcome.coverage_threshold, outcome.coverage_threshold_from,
+          solid_floor(settings, outcome.coverage_threshold), outcome.solid_kmers, outcome.read_bridges};
 }
 
 std::string k_rounds_json(const std::vector<KRound>& rounds) {
@@ -87,6 +99,7 @@ std::string k_rounds_json(const std::vector<KRound>& rounds) {
     const KRound& round = rounds[i];
     json += std::string(i == 0 ? "" : ", ") + "{\"k\": " + std::to_string(round.k) +
             ", \"coverage_threshold\": " + std::to_string(round.coverage_threshold) +
+            ", \"coverage_threshold_from\": " + json_quoted(round.coverage_threshold_from) +
             ", \"solid_floor\": " + std::to_string(round.solid_floor) +
             ", \"solid_kmers\": " + std::to_string(round.solid_kmers) +
             ", \"read_bridges\": " + std::to_string(round.read_bridges) + "}";

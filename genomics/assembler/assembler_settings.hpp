@@ -51,6 +51,7 @@ struct AssemblerSettings {
 struct KRound {
   int k = 0;
   std::uint64_t coverage_threshold = 0;
+  std::string coverage_threshold_from;  // CoverageThreshold::from
   std::uint64_t solid_floor = 0;
   std::uint64_t solid_kmers = 0;
   std::uint64_t read_bridges = 0;  // dead ends joined by reads
@@ -59,6 +60,7 @@ struct KRound {
 // What it did (filled in on node 0, read after the engine has stopped).
 struct AssemblyOutcome {
   std::uint64_t coverage_threshold = 0;
+  std::string coverage_threshold_from;  // CoverageThreshold::from
   std::uint64_t solid_kmers = 0;
   std::uint64_t edges = 0;
   std::uint64_t unitigs = 0;
@@ -98,6 +100,17 @@ inline constexpr const char* kContigsCheckpoint = "contigs";
 // at the next count, where some are), at least 2; 2 when there is none.
 std::uint64_t coverage_threshold_from(const KmerHistogram& histogram);
 
+// The threshold a round applies, and what set it, as the run record says it: "--min-coverage"
+// (forced), "histogram" (coverage_threshold_from), or "the round before" (a round after the
+// first caps the histogram's at the round before's: a larger k reads each base in fewer k-mers,
+// so its depth is lower, and at low depth its histogram may have no minimum but noise).
+struct CoverageThreshold {
+  std::uint64_t count = 0;
+  std::string from;
+};
+CoverageThreshold choose_coverage_threshold(const AssemblerSettings& settings, const KmerHistogram& histogram,
+                                            const std::vector<KRound>& rounds_before);
+
 // The count a k-mer needs to enter the graph. With --min-coverage, that count: one threshold
 // everywhere, as asked. Else 2, under the histogram's threshold where that is higher, so that a
 // genome read thinly beside deep ones (a metagenome, a strain mixture) keeps its k-mers: cleaning
@@ -127,7 +140,7 @@ std::size_t n50_of_lengths(std::vector<std::size_t> lengths);
 // What a round did, once it is done.
 KRound round_record(const AssemblerSettings& settings, const AssemblyOutcome& outcome);
 
-// The rounds as a JSON array of {"k", "coverage_threshold", "solid_floor", "solid_kmers",
+// The rounds as a JSON array of {"k", "coverage_threshold", "coverage_threshold_from", "solid_floor", "solid_kmers",
 // "read_bridges"}.
 std::string k_rounds_json(const std::vector<KRound>& rounds);
 

@@ -485,6 +485,17 @@ TEST(Assembler, KIsChosenFromTheReadLengthUnlessForced) {
   EXPECT_NE(rounds.find("\"k_rounds\": [{\"k\": 21, \"coverage_threshold\": "), std::string::npos) << rounds;
   EXPECT_NE(rounds.find("}, {\"k\": 33, \"coverage_threshold\": "), std::string::npos) << rounds;
   EXPECT_NE(rounds.find("}, {\"k\": 39, \"coverage_threshold\": "), std::string::npos) << rounds;
+  // Each round says what set its threshold: the first its histogram, a later one its histogram
+  // or the round before's, if that was lower.
+  std::vector<std::string> sources;
+  const std::string source_field = "\"coverage_threshold_from\": \"";
+  for (auto at = rounds.find(source_field); at != std::string::npos; at = rounds.find(source_field, at + 1)) {
+    const std::size_t begin = at + source_field.size();
+    sources.push_back(rounds.substr(begin, rounds.find('"', begin) - begin));
+  }
+  ASSERT_EQ(sources.size(), 3u) << rounds;
+  EXPECT_EQ(sources[0], "histogram");
+  for (const std::string& source : sources) EXPECT_TRUE(source == "histogram" || source == "the round before") << source;
   EXPECT_EQ(field(run_record(chosen), "k_rounds_from"), "median read length 89");
   EXPECT_NE(chosen.read("assembler.log").find("round 3 of 3: k=39, keeping the k-mers of the "), std::string::npos);
   const std::vector<std::string> entries = chosen.entries();

@@ -120,6 +120,30 @@ TEST(CoverageThreshold, IsTheHistogramsFirstMinimum) {
   EXPECT_EQ(coverage_threshold_from(falling), 2u);
 }
 
+// A round after the first applies the histogram's threshold unless the round before applied a
+// lower one; --min-coverage overrides both. Each says what set it.
+TEST(CoverageThreshold, IsCappedByTheRoundBeforeAndSaysWhatSetIt) {
+  KmerHistogram histogram;
+  const std::uint64_t kmers_by_count[] = {0, 9000, 800, 90, 30, 45, 200, 600, 900, 600, 200, 20};
+  for (std::uint64_t count = 1; count < std::size(kmers_by_count); ++count) histogram.add(count, kmers_by_count[count]);
+  AssemblerSettings settings;
+  const auto expect_choice = [&](const std::vector<KRound>& before, std::uint64_t count, const std::string& from) {
+    const CoverageThreshold chosen = choose_coverage_threshold(settings, histogram, before);
+    EXPECT_EQ(chosen.count, count) << from;
+    EXPECT_EQ(chosen.from, from);
+  };
+  KRound lower;
+  lower.coverage_threshold = 3;
+  KRound higher;
+  higher.coverage_threshold = 6;
+  expect_choice({}, 4, "histogram");
+  expect_choice({higher}, 4, "histogram");
+  expect_choice({lower}, 3, "the round before");
+  expect_choice({lower, higher}, 4, "histogram");  // only the round just before caps
+  settings.coverage_threshold = 9;
+  expect_choice({lower}, 9, "--min-coverage");
+}
+
 // Unitigs of a sequence: its k-mers' paths cut at `cuts`, each piece read either way, with the
 // given coverage per k-mer.
 void add_pieces(UnitigGraph& graph, const std::string& sequence, const std::vector<std::size_t>& cuts,
