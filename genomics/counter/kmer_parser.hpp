@@ -77,35 +77,38 @@ class KmerParser : public Actor {
   };
 
   // What follows the scan beside the k-mers: the minimizers (to route) and the filter's
-  // verdict (to leave out k-mers read once), either or both.
+  // verdict (to leave out k-mers read once), either or both. Which ones is a template
+  // argument, so that the scan asks nothing per base about what it does not have.
+  template <bool kMinimizers, bool kFilter>
   struct ScanObserver {
     MinimizerWindow* minimizers;
     KmerFilterWindow* filter;
     void begin_record() {
-      if (minimizers) minimizers->reset();
-      if (filter) filter->begin_record();
+      if constexpr (kMinimizers) minimizers->reset();
+      if constexpr (kFilter) filter->begin_record();
     }
     // The bases the scanner is about to feed, for the filter to look up ahead.
     void prepare(std::string_view bases) {
-      if (filter) filter->prepare(bases);
+      if constexpr (kFilter) filter->prepare(bases);
     }
     // The scanner's calls: a break, a base.
     void reset() {
-      if (minimizers) minimizers->reset();
-      if (filter) filter->reset();
+      if constexpr (kMinimizers) minimizers->reset();
+      if constexpr (kFilter) filter->reset();
     }
     void push(int code) {
-      if (minimizers) minimizers->push(code);
-      if (filter) filter->push(code);
+      if constexpr (kMinimizers) minimizers->push(code);
+      if constexpr (kFilter) filter->push(code);
     }
   };
 
   // Sees every record of a block (SequenceParser's visitor).
+  template <bool kMinimizers, bool kFilter>
   struct Visitor {
     KmerParser& parser;
     InputTally& tally;
-    ScanObserver observer{parser.window_ ? &*parser.window_ : nullptr,
-                          parser.filter_window_ ? &*parser.filter_window_ : nullptr};
+    ScanObserver<kMinimizers, kFilter> observer{kMinimizers ? &*parser.window_ : nullptr,
+                                                kFilter ? &*parser.filter_window_ : nullptr};
     void begin_record() {
       ++tally.records;
       parser.scanner_.reset();
@@ -125,16 +128,40 @@ class KmerParser : public Actor {
       observer.prepare(line);
       parser.scanner_.feed(line, [this, stores](const PackedKmer<Words>& kmer) {
         ++tally.kmers;
-        if (observer.filter && !observer.filter->passes()) {
-          ++tally.kmers_left_out;
-          return;
+        if constexpr (kFilter) {
+          if (!observer.filter->passes()) {
+            ++tally.kmers_left_out;
+            return;
+          }
         }
         const Key key = key_of<Words>(kmer);
-        parser.route(key, observer.minimizers ? store_of_minimizer(observer.minimizers->minimum(), stores)
-                                              : store_of<Words>(key, stores));
+        if constexpr (kMinimizers) {
+          parser.route(key, store_of_minimizer(observer.minimizers->minimum(), stores));
+        } else {
+          parser.route(key, store_of<Words>(key, stores));
+        }
       }, observer);
     }
   };
+
+  // The records of a block through the visitor of what this parser has.
+  void parse_records(const BlockMessage& block, std::string_view records, InputTally& tally) {
+    // Files are known here by index; the reader, which knows their names, words the error.
+    static const std::string kFileLabel = "input";
+    const auto parse = [&]<bool kMinimizers, bool kFilter>() {
+      Visitor<kMinimizers, kFilter> visitor{*this, tally};
+      SequenceParser(block.origin, records, kFileLabel).parse(visitor);
+    };
+    if (window_ && filter_window_) {
+      parse.template operator()<true, true>();
+    } else if (window_) {
+      parse.template operator()<true, false>();
+    } else if (filter_window_) {
+      parse.template operator()<false, true>();
+    } else {
+      parse.template operator()<false, false>();
+    }
+  }
 
   void parse_block(const Message& message) {
     const BlockMessage block = BlockMessage::decode(message.payload());
@@ -144,11 +171,8 @@ class KmerParser : public Actor {
     pending.tally.blocks = 1;
     const std::string_view records(reinterpret_cast<const char*>(block.records.data()),
                                    block.records.size());
-    // Files are known here by index; the reader, which knows their names, words the error.
-    static const std::string kFileLabel = "input";
     try {
-      Visitor visitor{*this, pending.tally};
-      SequenceParser(block.origin, records, kFileLabel).parse(visitor);
+      parse_records(block, records, pending.tally);
     } catch (const InputError& error) {
       pending.failed = true;
       // The reader knows the piece and, with the other readers, the record's number in the file.
