@@ -260,7 +260,9 @@ void ReadThreads::add_traced(const std::vector<std::vector<Oriented>>& runs, std
 
 std::optional<ReadThreads::Place> ReadThreads::place(std::string_view bases, std::size_t start) const {
   if (occupied_.empty()) return std::nullopt;  // counting only
-  return std::visit([&](const auto& end_keys) { return place_as(end_keys, bases, start); }, end_keys_);
+  // A branch on the width, not std::visit: this runs for every k-mer a read is searched at.
+  if (const auto* narrow = std::get_if<EndKeys<2>>(&end_keys_)) return place_as(*narrow, bases, start);
+  return place_as(*std::get_if<EndKeys<4>>(&end_keys_), bases, start);
 }
 
 template <int Words>
