@@ -6,10 +6,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <vector>
 
 #include "genomics/kmer/kmer_hash.hpp"
 #include "genomics/kmer/linear_probing.hpp"
+#include "genomics/kmer/page_array.hpp"
 
 namespace xenon::genomics {
 
@@ -46,7 +46,7 @@ class VertexTable {
   static constexpr std::uint32_t kAbsent = std::numeric_limits<std::uint32_t>::max();
 
   explicit VertexTable(std::size_t vertices = 0)
-      : probing_(vertices), slots_(probing_.slots(), Slot{}) {}  // count 0 marks an empty slot
+      : probing_(vertices), slots_(probing_.slots()) {}  // zero bytes: count 0 marks an empty slot
 
   // Each key once: the stores insert the distinct k-mers they counted.
   void insert(const Key& key, std::uint64_t count) {
@@ -90,7 +90,7 @@ class VertexTable {
   bool empty(std::size_t slot) const { return slots_[slot].count == 0; }
 
   LinearProbing probing_;
-  std::vector<Slot> slots_;
+  PageArray<Slot> slots_;  // in huge pages where the system gives them: looked up at random
 };
 
 }  // namespace xenon::genomics
