@@ -75,15 +75,20 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   }
 
   // The threshold this round applies and what set it, from the histogram and the rounds before.
-  void record_coverage_threshold() {
-    const CoverageThreshold chosen = choose_coverage_threshold(settings_, this->histogram(), outcome_.rounds);
-    outcome_.coverage_threshold = chosen.count;
-    outcome_.coverage_threshold_from = chosen.from;
+  CoverageThreshold chosen_coverage_threshold() const {
+    return choose_coverage_threshold(settings_, this->histogram(), outcome_.rounds);
   }
-  // After --continue restored the threshold with the histogram: what set it, chosen again.
+  void record_coverage_threshold() {
+    const CoverageThreshold chosen = chosen_coverage_threshold();
+    outcome_.coverage_threshold = chosen.count;
+    outcome_.coverage_threshold_source = chosen.from;
+  }
+  // After --continue restored the threshold with the histogram: what set it, chosen again. The
+  // earlier rounds were done again, so the rule gives the same count; a checkpoint that holds
+  // another (a rule of another version) is said to be what set it.
   void restore_coverage_threshold_source() {
-    const CoverageThreshold chosen = choose_coverage_threshold(settings_, this->histogram(), outcome_.rounds);
-    outcome_.coverage_threshold_from = chosen.count == outcome_.coverage_threshold ? chosen.from : "checkpoint";
+    const CoverageThreshold chosen = chosen_coverage_threshold();
+    outcome_.coverage_threshold_source = chosen.count == outcome_.coverage_threshold ? chosen.from : kThresholdFromCheckpoint;
   }
 
   // The k-mers read twice or more that the first round's filter holds, or 0 for no filter

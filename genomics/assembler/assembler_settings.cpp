@@ -26,12 +26,12 @@ std::uint64_t coverage_threshold_from(const KmerHistogram& histogram) {
 
 CoverageThreshold choose_coverage_threshold(const AssemblerSettings& settings, const KmerHistogram& histogram,
                                             const std::vector<KRound>& rounds_before) {
-  if (settings.coverage_threshold != 0) return {settings.coverage_threshold, "--min-coverage"};
+  if (settings.coverage_threshold != 0) return {settings.coverage_threshold, kThresholdFromOption};
   const std::uint64_t from_histogram = coverage_threshold_from(histogram);
   if (!rounds_before.empty() && rounds_before.back().coverage_threshold < from_histogram) {
-    return {rounds_before.back().coverage_threshold, "the round before"};
+    return {rounds_before.back().coverage_threshold, kThresholdFromRoundBefore};
   }
-  return {from_histogram, "histogram"};
+  return {from_histogram, kThresholdFromHistogram};
 }
 
 std::uint64_t solid_floor(const AssemblerSettings& settings, std::uint64_t threshold) {
@@ -89,7 +89,7 @@ std::size_t n50_of_lengths(std::vector<std::size_t> lengths) {
 }
 
 KRound round_record(const AssemblerSettings& settings, const AssemblyOutcome& outcome) {
-  return {settings.counting.k, outcome.coverage_threshold, outcome.coverage_threshold_from,
+  return {settings.counting.k, outcome.coverage_threshold, outcome.coverage_threshold_source,
           solid_floor(settings, outcome.coverage_threshold), outcome.solid_kmers, outcome.read_bridges};
 }
 
@@ -99,7 +99,7 @@ std::string k_rounds_json(const std::vector<KRound>& rounds) {
     const KRound& round = rounds[i];
     json += std::string(i == 0 ? "" : ", ") + "{\"k\": " + std::to_string(round.k) +
             ", \"coverage_threshold\": " + std::to_string(round.coverage_threshold) +
-            ", \"coverage_threshold_from\": " + json_quoted(round.coverage_threshold_from) +
+            ", \"coverage_threshold_from\": " + json_quoted(round.coverage_threshold_source) +
             ", \"solid_floor\": " + std::to_string(round.solid_floor) +
             ", \"solid_kmers\": " + std::to_string(round.solid_kmers) +
             ", \"read_bridges\": " + std::to_string(round.read_bridges) + "}";

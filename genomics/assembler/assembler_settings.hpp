@@ -51,7 +51,7 @@ struct AssemblerSettings {
 struct KRound {
   int k = 0;
   std::uint64_t coverage_threshold = 0;
-  std::string coverage_threshold_from;  // CoverageThreshold::from
+  std::string coverage_threshold_source;  // CoverageThreshold::from
   std::uint64_t solid_floor = 0;
   std::uint64_t solid_kmers = 0;
   std::uint64_t read_bridges = 0;  // dead ends joined by reads
@@ -60,7 +60,7 @@ struct KRound {
 // What it did (filled in on node 0, read after the engine has stopped).
 struct AssemblyOutcome {
   std::uint64_t coverage_threshold = 0;
-  std::string coverage_threshold_from;  // CoverageThreshold::from
+  std::string coverage_threshold_source;  // CoverageThreshold::from
   std::uint64_t solid_kmers = 0;
   std::uint64_t edges = 0;
   std::uint64_t unitigs = 0;
@@ -103,7 +103,12 @@ std::uint64_t coverage_threshold_from(const KmerHistogram& histogram);
 // The threshold a round applies, and what set it, as the run record says it: "--min-coverage"
 // (forced), "histogram" (coverage_threshold_from), or "the round before" (a round after the
 // first caps the histogram's at the round before's: a larger k reads each base in fewer k-mers,
-// so its depth is lower, and at low depth its histogram may have no minimum but noise).
+// so its depth is lower, and at low depth its histogram may have no minimum but noise). After
+// --continue, "checkpoint" where the checkpoint holds a count these rules do not give.
+inline constexpr const char* kThresholdFromOption = "--min-coverage";
+inline constexpr const char* kThresholdFromHistogram = "histogram";
+inline constexpr const char* kThresholdFromRoundBefore = "the round before";
+inline constexpr const char* kThresholdFromCheckpoint = "checkpoint";
 struct CoverageThreshold {
   std::uint64_t count = 0;
   std::string from;

@@ -262,7 +262,7 @@ std::optional<ReadThreads::Place> ReadThreads::place(std::string_view bases, std
   if (occupied_.empty()) return std::nullopt;  // counting only
   // A branch on the width, not std::visit: this runs for every k-mer a read is searched at.
   if (const auto* narrow = std::get_if<EndKeys<2>>(&end_keys_)) return place_as(*narrow, bases, start);
-  return place_as(*std::get_if<EndKeys<4>>(&end_keys_), bases, start);
+  return place_as(std::get<EndKeys<4>>(end_keys_), bases, start);
 }
 
 template <int Words>

@@ -47,7 +47,7 @@ std::string run_json(const AssemblerSettings& settings, const AssemblyOutcome& o
   json += "  \"k_rounds\": " + k_rounds_json(outcome.rounds) + ",\n";
   json += "  \"k_rounds_from\": " + json_quoted(settings.k_rounds_from) + ",\n";
   json += "  \"coverage_threshold\": " + std::to_string(outcome.coverage_threshold) + ",\n";
-  json += "  \"coverage_threshold_from\": " + json_quoted(outcome.coverage_threshold_from) + ",\n";
+  json += "  \"coverage_threshold_from\": " + json_quoted(outcome.coverage_threshold_source) + ",\n";
   json += "  \"solid_floor\": " + std::to_string(solid_floor(settings, outcome.coverage_threshold)) + ",\n";
   json += "  \"tip_length\": " + std::to_string(settings.cleaning.tip_length_for(counting.k)) + ",\n";
   json += "  \"bubble_length\": " + std::to_string(settings.cleaning.bubble_length_for(counting.k)) + ",\n";

@@ -107,8 +107,8 @@ class KmerParser : public Actor {
   struct Visitor {
     KmerParser& parser;
     InputTally& tally;
-    ScanObserver<kMinimizers, kFilter> observer{kMinimizers ? &*parser.window_ : nullptr,
-                                                kFilter ? &*parser.filter_window_ : nullptr};
+    ScanObserver<kMinimizers, kFilter> observer{kMinimizers ? &parser.window_.value() : nullptr,
+                                                kFilter ? &parser.filter_window_.value() : nullptr};
     void begin_record() {
       ++tally.records;
       parser.scanner_.reset();

@@ -110,11 +110,16 @@ TEST(Minimizers, RollingWindowAndWholeKmersAgreeWithTheDefinition) {
   for (const int k : {65, 99, 127}) check_minimizers<4>(k);
 }
 
-TEST(CoverageThreshold, IsTheHistogramsFirstMinimum) {
+// Errors read once to three times, a valley at 4, the genome's peak at 8.
+KmerHistogram histogram_with_a_valley_at_4() {
   KmerHistogram histogram;
   const std::uint64_t kmers_by_count[] = {0, 9000, 800, 90, 30, 45, 200, 600, 900, 600, 200, 20};
   for (std::uint64_t count = 1; count < std::size(kmers_by_count); ++count) histogram.add(count, kmers_by_count[count]);
-  EXPECT_EQ(coverage_threshold_from(histogram), 4u);
+  return histogram;
+}
+
+TEST(CoverageThreshold, IsTheHistogramsFirstMinimum) {
+  EXPECT_EQ(coverage_threshold_from(histogram_with_a_valley_at_4()), 4u);
   KmerHistogram falling;  // no valley (coverage too low to tell errors apart): keep twice-seen
   for (std::uint64_t count = 1; count < 30; ++count) falling.add(count, 1000 / count);
   EXPECT_EQ(coverage_threshold_from(falling), 2u);
@@ -123,9 +128,7 @@ TEST(CoverageThreshold, IsTheHistogramsFirstMinimum) {
 // A round after the first applies the histogram's threshold unless the round before applied a
 // lower one; --min-coverage overrides both. Each says what set it.
 TEST(CoverageThreshold, IsCappedByTheRoundBeforeAndSaysWhatSetIt) {
-  KmerHistogram histogram;
-  const std::uint64_t kmers_by_count[] = {0, 9000, 800, 90, 30, 45, 200, 600, 900, 600, 200, 20};
-  for (std::uint64_t count = 1; count < std::size(kmers_by_count); ++count) histogram.add(count, kmers_by_count[count]);
+  const KmerHistogram histogram = histogram_with_a_valley_at_4();
   AssemblerSettings settings;
   const auto expect_choice = [&](const std::vector<KRound>& before, std::uint64_t count, const std::string& from) {
     const CoverageThreshold chosen = choose_coverage_threshold(settings, histogram, before);
@@ -138,6 +141,9 @@ TEST(CoverageThreshold, IsCappedByTheRoundBeforeAndSaysWhatSetIt) {
   higher.coverage_threshold = 6;
   expect_choice({}, 4, "histogram");
   expect_choice({higher}, 4, "histogram");
+  KRound same;
+  same.coverage_threshold = 4;
+  expect_choice({same}, 4, "histogram");  // a tie: the histogram's own
   expect_choice({lower}, 3, "the round before");
   expect_choice({lower, higher}, 4, "histogram");  // only the round just before caps
   settings.coverage_threshold = 9;
