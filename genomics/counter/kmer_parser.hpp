@@ -146,21 +146,22 @@ class KmerParser : public Actor {
 
   // The records of a block through the visitor of what this parser has.
   void parse_records(const BlockMessage& block, std::string_view records, InputTally& tally) {
+    if (window_ && filter_window_) {
+      parse_records_with<true, true>(block, records, tally);
+    } else if (window_) {
+      parse_records_with<true, false>(block, records, tally);
+    } else if (filter_window_) {
+      parse_records_with<false, true>(block, records, tally);
+    } else {
+      parse_records_with<false, false>(block, records, tally);
+    }
+  }
+  template <bool kMinimizers, bool kFilter>
+  void parse_records_with(const BlockMessage& block, std::string_view records, InputTally& tally) {
     // Files are known here by index; the reader, which knows their names, words the error.
     static const std::string kFileLabel = "input";
-    const auto parse = [&]<bool kMinimizers, bool kFilter>() {
-      Visitor<kMinimizers, kFilter> visitor{*this, tally};
-      SequenceParser(block.origin, records, kFileLabel).parse(visitor);
-    };
-    if (window_ && filter_window_) {
-      parse.template operator()<true, true>();
-    } else if (window_) {
-      parse.template operator()<true, false>();
-    } else if (filter_window_) {
-      parse.template operator()<false, true>();
-    } else {
-      parse.template operator()<false, false>();
-    }
+    Visitor<kMinimizers, kFilter> visitor{*this, tally};
+    SequenceParser(block.origin, records, kFileLabel).parse(visitor);
   }
 
   void parse_block(const Message& message) {
