@@ -98,10 +98,52 @@ std::vector<ReadBridge> BridgeVotes::chosen(std::uint64_t& ambiguous) const {
 
 namespace {
 
+// The last k-1 bases of a unitig read as `oriented` reads it, from the bases the stores were
+// given of its ends (the graph's own, not a read's).
+std::string last_junction(const std::vector<UnitigEnds>& ends, UnitigGraph::Oriented oriented, std::size_t k) {
+  const UnitigEnds& unitig = ends.at(oriented / 2);
+  if ((oriented & 1) != 0) return reverse_complement(unitig.head.substr(0, k - 1));
+  const std::string& last = unitig.tail.empty() ? unitig.head : unitig.tail;
+  return last.substr(last.size() - (k - 1));
+}
+
+std::string first_junction(const std::vector<UnitigEnds>& ends, UnitigGraph::Oriented oriented, std::size_t k) {
+  return reverse_complement(last_junction(ends, oriented ^ 1, k));
+}
+
+// Whether the read holds, where the unitig `at.unitig` would put it, one of the unitig's last
+// k+1 k-mers (`last` is where the read would hold the very last one): an error in the read
+// within a k-mer of the dead end hides the last k-mers, not where the read leaves.
+bool holds_unitig_near_end(const ReadThreads& threads, std::string_view bases, const ReadThreads::Place& at,
+                           std::size_t at_start, std::size_t last, std::size_t k) {
+  const std::size_t last_offset = threads.unitig_kmers(at.unitig / 2) - 1;
+  for (std::size_t back = 0; back <= k && back <= last - at_start && back <= last_offset; ++back) {
+    if (last - back == at_start) return at.offset == last_offset - back;
+    const std::optional<ReadThreads::Place> held = threads.place(bases, last - back);
+    if (held && held->unitig == at.unitig && held->offset == last_offset - back) return true;
+  }
+  return false;
+}
+
+// The bases of a bridge from the read (`between`: the k-1 bases before its first missing
+// k-mer to the k-1 after its last), with both junctions the graph's own where the read's
+// differ: an error the read has there. Empty when the two junctions overlap and disagree.
+std::string bridge_bases(std::string_view between, const std::string& from_end, const std::string& into_start) {
+  const std::size_t junction = from_end.size();
+  std::string bridge(between);
+  bridge.replace(0, junction, from_end);
+  const std::size_t entry = bridge.size() - junction;
+  for (std::size_t i = 0; i < junction; ++i) {
+    if (entry + i < junction && bridge[entry + i] != into_start[i]) return {};
+    bridge[entry + i] = into_start[i];
+  }
+  return bridge;
+}
+
 // One run of ACGT of a read, followed through the graph: at each dead end it leaves, on to the
 // next k-mer the graph holds.
-void bridges_of_run(const ReadThreads& threads, const DeadEnds& dead, std::size_t k, std::string_view bases,
-                    BridgeVotes& votes) {
+void bridges_of_run(const ReadThreads& threads, const DeadEnds& dead, const std::vector<UnitigEnds>& ends,
+                    std::size_t k, std::string_view bases, BridgeVotes& votes) {
   const std::size_t last_start = bases.size() - k;
   const std::size_t stride = threads.search_stride();
   std::size_t start = 0;
@@ -121,16 +163,19 @@ void bridges_of_run(const ReadThreads& threads, const DeadEnds& dead, std::size_
       }
       continue;
     }
-    // The read holds the unitig's last k-mer itself (not one with an error in it), then k-mers
-    // the graph lacks, then another unitig's first k-mer.
-    const std::optional<ReadThreads::Place> left = threads.place(bases, left_at);
-    const bool leaves_at_end =
-        left && left->unitig == at->unitig && left->offset == threads.unitig_kmers(at->unitig / 2) - 1;
+    // The read holds the unitig up to within a k-mer of its end, then k-mers the graph lacks,
+    // then another unitig from within a k-mer of its beginning (where the read's first k-mer
+    // found in it lies at most k on). An error of the read next to either end leaves the
+    // bridge's bases there to the graph.
+    const bool leaves_near_end = holds_unitig_near_end(threads, bases, *at, start, left_at, k);
     std::size_t entered = 0;
     const std::optional<ReadThreads::Place> into = threads.next_place(bases, next, 1, entered);
-    if (leaves_at_end && into && into->offset == 0 && entered > next && dead.head(into->unitig) &&
+    if (leaves_near_end && into && into->offset <= k && entered > next + into->offset && dead.head(into->unitig) &&
         into->unitig / 2 != at->unitig / 2) {
-      votes.add(at->unitig, into->unitig, bases.substr(next, entered - next + k - 1));
+      const std::size_t into_start = entered - into->offset;  // where the read would hold its first k-mer
+      const std::string bridge = bridge_bases(bases.substr(next, into_start - next + k - 1),
+                                              last_junction(ends, at->unitig, k), first_junction(ends, into->unitig, k));
+      if (!bridge.empty()) votes.add(at->unitig, into->unitig, bridge);
     }
     start = entered;
     at = into;
@@ -139,10 +184,11 @@ void bridges_of_run(const ReadThreads& threads, const DeadEnds& dead, std::size_
 
 }  // namespace
 
-void find_bridges(const ReadThreads& threads, const DeadEnds& dead, int k, std::string_view read, BridgeVotes& votes) {
+void find_bridges(const ReadThreads& threads, const DeadEnds& dead, const std::vector<UnitigEnds>& ends, int k,
+                  std::string_view read, BridgeVotes& votes) {
   const auto length = static_cast<std::size_t>(k);
   for_each_acgt_run(read, length, [&](std::size_t /*begin*/, std::string_view run) {
-    bridges_of_run(threads, dead, length, run, votes);
+    bridges_of_run(threads, dead, ends, length, run, votes);
   });
 }
 

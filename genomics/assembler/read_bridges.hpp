@@ -65,8 +65,10 @@ class BridgeVotes {
   std::map<std::tuple<UnitigGraph::Oriented, UnitigGraph::Oriented, std::string>, std::uint64_t> votes_;
 };
 
-// Adds the bridges `read` spells between the dead ends of the unitigs `threads` indexes.
-void find_bridges(const ReadThreads& threads, const DeadEnds& dead, int k, std::string_view read,
-                  BridgeVotes& votes);
+// Adds the bridges `read` spells between the dead ends of the unitigs `threads` indexes (whose
+// ends' bases are `ends`: a bridge's junctions are the unitigs' own bases, an error of the
+// read within a k-mer of a dead end left out).
+void find_bridges(const ReadThreads& threads, const DeadEnds& dead, const std::vector<UnitigEnds>& ends, int k,
+                  std::string_view read, BridgeVotes& votes);
 
 }  // namespace xenon::genomics

@@ -96,7 +96,7 @@ void ReadShare::end_record() {
   const InputPiece& piece = request_.pieces[piece_];
   if (request_.bridges) {
     ++done_.reads;
-    find_bridges(threads_, dead_, static_cast<int>(request_.k), record_, bridges_);
+    find_bridges(threads_, dead_, request_.ends, static_cast<int>(request_.k), record_, bridges_);
   } else {
     add({piece.file_index, piece.piece, records_}, threads_.trace(record_), record_);
   }

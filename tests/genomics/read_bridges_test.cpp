@@ -56,10 +56,11 @@ struct GappedGenome {
 };
 
 BridgeVotes bridges_of(const UnitigGraph& graph, const std::vector<std::string>& reads) {
-  const ReadThreads threads(graph, kK);
+  const std::vector<UnitigEnds> ends = ReadThreads::ends_of(graph, kK);
+  const ReadThreads threads(ends, kK);
   const DeadEnds dead = DeadEnds::of(graph);
   BridgeVotes votes;
-  for (const std::string& read : reads) find_bridges(threads, dead, kK, read, votes);
+  for (const std::string& read : reads) find_bridges(threads, dead, ends, kK, read, votes);
   return votes;
 }
 
@@ -137,23 +138,62 @@ TEST(ReadBridges, JoinTheDeadEndsOfAGapThatOneReadSpans) {
   }
 }
 
-// A read that does not hold the dead end's own last k-mer (an error in it), or that stops
-// inside the gap, bridges nothing; nor does a read where the graph goes on.
-TEST(ReadBridges, NeedTheReadToHoldBothEndsExactly) {
+std::string with_error_at(std::string read, std::size_t at) {
+  read[at] = read[at] == 'A' ? 'C' : 'A';
+  return read;
+}
+
+// A read with an error within a k-mer of either dead end (so that it lacks the end's own k-mer)
+// still bridges, with the unitig's own bases there: the bridge is the genome's, not the read's.
+TEST(ReadBridges, TakeTheGraphsBasesWhereAReadErrsNextToAnEnd) {
   std::mt19937_64 random(3);
   const GappedGenome gapped(random, 3000, 1500, 1540);
   const UnitigGraph graph = gapped.graph();
-  std::string error_at_end = gapped.genome.substr(1420, 150);
-  const std::size_t last_kmer_middle = gapped.gap_begin - 1 + kK / 2 - 1420;
-  error_at_end[last_kmer_middle] = error_at_end[last_kmer_middle] == 'A' ? 'C' : 'A';
-  std::string error_at_entry = gapped.genome.substr(1420, 150);
-  const std::size_t first_kmer_middle = gapped.gap_end + kK / 2 - 1420;
-  error_at_entry[first_kmer_middle] = error_at_entry[first_kmer_middle] == 'A' ? 'C' : 'A';
+  const std::string over_gap = gapped.genome.substr(1450, 150);  // k-mers of both unitigs past an error
+  const std::string lacked = gapped.genome.substr(gapped.gap_begin, gapped.gap_end - gapped.gap_begin + kK - 1);
+  const std::size_t last_kmer_middle = gapped.gap_begin - 1 + kK / 2 - 1450;
+  const std::size_t first_kmer_middle = gapped.gap_end + kK / 2 - 1450;
+  const std::size_t last_base = gapped.gap_begin - 1 + kK - 1 - 1450;  // of the left unitig
+  const std::size_t first_base = gapped.gap_end - 1450;                 // of the right one
+  const std::vector<std::pair<const char*, std::string>> reads = {
+      {"an error in the left unitig's last k-mer", with_error_at(over_gap, last_kmer_middle)},
+      {"an error in the right unitig's first k-mer", with_error_at(over_gap, first_kmer_middle)},
+      {"an error at the left unitig's last base", with_error_at(over_gap, last_base)},
+      {"an error at the right unitig's first base", with_error_at(over_gap, first_base)},
+      {"an error at both", with_error_at(with_error_at(over_gap, last_base), first_base)}};
+  for (const auto& [what, read] : reads) {
+    for (const std::string& either_way : {read, reverse_complement(read)}) {
+      const BridgeVotes votes = bridges_of(graph, {either_way});
+      std::uint64_t ambiguous = 0;
+      const std::vector<ReadBridge> bridges = votes.chosen(ambiguous);
+      ASSERT_EQ(bridges.size(), 1u) << what << (either_way == read ? "" : ", read reversed");
+      EXPECT_TRUE(same_either_way(bridges[0].bases, lacked)) << what;
+    }
+  }
+}
+
+// A read that holds neither of the left unitig's last k+1 k-mers (two errors), or that stops
+// inside the gap, bridges nothing; nor does a read where the graph goes on.
+TEST(ReadBridges, NeedTheReadToHoldBothUnitigsNearTheirEnds) {
+  std::mt19937_64 random(3);
+  const GappedGenome gapped(random, 3000, 1500, 1540);
+  const UnitigGraph graph = gapped.graph();
+  const std::string over_gap = gapped.genome.substr(1420, 150);
+  // Every k-mer starting k or fewer bases before the left unitig's last one holds an error.
+  const std::size_t last_kmer_start = gapped.gap_begin - 1 - 1420;
+  const std::string hides_the_end =
+      with_error_at(with_error_at(over_gap, last_kmer_start + kK / 2), last_kmer_start + kK / 2 - kK);
+  // Likewise the right unitig's first k+1 k-mers (a read that goes further into it).
+  const std::string into_right = gapped.genome.substr(1460, 150);
+  const std::size_t first_kmer_start = gapped.gap_end - 1460;
+  const std::string hides_the_entry =
+      with_error_at(with_error_at(into_right, first_kmer_start + kK / 2), first_kmer_start + kK / 2 + kK);
   const std::string into_gap = gapped.genome.substr(1400, 120);
   const std::string inside = gapped.genome.substr(600, 150);
-  EXPECT_EQ(bridges_of(graph, {error_at_end, error_at_entry, into_gap, inside}).size(), 0u);
-  std::string in_gap = gapped.genome.substr(1420, 150);
-  in_gap[1520 - 1420] = in_gap[1520 - 1420] == 'A' ? 'C' : 'A';  // an error where only the read knows
+  for (const std::string& read : {hides_the_end, hides_the_entry, into_gap, inside}) {
+    EXPECT_EQ(bridges_of(graph, {read, reverse_complement(read)}).size(), 0u) << read;
+  }
+  const std::string in_gap = with_error_at(over_gap, 1520 - 1420);  // an error where only the read knows
   EXPECT_EQ(bridges_of(graph, {in_gap}).size(), 1u) << "an error inside the gap is the read's word against none";
 }
 
