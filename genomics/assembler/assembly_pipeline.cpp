@@ -54,9 +54,13 @@ void AssemblyPipeline::bridges_threaded(const BridgeVotes& votes, std::uint64_t 
   }
   if (!bridges.empty()) graph_.compact();
   outcome_.read_bridges = bridges.size();
+  const auto overlapping = static_cast<std::uint64_t>(
+      std::count_if(bridges.begin(), bridges.end(), [](const ReadBridge& bridge) { return bridge.overlapping; }));
   progress_.phase_done("read bridges: %llu reads threaded, %llu ways between dead ends spelled, %llu dead ends "
-                       "joined in pairs, %llu left for spelling more than one way, %llu unitigs left",
-                       reads, votes.size(), 2 * bridges.size(), ambiguous, graph_.unitigs().size());
+                       "joined in pairs (%llu pairs by two reads that meet in the gap, of %llu reads that stop "
+                       "in one), %llu left for spelling more than one way, %llu unitigs left",
+                       reads, votes.size(), 2 * bridges.size(), overlapping, votes.overhangs(), ambiguous,
+                       graph_.unitigs().size());
 }
 
 void AssemblyPipeline::repeats_threaded(const ReadThreads& threads) {

@@ -18,7 +18,7 @@ class AssemblyProgress {
   // A line of progress; returns its text. Every value is printed as an unsigned integer.
   template <class... Values>
   std::string report(const char* format, Values... values) const {
-    char text[256] = {};
+    char text[512] = {};  // the longest line, the scaffolds', is under 400
     std::snprintf(text, sizeof text, format, static_cast<unsigned long long>(values)...);
     if (shown_) std::fprintf(stderr, "assembler: %6.2f s: %s\n", seconds_between(started_, MonotonicClock::now()), text);
     return text;

@@ -26,26 +26,73 @@ DeadEnds DeadEnds::of(const UnitigGraph& graph) {
   return dead;
 }
 
-void BridgeVotes::add(UnitigGraph::Oriented from, UnitigGraph::Oriented to, std::string_view bases,
-                      std::uint64_t reads) {
-  // The same bridge read from the other strand: from `to` reversed into `from` reversed.
-  std::string upper(bases.size(), 'N');  // as the graph spells bases (reads may be lower case)
+namespace {
+
+// As the graph spells bases (reads may be lower case).
+std::string upper_case(std::string_view bases) {
+  std::string upper(bases.size(), 'N');
   for (std::size_t i = 0; i < bases.size(); ++i) upper[i] = "ACGT"[kBaseCodes[static_cast<unsigned char>(bases[i])] & 3];
+  return upper;
+}
+
+// What each record of an encoded BridgeVotes is.
+enum class VoteKind : std::uint8_t { bridge = 0, overhang = 1 };
+
+void put_bases(std::vector<std::byte>& bytes, const std::string& bases) {
+  put_varint(bytes, bases.size());
+  for (const char base : bases) put_varint(bytes, static_cast<unsigned char>(base));
+}
+
+std::string take_bases(VarintReader& reader) {
+  const std::uint64_t length = reader.count("bases");
+  std::string bases(length, '\0');
+  for (char& base : bases) {
+    const std::uint64_t code = reader.next();
+    if (code > 0x7f || kBaseCodes[code] < 0) reader.fail("a bridge's bases hold other than ACGT");
+    base = static_cast<char>(code);
+  }
+  return bases;
+}
+
+}  // namespace
+
+void BridgeVotes::add_to(Votes& votes, UnitigGraph::Oriented from, UnitigGraph::Oriented to, std::string_view bases,
+                         std::uint64_t reads) {
+  // The same bridge read from the other strand: from `to` reversed into `from` reversed.
+  std::string upper = upper_case(bases);
   std::tuple<UnitigGraph::Oriented, UnitigGraph::Oriented, std::string> forward{from, to, upper};
   std::tuple<UnitigGraph::Oriented, UnitigGraph::Oriented, std::string> backward{to ^ 1, from ^ 1,
                                                                                  reverse_complement(upper)};
-  votes_[std::min(std::move(forward), std::move(backward))] += reads;
+  votes[std::min(std::move(forward), std::move(backward))] += reads;
+}
+
+void BridgeVotes::add(UnitigGraph::Oriented from, UnitigGraph::Oriented to, std::string_view bases,
+                      std::uint64_t reads) {
+  add_to(votes_, from, to, bases, reads);
+}
+
+void BridgeVotes::add_overhang(UnitigGraph::Oriented end, std::string_view junction, std::string_view beyond,
+                               std::uint64_t reads) {
+  overhangs_[{end, upper_case(junction), upper_case(beyond)}] += reads;
 }
 
 std::vector<std::byte> BridgeVotes::encode() const {
   std::vector<std::byte> bytes;
   for (const auto& [bridge, reads] : votes_) {
     const auto& [from, to, bases] = bridge;
+    put_varint(bytes, static_cast<std::uint64_t>(VoteKind::bridge));
     put_varint(bytes, from);
     put_varint(bytes, to);
     put_varint(bytes, reads);
-    put_varint(bytes, bases.size());
-    for (const char base : bases) put_varint(bytes, static_cast<unsigned char>(base));
+    put_bases(bytes, bases);
+  }
+  for (const auto& [overhang, reads] : overhangs_) {
+    const auto& [end, junction, beyond] = overhang;
+    put_varint(bytes, static_cast<std::uint64_t>(VoteKind::overhang));
+    put_varint(bytes, end);
+    put_varint(bytes, reads);
+    put_bases(bytes, junction);
+    put_bases(bytes, beyond);
   }
   return bytes;
 }
@@ -53,45 +100,108 @@ std::vector<std::byte> BridgeVotes::encode() const {
 void BridgeVotes::add_encoded(std::span<const std::byte> bytes) {
   VarintReader reader(bytes, "read bridges");
   while (!reader.at_end()) {
-    const std::uint64_t from = reader.next();
-    const std::uint64_t to = reader.next();
-    const std::uint64_t reads = reader.next();
-    const std::uint64_t length = reader.count("bases");
-    std::string bases(length, '\0');
-    for (char& base : bases) {
-      const std::uint64_t code = reader.next();
-      if (code > 0x7f || kBaseCodes[code] < 0) reader.fail("a bridge's bases hold other than ACGT");
-      base = static_cast<char>(code);
+    const std::uint64_t kind = reader.next();
+    if (kind == static_cast<std::uint64_t>(VoteKind::bridge)) {
+      const std::uint64_t from = reader.next();
+      const std::uint64_t to = reader.next();
+      const std::uint64_t reads = reader.next();
+      const std::string bases = take_bases(reader);
+      if (bases.empty() || reads == 0) reader.fail("a bridge of no bases or no reads");
+      add(static_cast<UnitigGraph::Oriented>(from), static_cast<UnitigGraph::Oriented>(to), bases, reads);
+    } else if (kind == static_cast<std::uint64_t>(VoteKind::overhang)) {
+      const std::uint64_t end = reader.next();
+      const std::uint64_t reads = reader.next();
+      const std::string junction = take_bases(reader);
+      const std::string beyond = take_bases(reader);
+      if (junction.empty() || beyond.empty() || reads == 0) reader.fail("an overhang of no bases or no reads");
+      add_overhang(static_cast<UnitigGraph::Oriented>(end), junction, beyond, reads);
+    } else {
+      reader.fail("a vote of no known kind");
     }
-    if (bases.empty() || reads == 0) reader.fail("a bridge of no bases or no reads");
-    add(static_cast<UnitigGraph::Oriented>(from), static_cast<UnitigGraph::Oriented>(to), bases, reads);
   }
 }
 
+BridgeVotes::Votes BridgeVotes::overlapping_overhangs() const {
+  // Ends a read spans from are left to those reads.
+  std::set<UnitigGraph::Oriented> spanned;
+  for (const auto& [bridge, reads] : votes_) {
+    spanned.insert(std::get<0>(bridge));
+    spanned.insert(std::get<1>(bridge) ^ 1);
+  }
+  // Each overhang read the other way: the read's bases into the dead beginning of its end
+  // reversed, then that unitig's first k-1, indexed by their first kMinimumOverlap bases.
+  struct Entering {
+    UnitigGraph::Oriented into;
+    std::string bases;
+    std::size_t overhang;  // which (its place in overhangs_)
+  };
+  std::vector<Entering> entering;
+  std::map<std::string, std::vector<std::size_t>, std::less<>> entering_by_start;
+  std::size_t index = 0;
+  for (const auto& [overhang, reads] : overhangs_) {
+    const auto& [end, junction, beyond] = overhang;
+    std::string bases = reverse_complement(junction + beyond);
+    if (!spanned.contains(end) && bases.size() > kMinimumOverlap) {
+      entering_by_start[bases.substr(0, kMinimumOverlap)].push_back(entering.size());
+      entering.push_back({end ^ 1, std::move(bases), index});
+    }
+    ++index;
+  }
+  // Each leaving overhang against the entering ones its bases end like, at the longest overlap.
+  Votes votes;
+  index = 0;
+  for (const auto& [overhang, reads] : overhangs_) {
+    const auto& [end, junction, beyond] = overhang;
+    const std::size_t leaving = index++;
+    if (spanned.contains(end)) continue;
+    const std::string bases = junction + beyond;
+    std::set<std::size_t> met;
+    for (std::size_t at = 1; at + kMinimumOverlap <= bases.size(); ++at) {
+      const auto found = entering_by_start.find(std::string_view(bases).substr(at, kMinimumOverlap));
+      if (found == entering_by_start.end()) continue;
+      const std::size_t overlap = bases.size() - at;
+      for (const std::size_t candidate : found->second) {
+        const Entering& other = entering[candidate];
+        // Each pair once (it is met from both of its ends), never a unitig to itself.
+        if (other.overhang <= leaving || other.into / 2 == end / 2 || met.contains(candidate)) continue;
+        if (other.bases.size() <= overlap || other.bases.compare(0, overlap, bases, at, overlap) != 0) continue;
+        met.insert(candidate);
+        add_to(votes, end, other.into, bases + other.bases.substr(overlap), 1);
+      }
+    }
+  }
+  return votes;
+}
+
 std::vector<ReadBridge> BridgeVotes::chosen(std::uint64_t& ambiguous) const {
+  const Votes overlapping = overlapping_overhangs();
   // Every dead end a bridge leaves (read as leaving it: a bridge from x into y also leaves y^1
   // into x^1), and where to.
   std::map<UnitigGraph::Oriented, std::set<UnitigGraph::Oriented>> leads_to;
-  for (const auto& [bridge, reads] : votes_) {
-    const auto& [from, to, bases] = bridge;
-    leads_to[from].insert(to);
-    leads_to[to ^ 1].insert(from ^ 1);
+  for (const Votes* votes : {&votes_, &overlapping}) {
+    for (const auto& [bridge, reads] : *votes) {
+      const auto& [from, to, bases] = bridge;
+      leads_to[from].insert(to);
+      leads_to[to ^ 1].insert(from ^ 1);
+    }
   }
   ambiguous = 0;
   for (const auto& [end, targets] : leads_to) ambiguous += targets.size() > 1;
   std::vector<ReadBridge> bridges;
-  for (auto vote = votes_.begin(); vote != votes_.end();) {
-    const auto& [from, to, first_bases] = vote->first;
-    // The votes of one pair of ends lie together (ordered by from, then to): the best of them.
-    auto best = vote;
-    auto after = vote;
-    for (; after != votes_.end() && std::get<0>(after->first) == from && std::get<1>(after->first) == to; ++after) {
-      if (after->second > best->second) best = after;
+  for (const Votes* votes : {&votes_, &overlapping}) {
+    for (auto vote = votes->begin(); vote != votes->end();) {
+      const auto& [from, to, first_bases] = vote->first;
+      // The votes of one pair of ends lie together (ordered by from, then to): the best of them.
+      auto best = vote;
+      auto after = vote;
+      for (; after != votes->end() && std::get<0>(after->first) == from && std::get<1>(after->first) == to; ++after) {
+        if (after->second > best->second) best = after;
+      }
+      if (leads_to.at(from).size() == 1 && leads_to.at(to ^ 1).size() == 1) {
+        bridges.push_back({from, to, std::get<2>(best->first), best->second, votes == &overlapping});
+      }
+      vote = after;
     }
-    if (leads_to.at(from).size() == 1 && leads_to.at(to ^ 1).size() == 1) {
-      bridges.push_back({from, to, std::get<2>(best->first), best->second});
-    }
-    vote = after;
   }
   return bridges;
 }
@@ -148,6 +258,12 @@ void bridges_of_run(const ReadThreads& threads, const DeadEnds& dead, const std:
   const std::size_t stride = threads.search_stride();
   std::size_t start = 0;
   std::optional<ReadThreads::Place> at = threads.next_place(bases, 0, stride, start);
+  // A read that begins in a gap and enters a dead beginning within a k-mer: an overhang of
+  // that end read the other way.
+  if (at && dead.head(at->unitig) && at->offset <= k && start > at->offset) {
+    votes.add_overhang(at->unitig ^ 1, last_junction(ends, at->unitig ^ 1, k),
+                       reverse_complement(bases.substr(0, start - at->offset)));
+  }
   while (at) {
     const std::size_t left_at = start + (threads.unitig_kmers(at->unitig / 2) - 1 - at->offset);
     if (left_at >= last_start) return;  // the read ends in this unitig
@@ -176,6 +292,8 @@ void bridges_of_run(const ReadThreads& threads, const DeadEnds& dead, const std:
       const std::string bridge = bridge_bases(bases.substr(next, into_start - next + k - 1),
                                               last_junction(ends, at->unitig, k), first_junction(ends, into->unitig, k));
       if (!bridge.empty()) votes.add(at->unitig, into->unitig, bridge);
+    } else if (leaves_near_end && !into && bases.size() > left_at + k) {
+      votes.add_overhang(at->unitig, last_junction(ends, at->unitig, k), bases.substr(left_at + k));  // stops in the gap
     }
     start = entered;
     at = into;

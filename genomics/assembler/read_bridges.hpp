@@ -38,31 +38,54 @@ struct DeadEnds {
 
 // A way from the dead end of `from` into the dead beginning of `to`: the k-mers between
 // (their bases, starting with the last k-1 bases of `from` and ending with the first k-1 of
-// `to`), and how many reads spelled it so.
+// `to`), and how many reads spelled it so (or pairs of overlapping reads, `overlapping`).
 struct ReadBridge {
   UnitigGraph::Oriented from = 0;
   UnitigGraph::Oriented to = 0;
   std::string bases;
   std::uint64_t reads = 0;
+  bool overlapping = false;
   bool operator==(const ReadBridge&) const = default;
 };
+
+// Where no read spans a gap, two may still meet in it: one that leaves a dead end and stops in
+// the gap, and one that begins in the gap and enters a dead beginning (read from the other
+// strand, it too leaves a dead end). Each is kept as an overhang of the dead end it leaves:
+// the end's last k-1 bases (the graph's), and the read's bases after them. Two overhangs
+// whose bases overlap by kMinimumOverlap bases or more, exactly (the one read the other way),
+// spell the gap between their ends: fewer than k bases of the reads overlap there, or the
+// k-mers they share would have been read twice.
+inline constexpr std::size_t kMinimumOverlap = 16;
 
 // The bridges reads spelled, each one way of its two (the smaller), with how many reads did.
 class BridgeVotes {
  public:
   void add(UnitigGraph::Oriented from, UnitigGraph::Oriented to, std::string_view bases, std::uint64_t reads = 1);
+  // A read that leaves the dead end `end` (whose last k-1 bases are `junction`) and stops in
+  // the gap after `beyond` more bases.
+  void add_overhang(UnitigGraph::Oriented end, std::string_view junction, std::string_view beyond,
+                    std::uint64_t reads = 1);
   // Those of another store or node (encode()), added in.
   void add_encoded(std::span<const std::byte> bytes);
   std::vector<std::byte> encode() const;
   std::size_t size() const { return votes_.size(); }
+  std::size_t overhangs() const { return overhangs_.size(); }
 
   // The bridges to build, in a fixed order: for each two ends that only bridges between them
   // leave (neither end bridged to a third), the bases the most reads spelled (the smaller
-  // bases when as many spelled others). `ambiguous` counts the ends left alone.
+  // bases when as many spelled others). Ends no read spans are joined the same way by the
+  // overhangs that overlap. `ambiguous` counts the ends left alone.
   std::vector<ReadBridge> chosen(std::uint64_t& ambiguous) const;
 
  private:
-  std::map<std::tuple<UnitigGraph::Oriented, UnitigGraph::Oriented, std::string>, std::uint64_t> votes_;
+  using Votes = std::map<std::tuple<UnitigGraph::Oriented, UnitigGraph::Oriented, std::string>, std::uint64_t>;
+  static void add_to(Votes& votes, UnitigGraph::Oriented from, UnitigGraph::Oriented to, std::string_view bases,
+                     std::uint64_t reads);
+  // The bridges that pairs of overlapping overhangs spell, between ends no read spans.
+  Votes overlapping_overhangs() const;
+
+  Votes votes_;
+  std::map<std::tuple<UnitigGraph::Oriented, std::string, std::string>, std::uint64_t> overhangs_;
 };
 
 // Adds the bridges `read` spells between the dead ends of the unitigs `threads` indexes (whose
