@@ -57,8 +57,8 @@ void AssemblyPipeline::bridges_threaded(const BridgeVotes& votes, std::uint64_t 
   const auto overlapping = static_cast<std::uint64_t>(
       std::count_if(bridges.begin(), bridges.end(), [](const ReadBridge& bridge) { return bridge.overlapping; }));
   progress_.phase_done("read bridges: %llu reads threaded, %llu ways between dead ends spelled, %llu dead ends "
-                       "joined in pairs (%llu pairs by two reads that meet in the gap, of %llu reads that stop "
-                       "in one), %llu left for spelling more than one way, %llu unitigs left",
+                       "joined in pairs (%llu pairs by reads that meet in a gap; %llu distinct reads stop in "
+                       "one), %llu left for spelling more than one way, %llu unitigs left",
                        reads, votes.size(), 2 * bridges.size(), overlapping, votes.overhangs(), ambiguous,
                        graph_.unitigs().size());
 }

@@ -2,6 +2,7 @@
 #include "genomics/assembler/read_bridges.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <optional>
 #include <set>
 #include <utility>
@@ -33,6 +34,17 @@ std::string upper_case(std::string_view bases) {
   std::string upper(bases.size(), 'N');
   for (std::size_t i = 0; i < bases.size(); ++i) upper[i] = "ACGT"[kBaseCodes[static_cast<unsigned char>(bases[i])] & 3];
   return upper;
+}
+
+// How many of the 16 pairs of bases follow one another in `bases`: 1 in a run of one base, 2
+// or 3 in a repeat of two or three bases.
+std::size_t kinds_of_base_pairs(std::string_view bases) {
+  std::uint16_t seen = 0;
+  for (std::size_t i = 1; i < bases.size(); ++i) {
+    seen |= static_cast<std::uint16_t>(1u << ((kBaseCodes[static_cast<unsigned char>(bases[i - 1])] & 3) * 4 +
+                                             (kBaseCodes[static_cast<unsigned char>(bases[i])] & 3)));
+  }
+  return static_cast<std::size_t>(std::popcount(seen));
 }
 
 // What each record of an encoded BridgeVotes is.
@@ -134,6 +146,7 @@ BridgeVotes::Votes BridgeVotes::overlapping_overhangs() const {
     UnitigGraph::Oriented into;
     std::string bases;
     std::size_t overhang;  // which (its place in overhangs_)
+    std::uint64_t reads;
   };
   std::vector<Entering> entering;
   std::map<std::string, std::vector<std::size_t>, std::less<>> entering_by_start;
@@ -143,7 +156,7 @@ BridgeVotes::Votes BridgeVotes::overlapping_overhangs() const {
     std::string bases = reverse_complement(junction + beyond);
     if (!spanned.contains(end) && bases.size() > kMinimumOverlap) {
       entering_by_start[bases.substr(0, kMinimumOverlap)].push_back(entering.size());
-      entering.push_back({end ^ 1, std::move(bases), index});
+      entering.push_back({end ^ 1, std::move(bases), index, reads});
     }
     ++index;
   }
@@ -158,7 +171,12 @@ BridgeVotes::Votes BridgeVotes::overlapping_overhangs() const {
     std::set<std::size_t> met;
     for (std::size_t at = 1; at + kMinimumOverlap <= bases.size(); ++at) {
       const auto found = entering_by_start.find(std::string_view(bases).substr(at, kMinimumOverlap));
-      if (found == entering_by_start.end()) continue;
+      // A start that many reads share (a short repeat, a run of one base) says nothing of
+      // where a read goes on, nor does an overlap of so few kinds of base pairs.
+      if (found == entering_by_start.end() || found->second.size() > kMostOverlapCandidates ||
+          kinds_of_base_pairs(std::string_view(bases).substr(at)) < kLeastOverlapBasePairs) {
+        continue;
+      }
       const std::size_t overlap = bases.size() - at;
       for (const std::size_t candidate : found->second) {
         const Entering& other = entering[candidate];
@@ -166,7 +184,7 @@ BridgeVotes::Votes BridgeVotes::overlapping_overhangs() const {
         if (other.overhang <= leaving || other.into / 2 == end / 2 || met.contains(candidate)) continue;
         if (other.bases.size() <= overlap || other.bases.compare(0, overlap, bases, at, overlap) != 0) continue;
         met.insert(candidate);
-        add_to(votes, end, other.into, bases + other.bases.substr(overlap), 1);
+        add_to(votes, end, other.into, bases + other.bases.substr(overlap), std::min(reads, other.reads));
       }
     }
   }
@@ -235,11 +253,27 @@ bool holds_unitig_near_end(const ReadThreads& threads, std::string_view bases, c
   return false;
 }
 
+// Whether the read's bases where it should hold a unitig's junction differ from the graph's
+// only as errors of a base or two do: an inserted or missing base shifts all that follow, and
+// the junction would not say where the read's bases go on.
+bool junction_held(std::string_view read, const std::string& junction) {
+  std::size_t differences = 0;
+  for (std::size_t i = 0; i < junction.size(); ++i) {
+    differences += "ACGT"[kBaseCodes[static_cast<unsigned char>(read[i])] & 3] != junction[i];
+  }
+  return differences <= kMostJunctionErrors;
+}
+
 // The bases of a bridge from the read (`between`: the k-1 bases before its first missing
 // k-mer to the k-1 after its last), with both junctions the graph's own where the read's
-// differ: an error the read has there. Empty when the two junctions overlap and disagree.
+// differ: an error the read has there. Empty when the read's bases there differ by more than
+// such errors, or when the two junctions overlap and disagree.
 std::string bridge_bases(std::string_view between, const std::string& from_end, const std::string& into_start) {
   const std::size_t junction = from_end.size();
+  if (!junction_held(between.substr(0, junction), from_end) ||
+      !junction_held(between.substr(between.size() - junction), into_start)) {
+    return {};
+  }
   std::string bridge(between);
   bridge.replace(0, junction, from_end);
   const std::size_t entry = bridge.size() - junction;
@@ -250,6 +284,21 @@ std::string bridge_bases(std::string_view between, const std::string& from_end, 
   return bridge;
 }
 
+// A read that begins in a gap and enters a dead beginning (its first k-mer the graph holds,
+// looked for at every base, lies within a k-mer of it): an overhang of that end read the
+// other way, as the same read from the other strand leaves it.
+void add_entering_overhang(const ReadThreads& threads, const DeadEnds& dead, const std::vector<UnitigEnds>& ends,
+                           std::size_t k, std::string_view bases, BridgeVotes& votes) {
+  std::size_t first = 0;
+  const std::optional<ReadThreads::Place> at = threads.next_place(bases, 0, 1, first);
+  if (!at || !dead.head(at->unitig) || at->offset > k || first <= at->offset) return;
+  const std::size_t enters = first - at->offset;  // where the read would hold the unitig's first k-mer
+  const UnitigGraph::Oriented end = at->unitig ^ 1;
+  const std::string junction = last_junction(ends, end, k);
+  const std::string held = reverse_complement(bases.substr(enters, k - 1));
+  if (junction_held(held, junction)) votes.add_overhang(end, junction, reverse_complement(bases.substr(0, enters)));
+}
+
 // One run of ACGT of a read, followed through the graph: at each dead end it leaves, on to the
 // next k-mer the graph holds.
 void bridges_of_run(const ReadThreads& threads, const DeadEnds& dead, const std::vector<UnitigEnds>& ends,
@@ -258,12 +307,7 @@ void bridges_of_run(const ReadThreads& threads, const DeadEnds& dead, const std:
   const std::size_t stride = threads.search_stride();
   std::size_t start = 0;
   std::optional<ReadThreads::Place> at = threads.next_place(bases, 0, stride, start);
-  // A read that begins in a gap and enters a dead beginning within a k-mer: an overhang of
-  // that end read the other way.
-  if (at && dead.head(at->unitig) && at->offset <= k && start > at->offset) {
-    votes.add_overhang(at->unitig ^ 1, last_junction(ends, at->unitig ^ 1, k),
-                       reverse_complement(bases.substr(0, start - at->offset)));
-  }
+  if (at && start > 0 && dead.head(at->unitig)) add_entering_overhang(threads, dead, ends, k, bases, votes);
   while (at) {
     const std::size_t left_at = start + (threads.unitig_kmers(at->unitig / 2) - 1 - at->offset);
     if (left_at >= last_start) return;  // the read ends in this unitig
@@ -292,8 +336,11 @@ void bridges_of_run(const ReadThreads& threads, const DeadEnds& dead, const std:
       const std::string bridge = bridge_bases(bases.substr(next, into_start - next + k - 1),
                                               last_junction(ends, at->unitig, k), first_junction(ends, into->unitig, k));
       if (!bridge.empty()) votes.add(at->unitig, into->unitig, bridge);
-    } else if (leaves_near_end && !into && bases.size() > left_at + k) {
-      votes.add_overhang(at->unitig, last_junction(ends, at->unitig, k), bases.substr(left_at + k));  // stops in the gap
+    } else if (leaves_near_end && !into) {  // the read stops in the gap
+      const std::string junction = last_junction(ends, at->unitig, k);
+      if (junction_held(bases.substr(next, k - 1), junction)) {
+        votes.add_overhang(at->unitig, junction, bases.substr(left_at + k));
+      }
     }
     start = entered;
     at = into;

@@ -38,7 +38,8 @@ struct DeadEnds {
 
 // A way from the dead end of `from` into the dead beginning of `to`: the k-mers between
 // (their bases, starting with the last k-1 bases of `from` and ending with the first k-1 of
-// `to`), and how many reads spelled it so (or pairs of overlapping reads, `overlapping`).
+// `to`), and how many reads spelled it so (`overlapping`: how many reads met in the gap, the
+// fewer of the two overhangs' counts).
 struct ReadBridge {
   UnitigGraph::Oriented from = 0;
   UnitigGraph::Oriented to = 0;
@@ -56,6 +57,13 @@ struct ReadBridge {
 // spell the gap between their ends: fewer than k bases of the reads overlap there, or the
 // k-mers they share would have been read twice.
 inline constexpr std::size_t kMinimumOverlap = 16;
+// An overlap must hold this many of the 16 pairs of bases (not a run of one base, nor a repeat
+// of two or three), and its first bases must start few overhangs (not a repeat's).
+inline constexpr std::size_t kLeastOverlapBasePairs = 5;
+inline constexpr std::size_t kMostOverlapCandidates = 8;
+// Where a read lacks a dead end's own k-mer, its bases there may differ from the unitig's by
+// this many substitutions, no more.
+inline constexpr std::size_t kMostJunctionErrors = 2;
 
 // The bridges reads spelled, each one way of its two (the smaller), with how many reads did.
 class BridgeVotes {
