@@ -29,10 +29,12 @@ DeadEnds DeadEnds::of(const UnitigGraph& graph) {
 
 namespace {
 
-// As the graph spells bases (reads may be lower case).
+// A read's base (ACGT, either case) as the graph spells it.
+char graph_base(char base) { return "ACGT"[kBaseCodes[static_cast<unsigned char>(base)] & 3]; }
+
 std::string upper_case(std::string_view bases) {
   std::string upper(bases.size(), 'N');
-  for (std::size_t i = 0; i < bases.size(); ++i) upper[i] = "ACGT"[kBaseCodes[static_cast<unsigned char>(bases[i])] & 3];
+  for (std::size_t i = 0; i < bases.size(); ++i) upper[i] = graph_base(bases[i]);
   return upper;
 }
 
@@ -226,17 +228,14 @@ std::vector<ReadBridge> BridgeVotes::chosen(std::uint64_t& ambiguous) const {
 
 namespace {
 
-// The last k-1 bases of a unitig read as `oriented` reads it, from the bases the stores were
-// given of its ends (the graph's own, not a read's).
+// The last and first k-1 bases of a unitig read as `oriented` reads it, from the bases the
+// stores were given of its ends (the graph's own, not a read's).
 std::string last_junction(const std::vector<UnitigEnds>& ends, UnitigGraph::Oriented oriented, std::size_t k) {
-  const UnitigEnds& unitig = ends.at(oriented / 2);
-  if ((oriented & 1) != 0) return reverse_complement(unitig.head.substr(0, k - 1));
-  const std::string& last = unitig.tail.empty() ? unitig.head : unitig.tail;
-  return last.substr(last.size() - (k - 1));
+  return ends.at(oriented / 2).last_junction((oriented & 1) != 0, k);
 }
 
 std::string first_junction(const std::vector<UnitigEnds>& ends, UnitigGraph::Oriented oriented, std::size_t k) {
-  return reverse_complement(last_junction(ends, oriented ^ 1, k));
+  return ends.at(oriented / 2).first_junction((oriented & 1) != 0, k);
 }
 
 // Whether the read holds, where the unitig `at.unitig` would put it, one of the unitig's last
@@ -259,7 +258,7 @@ bool holds_unitig_near_end(const ReadThreads& threads, std::string_view bases, c
 bool junction_held(std::string_view read, const std::string& junction) {
   std::size_t differences = 0;
   for (std::size_t i = 0; i < junction.size(); ++i) {
-    differences += "ACGT"[kBaseCodes[static_cast<unsigned char>(read[i])] & 3] != junction[i];
+    differences += graph_base(read[i]) != junction[i];
   }
   return differences <= kMostJunctionErrors;
 }

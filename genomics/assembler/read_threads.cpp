@@ -33,6 +33,16 @@ std::vector<UnitigEnds> ReadThreads::ends_of(const UnitigGraph& graph, int k) {
   return ends;
 }
 
+std::string UnitigEnds::last_junction(bool reversed, std::size_t k) const {
+  if (reversed) return reverse_complement(std::string_view(head).substr(0, k - 1));
+  const std::string& last = tail.empty() ? head : tail;
+  return last.substr(last.size() - (k - 1));
+}
+
+std::string UnitigEnds::first_junction(bool reversed, std::size_t k) const {
+  return reverse_complement(last_junction(!reversed, k));
+}
+
 void ReadThreads::thread_files(const std::vector<std::string>& files, bool pair_mates,
                                const std::vector<InputRole>& roles) {
   // Each record whole: FASTQ records come in one piece, FASTA ones line by line.

@@ -29,6 +29,11 @@ struct UnitigEnds {
   std::uint64_t kmers = 0;  // in the whole unitig
   std::string head;         // the bases of its first k-mers (all its bases when short)
   std::string tail;         // of its last k-mers; empty when `head` holds them
+
+  // Its first and last k-1 bases, read forward or (`reversed`) reverse complemented: what
+  // UnitigGraph::first_junction and last_junction give, from these bases alone.
+  std::string first_junction(bool reversed, std::size_t k) const;
+  std::string last_junction(bool reversed, std::size_t k) const;
 };
 
 // How often reads pass through three unitigs in a row (X, then Y whole, then Z), each read
