@@ -142,7 +142,8 @@ class CounterCoordinator : public Actor {
   std::optional<std::string> checkpoint_origin(const std::string& options) const {
     const std::optional<std::string> inputs = checkpoint::describe_inputs(settings_.files);
     if (!inputs) return std::nullopt;
-    return std::string(store_type()) + " (Xenon " XENON_VERSION_STRING ") k=" + std::to_string(settings_.k) + options +
+    return std::string(store_type()) + " (Xenon " XENON_VERSION_STRING ", " + checkpoint::describe_program() +
+           ") k=" + std::to_string(settings_.k) + options +
            " inputs: " + *inputs + describe_roles(settings_.roles);
   }
   void save_checkpoint(const char* name, const std::string& options, const CheckpointWriter& writer) {

@@ -98,7 +98,7 @@ bool load_in_pieces(const std::string& directory, const std::string& name, const
     return false;
   }
   if (lines.rfind(std::string(kMagic) + "\norigin " + origin + "\n", 0) != 0) {
-    why = path + " came from other inputs or options";
+    why = path + " came from other inputs or options, or another build of the program";
     return false;
   }
   const std::size_t size_at = lines.find("\nbytes ");
@@ -155,7 +155,7 @@ std::optional<std::vector<std::byte>> load(const std::string& directory, const s
   const auto* begin = reinterpret_cast<const std::byte*>(contents.data() + lines.size());
   const std::span<const std::byte> bytes(begin, size);
   if (lines.rfind(std::string(kMagic) + "\norigin " + origin + "\n", 0) != 0) {
-    why = path + " came from other inputs or options";
+    why = path + " came from other inputs or options, or another build of the program";
     return std::nullopt;
   }
   if (lines != header(origin, bytes)) {
@@ -176,6 +176,26 @@ std::optional<std::string> describe_inputs(const std::vector<std::string>& files
             std::to_string(status.st_mtim.tv_nsec);
   }
   return text;
+}
+
+const std::string& describe_program() {
+  static const std::string described = [] {
+    std::ifstream executable("/proc/self/exe", std::ios::binary);
+    std::vector<char> piece(1 << 20);
+    std::uint64_t size = 0;
+    std::uint32_t crc = 0;
+    while (executable) {
+      executable.read(piece.data(), static_cast<std::streamsize>(piece.size()));
+      const auto got = static_cast<std::size_t>(executable.gcount());
+      crc = crc32_of(std::as_bytes(std::span(piece.data(), got)), crc);
+      size += got;
+    }
+    if (size == 0 || !executable.eof()) return std::string("unknown build");
+    char text[64];
+    std::snprintf(text, sizeof text, "build %" PRIu64 " bytes crc32 %08" PRIx32, size, crc);
+    return std::string(text);
+  }();
+  return described;
 }
 
 }  // namespace checkpoint

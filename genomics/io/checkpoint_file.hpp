@@ -15,7 +15,7 @@ namespace xenon::genomics {
 // The result of a run's first phases, saved in DIR/checkpoints/NAME so that --continue can
 // skip them. A text header, then the bytes:
 //   xenon checkpoint 1
-//   origin ORIGIN      what the result came from (program, version, options, inputs)
+//   origin ORIGIN      what the result came from (program, version, build, options, inputs)
 //   bytes N
 //   crc32 XXXXXXXX     of the N bytes
 //   (an empty line, then the N bytes)
@@ -47,6 +47,12 @@ bool load_in_pieces(const std::string& directory, const std::string& name, const
 // changed since gives another origin); nullopt if one of them can be read only once
 // (standard input, a pipe), as nothing can tell that it would give the same bytes again.
 std::optional<std::string> describe_inputs(const std::vector<std::string>& files);
+
+// The running program, for an origin: its executable's size and CRC-32, read once. The version
+// alone does not change with the code between releases, and a checkpoint that an older build
+// wrote (another way of cleaning, bridging or extending) would give that build's contigs;
+// "unknown build" where the executable cannot be read.
+const std::string& describe_program();
 
 }  // namespace checkpoint
 

@@ -284,7 +284,11 @@ begin
 # A run killed after its count leaves the checkpoint (one that succeeds removes it).
 (XENON_TEST_SIGNAL_AT="KILL:phase writing: started" "${counter[@]}" -o "$work/resume-counter" "$reads_1" >/dev/null 2>&1
  true) 2>/dev/null
-printf 'X' | dd of="$work/resume-counter/checkpoints/counted" bs=1 seek=200 conv=notrunc status=none
+# A bit of the contents flipped (in the last but ten byte: the header, which names the origin, is before).
+checkpoint="$work/resume-counter/checkpoints/counted"
+at=$(($(stat -c %s "$checkpoint") - 10))
+printf "\\$(printf '%03o' $(($(od -An -tu1 -j "$at" -N1 "$checkpoint") ^ 1)))" |
+  dd of="$checkpoint" bs=1 seek="$at" conv=notrunc status=none
 run "${counter[@]}" -o "$work/resume-counter" --continue "$reads_1"
 expect "exit status 0" status_is 0
 expect "the damage found" grep -q "damaged (its CRC-32 does not match)" "$work/resume-counter/kmer_counter.log"
@@ -299,6 +303,20 @@ expect "exit status 0" status_is 0
 expect "a checkpoint of other options not used" grep -q "came from other inputs or options" "$work/resume-counter/kmer_counter.log"
 expect "k=25 in the summary" grep -q '"k": 25' "$work/resume-counter/summary.json"
 finish "kmer_counter --continue with another -k"
+
+begin
+# Another build of the same version: the executable with one more byte (ELF loaders ignore
+# bytes after the sections), as a rebuild with other code would differ.
+(XENON_TEST_SIGNAL_AT="KILL:phase writing: started" "${counter[@]}" -o "$work/resume-counter" "$reads_1" >/dev/null 2>&1
+ true) 2>/dev/null
+cp "$bin/kmer_counter" "$work/kmer_counter-other-build"
+printf 'X' >>"$work/kmer_counter-other-build"
+run "$work/kmer_counter-other-build" "${counter[@]:1}" -o "$work/resume-counter" --continue "$reads_1"
+expect "exit status 0" status_is 0
+expect "a checkpoint of another build not used" grep -q "checkpoint not used: .*came from other inputs or options, or another build" "$work/resume-counter/kmer_counter.log"
+expect "same bytes as an uninterrupted run" same_files "$work/counter-reference" "$work/resume-counter" "${counter_files[@]}"
+rm -f "$work/kmer_counter-other-build"
+finish "kmer_counter --continue with another build of the same version"
 
 # With --dump the stores save their k-mers too (checkpoints/kmers-I-of-N), before `counted`.
 for line in "phase saving k-mers: started" "phase dump: started" "phase writing: started"; do
