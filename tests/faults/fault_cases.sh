@@ -261,10 +261,17 @@ fi
 # --- Resume (--continue) ----------------------------------------------------------------
 # kill_and_continue OUT "LOG LINE" COMMAND...: the run killed (SIGKILL) after that log
 # line, then the same with --continue; the case's status is the second run's.
-kill_and_continue() {
+# killed_at OUT "LOG LINE" COMMAND...: the run killed (SIGKILL) after that log line, its
+# checkpoints left in OUT.
+killed_at() {
   local out=$1 line=$2
   shift 2
   (XENON_TEST_SIGNAL_AT="KILL:$line" "$@" -o "$out" >/dev/null 2>&1; true) 2>/dev/null  # no "Killed" from bash
+}
+kill_and_continue() {
+  local out=$1 line=$2
+  shift 2
+  killed_at "$out" "$line" "$@"
   run "$@" -o "$out" --continue
 }
 
@@ -282,8 +289,7 @@ done
 
 begin
 # A run killed after its count leaves the checkpoint (one that succeeds removes it).
-(XENON_TEST_SIGNAL_AT="KILL:phase writing: started" "${counter[@]}" -o "$work/resume-counter" "$reads_1" >/dev/null 2>&1
- true) 2>/dev/null
+killed_at "$work/resume-counter" "phase writing: started" "${counter[@]}" "$reads_1"
 # A bit of the contents flipped (in the last but ten byte: the header, which names the origin, is before).
 checkpoint="$work/resume-counter/checkpoints/counted"
 at=$(($(stat -c %s "$checkpoint") - 10))
@@ -296,8 +302,7 @@ expect "same bytes as an uninterrupted run" same_files "$work/counter-reference"
 finish "kmer_counter --continue on a damaged checkpoint"
 
 begin
-(XENON_TEST_SIGNAL_AT="KILL:phase writing: started" "${counter[@]}" -o "$work/resume-counter" "$reads_1" >/dev/null 2>&1
- true) 2>/dev/null
+killed_at "$work/resume-counter" "phase writing: started" "${counter[@]}" "$reads_1"
 run "$bin/kmer_counter" -t 2 -k 25 --quiet -o "$work/resume-counter" --continue "$reads_1"
 expect "exit status 0" status_is 0
 expect "a checkpoint of other options not used" grep -q "came from other inputs or options" "$work/resume-counter/kmer_counter.log"
@@ -307,8 +312,7 @@ finish "kmer_counter --continue with another -k"
 begin
 # Another build of the same version: the executable with one more byte (ELF loaders ignore
 # bytes after the sections), as a rebuild with other code would differ.
-(XENON_TEST_SIGNAL_AT="KILL:phase writing: started" "${counter[@]}" -o "$work/resume-counter" "$reads_1" >/dev/null 2>&1
- true) 2>/dev/null
+killed_at "$work/resume-counter" "phase writing: started" "${counter[@]}" "$reads_1"
 cp "$bin/kmer_counter" "$work/kmer_counter-other-build"
 printf 'X' >>"$work/kmer_counter-other-build"
 run "$work/kmer_counter-other-build" "${counter[@]:1}" -o "$work/resume-counter" --continue "$reads_1"
@@ -338,8 +342,7 @@ done
 # The shards of 2 stores spread over 3 (another -t), then over the 2 nodes of mpiexec.
 begin
 rm -rf "$work/resume-dump"
-(XENON_TEST_SIGNAL_AT="KILL:phase dump: started" "${counter[@]}" --dump -o "$work/resume-dump" "$reads_1" >/dev/null 2>&1
- true) 2>/dev/null
+killed_at "$work/resume-dump" "phase dump: started" "${counter[@]}" --dump "$reads_1"
 expect "two shards saved" test -s "$work/resume-dump/checkpoints/kmers-1-of-2"
 run "$bin/kmer_counter" -t 3 -k 31 --quiet --dump -o "$work/resume-dump" --continue "$reads_1"
 expect "exit status 0" status_is 0
@@ -350,8 +353,7 @@ finish "kmer_counter --dump --continue with another thread count"
 if [ "${XENON_MPI:-y}" != n ]; then
   begin
   rm -rf "$work/resume-dump"
-  (XENON_TEST_SIGNAL_AT="KILL:phase dump: started" "${counter[@]}" --dump -o "$work/resume-dump" "$reads_1" >/dev/null 2>&1
-   true) 2>/dev/null
+  killed_at "$work/resume-dump" "phase dump: started" "${counter[@]}" --dump "$reads_1"
   run "${mpiexec_command[@]}" "$bin/kmer_counter" -t 1 -k 31 --quiet --dump -o "$work/resume-dump" --continue "$reads_1"
   expect "exit status 0" status_is 0
   expect "the count skipped" grep -q "counted k-mers from checkpoints" "$work/resume-dump/kmer_counter.log"
@@ -361,8 +363,7 @@ fi
 
 begin
 rm -rf "$work/resume-dump"
-(XENON_TEST_SIGNAL_AT="KILL:phase dump: started" "${counter[@]}" --dump -o "$work/resume-dump" "$reads_1" >/dev/null 2>&1
- true) 2>/dev/null
+killed_at "$work/resume-dump" "phase dump: started" "${counter[@]}" --dump "$reads_1"
 printf 'X' | dd of="$work/resume-dump/checkpoints/kmers-1-of-2" bs=1 seek=5000 conv=notrunc status=none
 run "${counter[@]}" --dump -o "$work/resume-dump" --continue "$reads_1"
 expect "exit status 0" status_is 0
@@ -373,8 +374,7 @@ finish "kmer_counter --dump --continue on a damaged shard"
 
 begin
 rm -rf "$work/resume-dump"
-(XENON_TEST_SIGNAL_AT="KILL:phase writing: started" "${counter[@]}" -o "$work/resume-dump" "$reads_1" >/dev/null 2>&1
- true) 2>/dev/null
+killed_at "$work/resume-dump" "phase writing: started" "${counter[@]}" "$reads_1"
 run "${counter[@]}" --dump -o "$work/resume-dump" --continue "$reads_1"
 expect "exit status 0" status_is 0
 expect "no k-mers saved without --dump" grep -q "holds no counted k-mers" "$work/resume-dump/kmer_counter.log"
@@ -410,8 +410,7 @@ done
 begin
 rm -rf "$work/resume-assembler"
 "${assembler[@]}" --min-contig 1000 -o "$work/assembler-long-reference" "$reads_1" "$reads_2" >/dev/null 2>&1
-(XENON_TEST_SIGNAL_AT="KILL:phase writing: started" "${assembler[@]}" -o "$work/resume-assembler" "$reads_1" "$reads_2" \
-  >/dev/null 2>&1; true) 2>/dev/null
+killed_at "$work/resume-assembler" "phase writing: started" "${assembler[@]}" "$reads_1" "$reads_2"
 expect "the contigs saved" test -s "$work/resume-assembler/checkpoints/contigs"
 run "${assembler[@]}" --min-contig 1000 -o "$work/resume-assembler" --continue "$reads_1" "$reads_2"
 expect "exit status 0" status_is 0
@@ -427,8 +426,8 @@ begin
 rounds=("$bin/assembler" -t 2 --k-list "25,45" --quiet --graph-image no)
 "${rounds[@]}" -o "$work/rounds-reference" "$reads_1" "$reads_2" >/dev/null 2>&1
 rm -rf "$work/resume-rounds"
-(XENON_TEST_SIGNAL_AT="KILL:phase repeats, round 1: started" "${rounds[@]}" -o "$work/resume-rounds" "$reads_1" \
-  "$reads_2" >/dev/null 2>&1; true) 2>/dev/null  # round 1 settles no repeat: this is round 2
+# Round 1 settles no repeat: this is round 2's.
+killed_at "$work/resume-rounds" "phase repeats, round 1: started" "${rounds[@]}" "$reads_1" "$reads_2"
 expect "the last round's graph saved" test -s "$work/resume-rounds/checkpoints/graph"
 run "${rounds[@]}" -o "$work/resume-rounds" --continue "$reads_1" "$reads_2"
 expect "exit status 0" status_is 0
@@ -452,8 +451,7 @@ expect "same bytes as the two files" same_files "$work/assembler-reference" "$wo
 finish "assembler --12 killed in 'cleaning', --continue"
 begin
 rm -rf "$work/resume-interleaved"
-(XENON_TEST_SIGNAL_AT="KILL:phase cleaning: started" "${assembler[@]}" -o "$work/resume-interleaved" \
-  --12 "$work/interleaved.fq" >/dev/null 2>&1; true) 2>/dev/null
+killed_at "$work/resume-interleaved" "phase cleaning: started" "${assembler[@]}" --12 "$work/interleaved.fq"
 run "${assembler[@]}" -o "$work/resume-interleaved" --continue -s "$work/interleaved.fq"
 expect "exit status 0" status_is 0
 expect "the checkpoint of other roles not used" grep -q "checkpoints/graph came from other inputs or options" \
