@@ -137,13 +137,20 @@ class CounterCoordinator : public Actor {
   }
 
   // What a checkpoint of this run came from: the program and its version, k, `options` (those
-  // that change the checkpoint's contents) and the inputs; nullopt when an input can be read
-  // only once (then no checkpoint is saved or used).
-  std::optional<std::string> checkpoint_origin(const std::string& options) const {
+  // that change the checkpoint's contents) and the inputs (the build goes in every checkpoint's
+  // header: checkpoint_file.hpp). nullopt, with `why_none` said, where no checkpoint is saved or
+  // used: an input can be read only once, or this program cannot tell its build from another.
+  std::optional<std::string> checkpoint_origin(const std::string& options, std::string* why_none = nullptr) const {
     const std::optional<std::string> inputs = checkpoint::describe_inputs(settings_.files);
-    if (!inputs) return std::nullopt;
-    return std::string(store_type()) + " (Xenon " XENON_VERSION_STRING ", " + checkpoint::describe_program() +
-           ") k=" + std::to_string(settings_.k) + options +
+    const char* why = !inputs ? "an input can be read only once (standard input, a pipe): nothing tells it is the same"
+                      : !checkpoint::describe_program()
+                          ? "this program cannot identify its build (no GNU build-id, no readable /proc/self/exe)"
+                          : nullptr;
+    if (why != nullptr) {
+      if (why_none != nullptr) *why_none = why;
+      return std::nullopt;
+    }
+    return std::string(store_type()) + " (Xenon " XENON_VERSION_STRING ") k=" + std::to_string(settings_.k) + options +
            " inputs: " + *inputs + describe_roles(settings_.roles);
   }
   void save_checkpoint(const char* name, const std::string& options, const CheckpointWriter& writer) {
@@ -154,8 +161,8 @@ class CounterCoordinator : public Actor {
   }
   // A checkpoint's bytes, or nullopt (logged with the reason: then the run starts over).
   std::optional<std::vector<std::byte>> load_checkpoint(const char* name, const std::string& options) {
-    const std::optional<std::string> origin = checkpoint_origin(options);
-    std::string why = "an input can be read only once (standard input, a pipe): nothing tells it is the same";
+    std::string why;
+    const std::optional<std::string> origin = checkpoint_origin(options, &why);
     std::optional<std::vector<std::byte>> saved;
     if (origin) saved = checkpoint::load(checkpoint_directory_of(settings_.output_directory), name, *origin, why);
     if (!saved) log_.line("--continue: checkpoint not used: " + why + ": starting from the beginning");

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "genomics/io/checkpoint_file.hpp"
 
+#include <elf.h>
+#include <link.h>
 #include <sys/stat.h>
 #include <zlib.h>
 
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -20,22 +23,141 @@
 namespace xenon::genomics {
 namespace {
 
-constexpr const char* kMagic = "xenon checkpoint 1";
+constexpr const char* kMagicPrefix = "xenon checkpoint ";
+constexpr const char* kMagic = "xenon checkpoint 2";  // 2: the program line
 
 std::uint32_t crc32_of(std::span<const std::byte> bytes, std::uint32_t crc = 0) {
   return static_cast<std::uint32_t>(
       crc32_z(crc, reinterpret_cast<const Bytef*>(bytes.data()), static_cast<z_size_t>(bytes.size())));
 }
 
+// The program line of what this process writes: a program that cannot be identified writes
+// "unknown", which no load takes (it is not a program's description).
+std::string program_line() {
+  return "program " + checkpoint::describe_program().value_or("unknown") + "\n";
+}
+
 std::string header(const std::string& origin, std::uint64_t size, std::uint32_t crc32) {
   char crc[16];
   std::snprintf(crc, sizeof crc, "%08" PRIx32, crc32);
-  return std::string(kMagic) + "\norigin " + origin + "\nbytes " + std::to_string(size) + "\ncrc32 " + crc +
-         "\n\n";
+  return std::string(kMagic) + "\n" + program_line() + "origin " + origin + "\nbytes " + std::to_string(size) +
+         "\ncrc32 " + crc + "\n\n";
 }
 
 std::string header(const std::string& origin, std::span<const std::byte> bytes) {
   return header(origin, bytes.size(), crc32_of(bytes));
+}
+
+// The line of `lines` that starts with `key` and a space, without them, or nullopt.
+std::optional<std::string> header_field(const std::string& lines, const std::string& key) {
+  const std::string start = "\n" + key + " ";
+  const std::size_t at = lines.find(start);
+  if (at == std::string::npos) return std::nullopt;
+  const std::size_t from = at + start.size();
+  return lines.substr(from, lines.find('\n', from) - from);
+}
+
+// Where two origins part, word for word: "it says X where this run has Y".
+std::string where_they_differ(const std::string& saved, const std::string& asked) {
+  std::size_t begin = 0;
+  while (begin < saved.size() && begin < asked.size() && saved[begin] == asked[begin]) ++begin;
+  std::size_t common_end = 0;  // how many last characters they share, after `begin`
+  while (common_end < saved.size() - begin && common_end < asked.size() - begin &&
+         saved[saved.size() - 1 - common_end] == asked[asked.size() - 1 - common_end]) {
+    ++common_end;
+  }
+  const auto is_break = [](char c) { return c == ' ' || c == ','; };
+  while (begin > 0 && !is_break(saved[begin - 1])) --begin;
+  while (common_end > 0 && !is_break(saved[saved.size() - common_end])) --common_end;
+  const auto excerpt = [&](const std::string& text) {
+    std::string part = text.substr(begin, text.size() - common_end - begin);
+    constexpr std::size_t kLongest = 160;
+    if (part.size() > kLongest) part.replace(kLongest, std::string::npos, "...");
+    return "\"" + part + "\"";
+  };
+  return "it says " + excerpt(saved) + " where this run has " + excerpt(asked);
+}
+
+// Empty if the header `lines` is of this checkpoint format, this program and `origin`; else
+// why the checkpoint at `path` is not used.
+std::string why_not_ours(const std::string& path, const std::string& lines, const std::string& origin) {
+  if (lines.rfind(kMagicPrefix, 0) != 0) return path + " is cut short or not a checkpoint";
+  if (lines.rfind(std::string(kMagic) + "\n", 0) != 0) {
+    return path + " came from another build of the program (another checkpoint format: " +
+           lines.substr(0, lines.find('\n')) + ")";
+  }
+  const std::optional<std::string>& running = checkpoint::describe_program();
+  if (!running) {
+    return path + " cannot be told from another build's: this program cannot identify itself (no GNU build-id, " +
+           "no readable /proc/self/exe)";
+  }
+  const std::optional<std::string> program = header_field(lines, "program");
+  const std::optional<std::string> saved_origin = header_field(lines, "origin");
+  if (!program || !saved_origin) return path + " is cut short or not a checkpoint";
+  if (*program != *running) {
+    return path + " came from another build of the program: " + where_they_differ(*program, *running);
+  }
+  if (*saved_origin != origin) {
+    return path + " came from other inputs or options: " + where_they_differ(*saved_origin, origin);
+  }
+  return {};
+}
+
+// The GNU build-id of the program (the first object loaded), as hex, or empty: read from the
+// loaded notes, so it names the program even when it was started through the dynamic loader.
+std::string program_build_id() {
+  std::string id;
+  dl_iterate_phdr(
+      [](dl_phdr_info* object, std::size_t, void* found) -> int {
+        for (int index = 0; index < object->dlpi_phnum; ++index) {
+          const ElfW(Phdr)& segment = object->dlpi_phdr[index];
+          if (segment.p_type != PT_NOTE) continue;
+          const std::size_t align = segment.p_align == 8 ? 8 : 4;
+          const auto padded = [align](std::size_t size) { return (size + align - 1) / align * align; };
+          const char* at = reinterpret_cast<const char*>(object->dlpi_addr + segment.p_vaddr);
+          const char* const end = at + segment.p_memsz;
+          while (end - at >= static_cast<std::ptrdiff_t>(sizeof(ElfW(Nhdr)))) {
+            ElfW(Nhdr) note;
+            std::memcpy(&note, at, sizeof note);
+            const char* name = at + sizeof note;
+            const char* description = name + padded(note.n_namesz);
+            const char* next = description + padded(note.n_descsz);
+            if (next > end) break;
+            if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 && std::memcmp(name, "GNU", 4) == 0) {
+              static constexpr char kHex[] = "0123456789abcdef";
+              auto& text = *static_cast<std::string*>(found);
+              for (std::size_t byte = 0; byte < note.n_descsz; ++byte) {
+                const auto value = static_cast<unsigned char>(description[byte]);
+                text += kHex[value >> 4];
+                text += kHex[value & 15];
+              }
+              return 1;
+            }
+            at = next;
+          }
+        }
+        return 1;  // only the first object, the program itself
+      },
+      &id);
+  return id;
+}
+
+// The size and CRC-32 of the executable file, or empty where it cannot be read.
+std::string executable_checksum() {
+  std::ifstream executable("/proc/self/exe", std::ios::binary);
+  std::vector<char> piece(1 << 20);
+  std::uint64_t size = 0;
+  std::uint32_t crc = 0;
+  while (executable) {
+    executable.read(piece.data(), static_cast<std::streamsize>(piece.size()));
+    const auto got = static_cast<std::size_t>(executable.gcount());
+    crc = crc32_of(std::as_bytes(std::span(piece.data(), got)), crc);
+    size += got;
+  }
+  if (size == 0 || !executable.eof()) return {};
+  char text[64];
+  std::snprintf(text, sizeof text, "%" PRIu64 " bytes crc32 %08" PRIx32, size, crc);
+  return text;
 }
 
 void create_folder(const std::string& directory) {
@@ -93,14 +215,8 @@ bool load_in_pieces(const std::string& directory, const std::string& name, const
   std::string lines;
   for (std::string line; std::getline(file, line) && !line.empty() && lines.size() < 1 << 20;) lines += line + "\n";
   lines += "\n";
-  if (lines.rfind(std::string(kMagic) + "\norigin ", 0) != 0) {
-    why = path + " is cut short or not a checkpoint";
-    return false;
-  }
-  if (lines.rfind(std::string(kMagic) + "\norigin " + origin + "\n", 0) != 0) {
-    why = path + " came from other inputs or options, or another build of the program";
-    return false;
-  }
+  why = why_not_ours(path, lines, origin);
+  if (!why.empty()) return false;
   const std::size_t size_at = lines.find("\nbytes ");
   const std::uint64_t size = size_at == std::string::npos ? 0 : std::strtoull(lines.c_str() + size_at + 7, nullptr, 10);
   if (size_at == std::string::npos || unit == 0 || size % unit != 0) {
@@ -154,10 +270,8 @@ std::optional<std::vector<std::byte>> load(const std::string& directory, const s
   }
   const auto* begin = reinterpret_cast<const std::byte*>(contents.data() + lines.size());
   const std::span<const std::byte> bytes(begin, size);
-  if (lines.rfind(std::string(kMagic) + "\norigin " + origin + "\n", 0) != 0) {
-    why = path + " came from other inputs or options, or another build of the program";
-    return std::nullopt;
-  }
+  why = why_not_ours(path, lines, origin);
+  if (!why.empty()) return std::nullopt;
   if (lines != header(origin, bytes)) {
     why = path + " is damaged (its CRC-32 does not match)";
     return std::nullopt;
@@ -178,22 +292,15 @@ std::optional<std::string> describe_inputs(const std::vector<std::string>& files
   return text;
 }
 
-const std::string& describe_program() {
-  static const std::string described = [] {
-    std::ifstream executable("/proc/self/exe", std::ios::binary);
-    std::vector<char> piece(1 << 20);
-    std::uint64_t size = 0;
-    std::uint32_t crc = 0;
-    while (executable) {
-      executable.read(piece.data(), static_cast<std::streamsize>(piece.size()));
-      const auto got = static_cast<std::size_t>(executable.gcount());
-      crc = crc32_of(std::as_bytes(std::span(piece.data(), got)), crc);
-      size += got;
-    }
-    if (size == 0 || !executable.eof()) return std::string("unknown build");
-    char text[64];
-    std::snprintf(text, sizeof text, "build %" PRIu64 " bytes crc32 %08" PRIx32, size, crc);
-    return std::string(text);
+const std::optional<std::string>& describe_program() {
+  static const std::optional<std::string> described = []() -> std::optional<std::string> {
+    const std::string id = program_build_id();
+    const std::string checksum = executable_checksum();
+    if (id.empty() && checksum.empty()) return std::nullopt;
+    std::string text;
+    if (!id.empty()) text = "build-id " + id;
+    if (!checksum.empty()) text += (text.empty() ? "" : ", ") + std::string("executable ") + checksum;
+    return text;
   }();
   return described;
 }

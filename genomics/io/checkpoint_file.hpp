@@ -14,13 +14,16 @@ namespace xenon::genomics {
 
 // The result of a run's first phases, saved in DIR/checkpoints/NAME so that --continue can
 // skip them. A text header, then the bytes:
-//   xenon checkpoint 1
-//   origin ORIGIN      what the result came from (program, version, build, options, inputs)
+//   xenon checkpoint 2
+//   program PROGRAM    the build that wrote it (describe_program(), of the writing process)
+//   origin ORIGIN      what the result came from (tool, version, options, inputs)
 //   bytes N
 //   crc32 XXXXXXXX     of the N bytes
 //   (an empty line, then the N bytes)
-// It is written all or nothing (AtomicOutputFile), and used only if its origin is the one
-// asked for now and its bytes are whole and match their CRC-32.
+// It is written all or nothing (AtomicOutputFile), and used only if this process's program
+// can be identified and is the one that wrote it, its origin is the one asked for now, and
+// its bytes are whole and match their CRC-32; else the reason names which of these failed
+// (and, for the program or origin, the words that differ).
 namespace checkpoint {
 
 void save(const std::string& directory, const std::string& name, const std::string& origin,
@@ -48,11 +51,11 @@ bool load_in_pieces(const std::string& directory, const std::string& name, const
 // (standard input, a pipe), as nothing can tell that it would give the same bytes again.
 std::optional<std::string> describe_inputs(const std::vector<std::string>& files);
 
-// The running program, for an origin: its executable's size and CRC-32, read once. The version
-// alone does not change with the code between releases, and a checkpoint that an older build
-// wrote (another way of cleaning, bridging or extending) would give that build's contigs;
-// "unknown build" where the executable cannot be read.
-const std::string& describe_program();
+// The running program, for the header: its GNU build-id, read from the loaded program (so
+// also when started through the dynamic loader), and its executable's size and CRC-32 (a
+// build of other code under the same version cleans, bridges or extends otherwise, and would
+// give its own contigs); nullopt where neither can be had: then no checkpoint is used.
+const std::optional<std::string>& describe_program();
 
 }  // namespace checkpoint
 

@@ -117,7 +117,9 @@ TEST(Checkpoint, IsUsedOnlyWholeAndFromTheSameOrigin) {
   EXPECT_EQ(std::string(reinterpret_cast<const char*>(loaded->data()), loaded->size()), text);
 
   EXPECT_FALSE(checkpoint::load(folder.path(), "counted", "k=25 inputs: a.fq", why));
-  EXPECT_NE(why.find("came from other inputs or options"), std::string::npos) << why;
+  EXPECT_NE(why.find("came from other inputs or options: it says \"k=31\" where this run has \"k=25\""),
+            std::string::npos)
+      << why;
 
   std::string saved = folder.read("counted");
   saved[saved.size() - 3] ^= 1;
@@ -131,6 +133,47 @@ TEST(Checkpoint, IsUsedOnlyWholeAndFromTheSameOrigin) {
 
   EXPECT_FALSE(checkpoint::load(folder.path(), "graph", "k=31 inputs: a.fq", why));
   EXPECT_NE(why.find("missing"), std::string::npos) << why;
+}
+
+// The header names the build that wrote it: a checkpoint of another build, or of the
+// checkpoint format before the program line, is not taken.
+TEST(Checkpoint, IsUsedOnlyByTheBuildThatWroteIt) {
+  const std::optional<std::string>& program = checkpoint::describe_program();
+  ASSERT_TRUE(program.has_value()) << "this test's own build cannot be identified";
+  EXPECT_NE(program->find("build-id "), std::string::npos) << *program;
+  EXPECT_NE(program->find("executable "), std::string::npos) << *program;
+
+  TemporaryDirectory folder;
+  const std::string text = "the counted k-mers";
+  checkpoint::save(folder.path(), "counted", "k=31", std::as_bytes(std::span(text.data(), text.size())));
+  const std::string saved = folder.read("counted");
+  const std::string line = "\nprogram " + *program + "\n";
+  const std::size_t at = saved.find(line);
+  ASSERT_NE(at, std::string::npos) << saved.substr(0, 200);
+  std::string why;
+  ASSERT_TRUE(checkpoint::load(folder.path(), "counted", "k=31", why)) << why;
+
+  std::string other_build = saved;
+  other_build.replace(at, line.size(), "\nprogram build-id 00, executable 1 bytes crc32 00000000\n");
+  folder.write("counted", other_build);
+  EXPECT_FALSE(checkpoint::load(folder.path(), "counted", "k=31", why));
+  EXPECT_NE(why.find("came from another build of the program: it says \"00, executable 1 bytes crc32 00000000\" where"),
+            std::string::npos)
+      << why;
+
+  std::string unknown = saved;
+  unknown.replace(at, line.size(), "\nprogram unknown\n");
+  folder.write("counted", unknown);
+  EXPECT_FALSE(checkpoint::load(folder.path(), "counted", "k=31", why));
+  EXPECT_NE(why.find("came from another build of the program"), std::string::npos) << why;
+
+  std::string old_format = saved;
+  old_format.replace(0, old_format.find('\n') + line.size(), "xenon checkpoint 1\n");
+  folder.write("counted", old_format);
+  EXPECT_FALSE(checkpoint::load(folder.path(), "counted", "k=31", why));
+  EXPECT_NE(why.find("another build of the program (another checkpoint format: xenon checkpoint 1)"),
+            std::string::npos)
+      << why;
 }
 
 TEST(Checkpoint, DescribesInputsThatCanBeReadAgainOnly) {
