@@ -7,7 +7,7 @@
 #   $RESULTS_DIR/scaling.png    the same, drawn (gnuplot)
 # Probes: cacheline_probe (the physical limit), latency_probe for -threads-per-node 1, 2, 3,
 # ring_probe, idle_probe, balance_probe (balancing off, then on), the Savina suite (ping-pong on different workers and on the same
-# worker), and the scaling probe. Environment: XENON_BIN (binaries, default
+# worker, and across workers pinned), and the scaling probe. Environment: XENON_BIN (binaries, default
 # build/release/bin), RESULTS_DIR (default results), REPETITIONS (default 3),
 # BENCH_QUICK=1 (tiny workloads: a seconds-long smoke run of the same steps).
 # Exits 1 if any probe failed (a probe fails when a message count differs).
@@ -27,7 +27,8 @@ if [ -n "$quick" ]; then
   ring_args=(-repetitions 1 -items 200000 -rounds 5000)
   idle_args=(-milliseconds 100)
   balance_args=(-task-count 200 -mean-task-steps 20000)
-  savina_args=(-repetitions 1 -ping-pong-pings 2000 -thread-ring-passes 2000
+  # 20,000 round trips take about 10 ms: fewer are as short as one scheduler hiccup.
+  savina_args=(-repetitions 1 -ping-pong-pings 20000 -thread-ring-passes 2000
     -counting-messages 20000 -fork-join-throughput-messages 200 -big-pings 200
     -chameneos-meetings 2000)
 else
@@ -73,6 +74,12 @@ done
 run "savina all" "$bin/savina" -threads-per-node 3 "${savina_args[@]}"
 run "savina ping-pong same worker" "$bin/savina" -threads-per-node 3 -benchmark ping-pong \
   -ping-pong-placement same "${savina_args[@]}"
+# The floor's two threads are pinned to two cores; unpinned, Linux at times runs both workers
+# on one core, and each round trip then waits for a preemption or a yield (microseconds). So
+# the target compares the engine pinned with the floor pinned, and the unpinned run is shown
+# beside it (breakdown-ping-pong-unpinned-...).
+run "savina ping-pong pinned" "$bin/savina" -threads-per-node 3 -benchmark ping-pong -pin \
+  "${savina_args[@]}"
 scaling_args=(-repetitions "$repetitions" -out "$out")
 [ -z "$quick" ] || scaling_args+=(-- "${latency_args[@]}")
 run scaling env XENON_BIN="$bin" "$(dirname "$0")/scaling/scaling.sh" "${scaling_args[@]}"
@@ -96,6 +103,11 @@ target() {
   printf 'PERFORMANCE_COUNTER %s = %s %s (target %s %s: %s)\n' "$1" "${2:-?}" "$5" "$3" "$4" \
     "$verdict" | tee -a "$report"
 }
+value_in() {  # value_in TITLE NAME: counter NAME in the output of the run titled TITLE
+  awk -v title="# $1:" -v name="$2" '
+    /^# / { current = (index($0, title) == 1) } current && $1 == "PERFORMANCE_COUNTER" && $2 == name { print $4; exit }' \
+    "$report"
+}
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print ""; else printf "%.3f", a / b }'; }
 
 # The floor: the fastest repetition of the cache-line round trip. Noise (other processes on
@@ -105,7 +117,8 @@ cacheline=$(value cacheline-round-trip-min)
 lp1=$(latency_median computation-throughput 1)
 lp3=$(latency_median computation-throughput 3)
 lp3_latency=$(latency_median worker-latency 3)
-ping_pong=$(value savina-ping-pong-different-workers-round-trip)
+ping_pong=$(value_in "savina ping-pong pinned" savina-ping-pong-different-workers-round-trip)
+ping_pong_unpinned=$(value savina-ping-pong-different-workers-round-trip)
 idle=$(value idle-cpu-fraction-of-one-core)
 {
   echo
@@ -118,7 +131,8 @@ idle=$(value idle-cpu-fraction-of-one-core)
   echo "PERFORMANCE_COUNTER latency-probe-1-thread-throughput = $lp1 messages / s"
   echo "PERFORMANCE_COUNTER latency-probe-3-threads-throughput = $lp3 messages / s"
   echo "PERFORMANCE_COUNTER latency-probe-3-threads-worker-latency = $lp3_latency ns"
-  echo "PERFORMANCE_COUNTER savina-ping-pong-different-workers-round-trip-this-run = $ping_pong ns"
+  echo "PERFORMANCE_COUNTER savina-ping-pong-different-workers-pinned-round-trip-this-run = $ping_pong ns"
+  echo "PERFORMANCE_COUNTER savina-ping-pong-different-workers-unpinned-round-trip-this-run = $ping_pong_unpinned ns"
 } | tee -a "$report"
 target target-latency-probe-1-thread-million-messages-per-s \
   "$(ratio "$lp1" 1000000)" ">=" 20 "M messages / s"
@@ -126,17 +140,18 @@ target target-latency-probe-3-threads-million-messages-per-s \
   "$(ratio "$lp3" 1000000)" ">=" 30 "M messages / s"
 target target-latency-probe-3-threads-worker-latency-over-cacheline-round-trip \
   "$(ratio "$lp3_latency" "$cacheline")" "<=" 3 "x"
-target target-savina-ping-pong-different-workers-round-trip-over-cacheline-round-trip \
+target target-savina-ping-pong-different-workers-pinned-round-trip-over-cacheline-round-trip \
   "$(ratio "$ping_pong" "$cacheline")" "<=" 2 "x"
 target target-idle-cpu-percent-of-one-core "$(ratio "$idle" 0.01)" "<=" 2 "%"
 # Where a cross-worker round trip goes: the bare ring's round trip (the same SpscRing, no
 # engine) and the engine's same-worker round trip (no crossing) bracket the engine's one;
 # context switches per round trip show time lost to the scheduler (yield, park).
 ring_trip=$(value ring-xenon-round-trip-8B)
-ping_pong_p50=$(value savina-ping-pong-different-workers-round-trip-p50)
+ping_pong_p50=$(value_in "savina ping-pong pinned" savina-ping-pong-different-workers-round-trip-p50)
 same_worker=$(value savina-ping-pong-same-worker-round-trip)
 pings=$(awk '$2 == "savina-ping-pong-different-workers-message-count" { print $4 / 2; exit }' "$report")
-switches=$(value savina-ping-pong-different-workers-involuntary-context-switches)
+switches=$(value_in "savina ping-pong pinned" savina-ping-pong-different-workers-involuntary-context-switches)
+switches_unpinned=$(value savina-ping-pong-different-workers-involuntary-context-switches)
 {
   echo
   echo "# where the time goes: Savina ping-pong across workers against its floors (same run)"
@@ -145,6 +160,8 @@ switches=$(value savina-ping-pong-different-workers-involuntary-context-switches
   echo "PERFORMANCE_COUNTER breakdown-ping-pong-mean-over-p50-round-trip = $(ratio "$ping_pong" "$ping_pong_p50") x"
   echo "PERFORMANCE_COUNTER breakdown-ping-pong-same-worker-round-trip = $same_worker ns"
   echo "PERFORMANCE_COUNTER breakdown-ping-pong-involuntary-context-switches-per-round-trip = $(ratio "$switches" "$pings")"
+  echo "PERFORMANCE_COUNTER breakdown-ping-pong-unpinned-round-trip-over-cacheline-round-trip = $(ratio "$ping_pong_unpinned" "$cacheline") x"
+  echo "PERFORMANCE_COUNTER breakdown-ping-pong-unpinned-involuntary-context-switches-per-round-trip = $(ratio "$switches_unpinned" "$pings")"
 } | tee -a "$report"
 echo "# load average after the run: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$report"
 
