@@ -68,6 +68,7 @@ GENOMICS_TEST_SOURCES := \
   tests/genomics/kmer_shards_test.cpp \
   tests/genomics/kmer_test.cpp \
   tests/genomics/mate_pairing_test.cpp \
+  tests/genomics/merge_tree_test.cpp \
   tests/genomics/output_directory_test.cpp \
   tests/genomics/read_bridges_test.cpp \
   tests/genomics/read_pairing_test.cpp \

@@ -71,7 +71,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     setup.minimizer_length = minimizer_length();
     setup.carried = settings_.carried_sequences;
     if (builds_count_filter(settings_)) setup.filter_items = count_filter_items();
-    to_every_store(ACTION_GRAPH_SOLIDIFY, [&] { return setup.encode(); });
+    to_every_store(ACTION_GRAPH_SOLIDIFY, setup.encode());
   }
 
   // The threshold this round applies and what set it, from the histogram and the rounds before.
@@ -194,13 +194,13 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
                            outcome_.solid_kmers, solid_floor(settings_, outcome_.coverage_threshold),
                            outcome_.coverage_threshold);
       this->log().begin_phase("edges");
-      to_every_store(ACTION_GRAPH_EDGES, [] { return Payload{}; });
+      to_every_store(ACTION_GRAPH_EDGES, Payload{});
     } else if (action == ACTION_GRAPH_EDGES_DONE) {
       outcome_.edges += message.payload_as<std::uint64_t>();
       if (--awaited_ != 0) return;
       progress_.phase_done("%llu edges", outcome_.edges);
       this->log().begin_phase("walks");
-      to_every_store(ACTION_GRAPH_WALK, [] { return Payload{}; });
+      to_every_store(ACTION_GRAPH_WALK, Payload{});
     } else if (action == ACTION_UNITIGS) {
       for (UnitigRecord& record : decode_unitigs(message.payload())) {
         if (record.bases.size() < static_cast<std::size_t>(settings_.counting.k)) {
@@ -256,10 +256,11 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     std::uint64_t messages_received = 0;
   };
 
-  template <class MakePayload>
-  void to_every_store(Action action, MakePayload&& make_payload) {
+  // One payload, shared by every store's message: the setup of a later round holds the carried
+  // sequences (megabytes), and a copy a store held node 0's memory at as many times that.
+  void to_every_store(Action action, const Payload& payload) {
     awaited_ = this->stores().size();
-    for (const ActorName store : this->stores()) this->send(store, action, make_payload());
+    for (const ActorName store : this->stores()) this->send(store, action, payload.share());
   }
 
   // Unitig messages and the stores' reports travel separately: the step is over when every
@@ -270,7 +271,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     progress_.phase_done("%llu pieces of unitigs walked", static_cast<unsigned long long>(unitigs_.size()));
     this->log().begin_phase("unitigs");
     unitigs_promised_ = ~std::uint64_t{0};  // no second time
-    to_every_store(ACTION_UNVISITED_REQUEST, [] { return Payload{}; });
+    to_every_store(ACTION_UNVISITED_REQUEST, Payload{});
   }
 
   void add_unvisited(std::span<const std::byte> records) {

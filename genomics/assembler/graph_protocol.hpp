@@ -14,8 +14,11 @@
 // Each step ends everywhere before the coordinator starts the next:
 //   coordinator -> store  ACTION_GRAPH_SOLIDIFY  keep k-mers counted at least `threshold` times,
 //                                                and those of the sequences carried from a smaller k
-//   store -> coordinator  ACTION_GRAPH_SOLID     SolidAnswer: u64 vertices kept, then the filter
-//                                                asked for (filter_items), if any
+//   store -> store        ACTION_GRAPH_FILTER_PART  the filter asked for (filter_items), merged
+//                                                with those of the store's children in merge_tree.hpp,
+//                                                to its parent there
+//   store -> coordinator  ACTION_GRAPH_SOLID     SolidAnswer: u64 vertices kept, then (store 0
+//                                                only) the filter merged over every store
 //   coordinator -> store  ACTION_GRAPH_EDGES     find each vertex's neighbours
 //   store -> coordinator  ACTION_GRAPH_EDGES_DONE  u64 edges
 //   coordinator -> store  ACTION_GRAPH_WALK      walk the unitigs that start at its vertices
@@ -29,6 +32,7 @@ namespace xenon::genomics {
 
 inline constexpr Action ACTION_GRAPH_SOLIDIFY{"genomics.graph.solidify"};
 inline constexpr Action ACTION_GRAPH_SOLID{"genomics.graph.solid"};
+inline constexpr Action ACTION_GRAPH_FILTER_PART{"genomics.graph.filter-part"};
 inline constexpr Action ACTION_GRAPH_EDGES{"genomics.graph.edges"};
 inline constexpr Action ACTION_GRAPH_EDGES_DONE{"genomics.graph.edges-done"};
 inline constexpr Action ACTION_GRAPH_WALK{"genomics.graph.walk"};

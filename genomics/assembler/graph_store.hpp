@@ -17,6 +17,7 @@
 #include "genomics/assembler/carried_sequences.hpp"
 #include "genomics/assembler/graph_protocol.hpp"
 #include "genomics/assembler/lookup_batcher.hpp"
+#include "genomics/assembler/merge_tree.hpp"
 #include "genomics/assembler/read_share.hpp"
 #include "genomics/assembler/mate_pairing.hpp"
 #include "genomics/assembler/thread_protocol.hpp"
@@ -59,6 +60,9 @@ class GraphStore : public KmerStore<Words> {
       batcher_->answered(message.payload(), [this](std::uint64_t tag, LookupAnswer found) { answered(tag, found); });
     } else if (action == ACTION_GRAPH_SOLIDIFY) {
       solidify(message);
+      return;
+    } else if (action == ACTION_GRAPH_FILTER_PART) {
+      filter_part_arrived(KmerBloomFilter::from_bytes(message.payload()));
       return;
     } else if (action == ACTION_GRAPH_EDGES) {
       phase_ = Phase::kEdges;
@@ -205,12 +209,12 @@ class GraphStore : public KmerStore<Words> {
       return true;
     };
     std::size_t solid = 0;
-    SolidAnswer answer;
-    if (setup.filter_items != 0) answer.filter = KmerBloomFilter::sized_for(setup.filter_items);
+    KmerBloomFilter filter;
+    if (setup.filter_items != 0) filter = KmerBloomFilter::sized_for(setup.filter_items);
     this->table_.for_each([&](const Key& key, std::uint64_t count) {
       solid += keep(key, count);
       if constexpr (Words == 1) {
-        if (!answer.filter.empty() && count >= 2) answer.filter.insert(key[0]);
+        if (!filter.empty() && count >= 2) filter.insert(key[0]);
       }
     });
     // What is kept, in the table's order, copied out so that the counts' table and the carried
@@ -232,7 +236,43 @@ class GraphStore : public KmerStore<Words> {
     for (const Key& key : uncounted) vertices_.insert(key, 1);
     solid = kept.size() + uncounted.size();
     batcher_ = std::make_unique<LookupBatcher<Words>>(stores_.size(), kBatchEntries);
-    answer.solid = solid;
+    solid_kmers_ = solid;
+    solidified_ = true;
+    filter_parts_awaited_ = filter.empty() ? 0 : merge_tree::children(self_index_, stores_.size()).size();
+    filter_ = std::move(filter);
+    for (KmerBloomFilter& part : early_filter_parts_) merge_filter_part(part);
+    early_filter_parts_.clear();
+    answer_solid_when_merged();
+  }
+
+  // A child's filter in merge_tree.hpp (with its own children's merged in); one that comes
+  // before this store's own ACTION_GRAPH_SOLIDIFY waits for it.
+  void filter_part_arrived(KmerBloomFilter part) {
+    if (!solidified_) {
+      early_filter_parts_.push_back(std::move(part));
+      return;
+    }
+    merge_filter_part(part);
+    answer_solid_when_merged();
+  }
+  void merge_filter_part(const KmerBloomFilter& part) {
+    if (filter_parts_awaited_ == 0) throw std::logic_error("a filter part this store did not wait for");
+    filter_.merge(part);
+    --filter_parts_awaited_;
+  }
+  // Once the children's filters are merged: the filter goes on to the parent (store 0: to the
+  // coordinator, in its answer), the count of solid k-mers to the coordinator.
+  void answer_solid_when_merged() {
+    if (filter_parts_awaited_ != 0) return;
+    SolidAnswer answer;
+    answer.solid = solid_kmers_;
+    if (!filter_.empty() && self_index_ != 0) {
+      this->send(stores_[merge_tree::parent(self_index_)], ACTION_GRAPH_FILTER_PART, Payload::copy_of(filter_.to_bytes()));
+    } else {
+      answer.filter = std::move(filter_);
+    }
+    filter_ = KmerBloomFilter();
+    solidified_ = false;
     this->send(coordinator_, ACTION_GRAPH_SOLID, answer.encode());
   }
 
@@ -535,6 +575,12 @@ class GraphStore : public KmerStore<Words> {
   }
 
   ActorName coordinator_;
+  // The solid k-mers phase: this store's count, and the filter being merged up merge_tree.hpp.
+  std::uint64_t solid_kmers_ = 0;
+  bool solidified_ = false;  // from ACTION_GRAPH_SOLIDIFY until the answer is sent
+  KmerBloomFilter filter_;
+  std::size_t filter_parts_awaited_ = 0;
+  std::vector<KmerBloomFilter> early_filter_parts_;
   std::vector<ActorName> stores_;
   std::size_t self_index_ = 0;
   std::optional<KmerShape<Words>> shape_;

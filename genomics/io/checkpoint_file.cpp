@@ -114,20 +114,20 @@ std::string program_build_id() {
           if (segment.p_type != PT_NOTE) continue;
           const std::size_t align = segment.p_align == 8 ? 8 : 4;
           const auto padded = [align](std::size_t size) { return (size + align - 1) / align * align; };
-          const char* at = reinterpret_cast<const char*>(object->dlpi_addr + segment.p_vaddr);
-          const char* const end = at + segment.p_memsz;
-          while (end - at >= static_cast<std::ptrdiff_t>(sizeof(ElfW(Nhdr)))) {
+          const char* notes = reinterpret_cast<const char*>(object->dlpi_addr + segment.p_vaddr);
+          std::size_t at = 0;  // offsets within the segment, checked before each read
+          while (segment.p_memsz - at >= sizeof(ElfW(Nhdr))) {
             ElfW(Nhdr) note;
-            std::memcpy(&note, at, sizeof note);
-            const char* name = at + sizeof note;
-            const char* description = name + padded(note.n_namesz);
-            const char* next = description + padded(note.n_descsz);
-            if (next > end) break;
-            if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 && std::memcmp(name, "GNU", 4) == 0) {
+            std::memcpy(&note, notes + at, sizeof note);
+            const std::size_t name = at + sizeof note;
+            const std::size_t description = name + padded(note.n_namesz);
+            const std::size_t next = description + padded(note.n_descsz);
+            if (next > segment.p_memsz) break;
+            if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 && std::memcmp(notes + name, "GNU", 4) == 0) {
               static constexpr char kHex[] = "0123456789abcdef";
               auto& text = *static_cast<std::string*>(found);
               for (std::size_t byte = 0; byte < note.n_descsz; ++byte) {
-                const auto value = static_cast<unsigned char>(description[byte]);
+                const auto value = static_cast<unsigned char>(notes[description + byte]);
                 text += kHex[value >> 4];
                 text += kHex[value & 15];
               }

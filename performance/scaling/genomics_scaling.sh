@@ -8,6 +8,7 @@
 # 16 to 1,024 nodes (performance/scaling/model.py: MODEL lines).
 #   performance/scaling/genomics_scaling.sh                  40x E. coli K-12, 2x150, k = 31
 #   COVERAGE=10 performance/scaling/genomics_scaling.sh      the same genome at 10x (quick)
+#   K=rounds TOOLS=assembler genomics_scaling.sh    the assembler's default rounds of k (no -k)
 #   READS="build/test-data/illumina-real/SRR059298_subset.fastq.gz" genomics_scaling.sh
 #   PROCESSES="1 2" TOOLS=kmer_counter OUT=results/scaling genomics_scaling.sh
 #   NETNS=1 PROCESSES="1 2 4" genomics_scaling.sh   one process per simulated host (Linux
@@ -33,7 +34,7 @@ fail() {
   exit 2
 }
 [[ $COVERAGE =~ ^[1-9][0-9]*$ ]] || fail "COVERAGE must be a whole number of at least 1, got '$COVERAGE'"
-[[ $K =~ ^[1-9][0-9]*$ ]] || fail "K must be a whole number, got '$K'"
+[[ $K == rounds || $K =~ ^[1-9][0-9]*$ ]] || fail "K must be a whole number or 'rounds', got '$K'"
 for p in $PROCESSES; do
   [[ $p =~ ^[1-9][0-9]*$ ]] || fail "PROCESSES must list whole numbers of at least 1, got '$p'"
 done
@@ -99,7 +100,12 @@ for tool in $TOOLS; do
     # genomes that need many nodes are past its automatic limit anyway.
     extra=()
     [ "$tool" = assembler ] && extra=(--graph-image no)
-    if ! run_tool "$p" "$bin/$tool" --quiet -t 1 -k "$K" "${extra[@]}" --stats "$run/stats" -o "$run/out" \
+    # K=rounds: the assembler chooses its rounds of k itself; the counter counts at its own
+    # default k (31).
+    if [ "$K" != rounds ]; then
+      extra+=(-k "$K")
+    fi
+    if ! run_tool "$p" "$bin/$tool" --quiet -t 1 "${extra[@]}" --stats "$run/stats" -o "$run/out" \
       "${reads[@]}" > "$run/run.log" 2>&1; then
       echo "$PROGRAM: $tool on $p process(es) failed; the end of $run/run.log:" >&2
       tail -n 20 "$run/run.log" >&2
