@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -122,11 +123,28 @@ class UnitigGraph {
 
  private:
   // The graph itself (unitig_graph.cpp).
+  // A junction's k-1 bases read one way, two bits a base in up to four words (k <= 127): the
+  // junctions' key, made and compared without allocating a string, as compaction and cleaning
+  // look junctions up several times a unitig.
+  using JunctionKey = std::array<std::uint64_t, 4>;
+  struct JunctionKeyHash {
+    std::size_t operator()(const JunctionKey& key) const noexcept;
+  };
+  JunctionKey first_junction_key(Oriented oriented) const;
+  JunctionKey last_junction_key(Oriented oriented) const;
+  // The k-1 bases from `from` of a unitig's bases, read forward or as their reverse complement.
+  JunctionKey junction_key(const std::string& bases, std::size_t from, bool reversed) const;
+
+  // The junctions of the unitigs as they were when built (a graph changed since needs new
+  // ones).
   struct Junctions {
     // By the k-1 bases of a junction read one way: the oriented unitigs that end there, and
     // the ones that begin there.
-    std::unordered_map<std::string, std::vector<Oriented>> ending;
-    std::unordered_map<std::string, std::vector<Oriented>> beginning;
+    std::unordered_map<JunctionKey, std::vector<Oriented>, JunctionKeyHash> ending;
+    std::unordered_map<JunctionKey, std::vector<Oriented>, JunctionKeyHash> beginning;
+    // Each oriented unitig's first and last junction, made once.
+    std::vector<JunctionKey> first_keys;
+    std::vector<JunctionKey> last_keys;
   };
 
   Junctions junctions() const;

@@ -5,10 +5,7 @@ namespace xenon::genomics {
 
 std::string reverse_complement(std::string_view bases) {
   std::string reverse(bases.size(), 'N');
-  for (std::size_t i = 0; i < bases.size(); ++i) {
-    const int code = kBaseCodes[static_cast<unsigned char>(bases[bases.size() - 1 - i])];
-    if (code >= 0) reverse[i] = "TGCA"[code];
-  }
+  for (std::size_t i = 0; i < bases.size(); ++i) reverse[i] = complement_base(bases[bases.size() - 1 - i]);
   return reverse;
 }
 

@@ -164,6 +164,12 @@ class KmerShape<4> {
   PackedKmer<4> mask_{};  // the bits of k bases
 };
 
+// The complement of a base in ACGT (either case; other letters become N).
+inline char complement_base(char base) {
+  const int code = kBaseCodes[static_cast<unsigned char>(base)];
+  return code >= 0 ? "TGCA"[code] : 'N';
+}
+
 // The reverse complement of bases in ACGT (other letters become N).
 std::string reverse_complement(std::string_view bases);
 
