@@ -26,6 +26,9 @@ override CXXFLAGS += -std=c++20 -Wall -Wextra -Wpedantic -pthread -I. -Iinclude
 override CPPFLAGS += -MMD -MP
 # zlib and isa-l (decompression) are for genomics/ alone; the tests write gzip with zlib.
 LDLIBS := -lhwloc -lz -lisal -pthread
+# A GNU build-id in every program: checkpoints name the build that wrote them by it
+# (genomics/io/checkpoint_file.hpp), whatever the toolchain's default.
+override LDFLAGS += -Wl,--build-id
 
 ifeq ($(SANITIZE),thread)
   # -O1 -g1: line tables are all a sanitizer's stacks need, and the build takes a third less.

@@ -248,6 +248,7 @@ class GraphStore : public KmerStore<Words> {
   // A child's filter in merge_tree.hpp (with its own children's merged in); one that comes
   // before this store's own ACTION_GRAPH_SOLIDIFY waits for it.
   void filter_part_arrived(KmerBloomFilter part) {
+    if (solid_answered_) throw std::logic_error("a filter part after this store sent its own on");
     if (!solidified_) {
       early_filter_parts_.push_back(std::move(part));
       return;
@@ -273,6 +274,7 @@ class GraphStore : public KmerStore<Words> {
     }
     filter_ = KmerBloomFilter();
     solidified_ = false;
+    solid_answered_ = true;
     this->send(coordinator_, ACTION_GRAPH_SOLID, answer.encode());
   }
 
@@ -578,6 +580,7 @@ class GraphStore : public KmerStore<Words> {
   // The solid k-mers phase: this store's count, and the filter being merged up merge_tree.hpp.
   std::uint64_t solid_kmers_ = 0;
   bool solidified_ = false;  // from ACTION_GRAPH_SOLIDIFY until the answer is sent
+  bool solid_answered_ = false;  // then: a filter part now is one too many
   KmerBloomFilter filter_;
   std::size_t filter_parts_awaited_ = 0;
   std::vector<KmerBloomFilter> early_filter_parts_;

@@ -3,6 +3,7 @@
 
 #include <elf.h>
 #include <link.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <zlib.h>
 
@@ -31,8 +32,8 @@ std::uint32_t crc32_of(std::span<const std::byte> bytes, std::uint32_t crc = 0) 
       crc32_z(crc, reinterpret_cast<const Bytef*>(bytes.data()), static_cast<z_size_t>(bytes.size())));
 }
 
-// The program line of what this process writes: a program that cannot be identified writes
-// "unknown", which no load takes (it is not a program's description).
+// The program line of what this process writes (save() writes nothing for a program that
+// cannot be identified; "unknown" is no program's description, should one be written).
 std::string program_line() {
   return "program " + checkpoint::describe_program().value_or("unknown") + "\n";
 }
@@ -103,12 +104,21 @@ std::string why_not_ours(const std::string& path, const std::string& lines, cons
   return {};
 }
 
-// The GNU build-id of the program (the first object loaded), as hex, or empty: read from the
-// loaded notes, so it names the program even when it was started through the dynamic loader.
-std::string program_build_id() {
-  std::string id;
+// The program as loaded (the first object dl_iterate_phdr names): its GNU build-id as hex
+// (empty without one), read from its loaded notes, so it names the program even when it was
+// started through the dynamic loader; and whether /proc/self/exe is that program's file (the
+// kernel's AT_PHDR is its program headers) rather than the loader's.
+struct LoadedProgram {
+  std::string build_id;
+  bool is_proc_self_exe = false;
+};
+
+LoadedProgram loaded_program() {
+  LoadedProgram program;
   dl_iterate_phdr(
       [](dl_phdr_info* object, std::size_t, void* found) -> int {
+        auto& program = *static_cast<LoadedProgram*>(found);
+        program.is_proc_self_exe = reinterpret_cast<unsigned long>(object->dlpi_phdr) == getauxval(AT_PHDR);
         for (int index = 0; index < object->dlpi_phnum; ++index) {
           const ElfW(Phdr)& segment = object->dlpi_phdr[index];
           if (segment.p_type != PT_NOTE) continue;
@@ -125,11 +135,10 @@ std::string program_build_id() {
             if (next > segment.p_memsz) break;
             if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 && std::memcmp(notes + name, "GNU", 4) == 0) {
               static constexpr char kHex[] = "0123456789abcdef";
-              auto& text = *static_cast<std::string*>(found);
               for (std::size_t byte = 0; byte < note.n_descsz; ++byte) {
                 const auto value = static_cast<unsigned char>(notes[description + byte]);
-                text += kHex[value >> 4];
-                text += kHex[value & 15];
+                program.build_id += kHex[value >> 4];
+                program.build_id += kHex[value & 15];
               }
               return 1;
             }
@@ -138,8 +147,8 @@ std::string program_build_id() {
         }
         return 1;  // only the first object, the program itself
       },
-      &id);
-  return id;
+      &program);
+  return program;
 }
 
 // The size and CRC-32 of the executable file, or empty where it cannot be read.
@@ -172,6 +181,7 @@ namespace checkpoint {
 
 void save(const std::string& directory, const std::string& name, const std::string& origin,
           std::span<const std::byte> bytes) {
+  if (!describe_program()) return;  // no load would take it
   create_folder(directory);
   AtomicOutputFile file((std::filesystem::path(directory) / name).string());
   file.write(header(origin, bytes));
@@ -181,6 +191,7 @@ void save(const std::string& directory, const std::string& name, const std::stri
 
 void save_in_pieces(const std::string& directory, const std::string& name, const std::string& origin,
                     const std::function<void(const ConsumePiece&)>& produce) {
+  if (!describe_program()) return;  // no load would take it
   std::uint64_t size = 0;
   std::uint32_t crc = 0;
   produce([&](std::span<const std::byte> piece) {
@@ -294,11 +305,12 @@ std::optional<std::string> describe_inputs(const std::vector<std::string>& files
 
 const std::optional<std::string>& describe_program() {
   static const std::optional<std::string> described = []() -> std::optional<std::string> {
-    const std::string id = program_build_id();
-    const std::string checksum = executable_checksum();
-    if (id.empty() && checksum.empty()) return std::nullopt;
+    const LoadedProgram program = loaded_program();
+    // Started through the loader, /proc/self/exe is the loader, the same for every build.
+    const std::string checksum = program.is_proc_self_exe ? executable_checksum() : std::string();
+    if (program.build_id.empty() && checksum.empty()) return std::nullopt;
     std::string text;
-    if (!id.empty()) text = "build-id " + id;
+    if (!program.build_id.empty()) text = "build-id " + program.build_id;
     if (!checksum.empty()) text += (text.empty() ? "" : ", ") + std::string("executable ") + checksum;
     return text;
   }();

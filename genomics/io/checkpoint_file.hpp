@@ -52,9 +52,11 @@ bool load_in_pieces(const std::string& directory, const std::string& name, const
 std::optional<std::string> describe_inputs(const std::vector<std::string>& files);
 
 // The running program, for the header: its GNU build-id, read from the loaded program (so
-// also when started through the dynamic loader), and its executable's size and CRC-32 (a
-// build of other code under the same version cleans, bridges or extends otherwise, and would
-// give its own contigs); nullopt where neither can be had: then no checkpoint is used.
+// also when started through the dynamic loader; the Makefile links every program with one),
+// and its executable's size and CRC-32 when /proc/self/exe is the program and not the loader
+// (a build of other code under the same version cleans, bridges or extends otherwise, and
+// would give its own contigs); nullopt where neither can be had: then no checkpoint is saved
+// (save() and save_in_pieces() write nothing) or used.
 const std::optional<std::string>& describe_program();
 
 }  // namespace checkpoint
