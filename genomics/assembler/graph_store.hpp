@@ -237,34 +237,33 @@ class GraphStore : public KmerStore<Words> {
     solid = kept.size() + uncounted.size();
     batcher_ = std::make_unique<LookupBatcher<Words>>(stores_.size(), kBatchEntries);
     solid_kmers_ = solid;
-    solidified_ = true;
-    filter_parts_awaited_ = filter.empty() ? 0 : merge_tree::children(self_index_, stores_.size()).size();
-    filter_ = std::move(filter);
-    for (KmerBloomFilter& part : early_filter_parts_) merge_filter_part(part);
-    early_filter_parts_.clear();
+    filter_parts_expected_ = filter.empty() ? 0 : merge_tree::children(self_index_, stores_.size()).size();
+    absorb_filter(std::move(filter));
+    filter_phase_ = FilterPhase::kMerging;
     answer_solid_when_merged();
   }
 
-  // A child's filter in merge_tree.hpp (with its own children's merged in); one that comes
-  // before this store's own ACTION_GRAPH_SOLIDIFY waits for it.
+  // A child's filter in merge_tree.hpp (with its own children's merged in). One that comes
+  // before this store's own ACTION_GRAPH_SOLIDIFY is merged all the same (OR does not mind the
+  // order); the answer waits for the setup.
   void filter_part_arrived(KmerBloomFilter part) {
-    if (solid_answered_) throw std::logic_error("a filter part after this store sent its own on");
-    if (!solidified_) {
-      early_filter_parts_.push_back(std::move(part));
-      return;
-    }
-    merge_filter_part(part);
-    answer_solid_when_merged();
+    if (filter_phase_ == FilterPhase::kSent) throw std::logic_error("a filter part after this store sent its own on");
+    absorb_filter(std::move(part));
+    ++filter_parts_received_;
+    if (filter_phase_ == FilterPhase::kMerging) answer_solid_when_merged();
   }
-  void merge_filter_part(const KmerBloomFilter& part) {
-    if (filter_parts_awaited_ == 0) throw std::logic_error("a filter part this store did not wait for");
-    filter_.merge(part);
-    --filter_parts_awaited_;
+  void absorb_filter(KmerBloomFilter part) {
+    if (filter_.empty()) {
+      filter_ = std::move(part);
+    } else if (!part.empty()) {
+      filter_.merge(part);
+    }
   }
   // Once the children's filters are merged: the filter goes on to the parent (store 0: to the
   // coordinator, in its answer), the count of solid k-mers to the coordinator.
   void answer_solid_when_merged() {
-    if (filter_parts_awaited_ != 0) return;
+    if (filter_parts_received_ < filter_parts_expected_) return;
+    if (filter_parts_received_ > filter_parts_expected_) throw std::logic_error("a filter part this store did not wait for");
     SolidAnswer answer;
     answer.solid = solid_kmers_;
     if (!filter_.empty() && self_index_ != 0) {
@@ -273,8 +272,7 @@ class GraphStore : public KmerStore<Words> {
       answer.filter = std::move(filter_);
     }
     filter_ = KmerBloomFilter();
-    solidified_ = false;
-    solid_answered_ = true;
+    filter_phase_ = FilterPhase::kSent;
     this->send(coordinator_, ACTION_GRAPH_SOLID, answer.encode());
   }
 
@@ -578,12 +576,12 @@ class GraphStore : public KmerStore<Words> {
 
   ActorName coordinator_;
   // The solid k-mers phase: this store's count, and the filter being merged up merge_tree.hpp.
+  enum class FilterPhase { kBeforeSetup, kMerging, kSent };
+  FilterPhase filter_phase_ = FilterPhase::kBeforeSetup;
   std::uint64_t solid_kmers_ = 0;
-  bool solidified_ = false;  // from ACTION_GRAPH_SOLIDIFY until the answer is sent
-  bool solid_answered_ = false;  // then: a filter part now is one too many
-  KmerBloomFilter filter_;
-  std::size_t filter_parts_awaited_ = 0;
-  std::vector<KmerBloomFilter> early_filter_parts_;
+  KmerBloomFilter filter_;  // this store's and its children's so far
+  std::size_t filter_parts_expected_ = 0;
+  std::size_t filter_parts_received_ = 0;
   std::vector<ActorName> stores_;
   std::size_t self_index_ = 0;
   std::optional<KmerShape<Words>> shape_;

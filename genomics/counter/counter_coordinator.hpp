@@ -143,9 +143,8 @@ class CounterCoordinator : public Actor {
   std::optional<std::string> checkpoint_origin(const std::string& options, std::string* why_none = nullptr) const {
     const std::optional<std::string> inputs = checkpoint::describe_inputs(settings_.files);
     const char* why = !inputs ? "an input can be read only once (standard input, a pipe): nothing tells it is the same"
-                      : !checkpoint::describe_program()
-                          ? "this program cannot identify its build (no GNU build-id, no readable /proc/self/exe)"
-                          : nullptr;
+                      : !checkpoint::describe_program() ? checkpoint::kUnidentifiedProgram
+                                                         : nullptr;
     if (why != nullptr) {
       if (why_none != nullptr) *why_none = why;
       return std::nullopt;

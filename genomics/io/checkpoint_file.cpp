@@ -89,8 +89,7 @@ std::string why_not_ours(const std::string& path, const std::string& lines, cons
   }
   const std::optional<std::string>& running = checkpoint::describe_program();
   if (!running) {
-    return path + " cannot be told from another build's: this program cannot identify itself (no GNU build-id, " +
-           "no readable /proc/self/exe)";
+    return path + " cannot be told from another build's: " + checkpoint::kUnidentifiedProgram;
   }
   const std::optional<std::string> program = header_field(lines, "program");
   const std::optional<std::string> saved_origin = header_field(lines, "origin");

@@ -58,6 +58,9 @@ std::optional<std::string> describe_inputs(const std::vector<std::string>& files
 // would give its own contigs); nullopt where neither can be had: then no checkpoint is saved
 // (save() and save_in_pieces() write nothing) or used.
 const std::optional<std::string>& describe_program();
+// Why describe_program() is nullopt, for the log.
+inline constexpr const char* kUnidentifiedProgram =
+    "this program cannot identify its build (no GNU build-id, and /proc/self/exe unreadable or the loader's)";
 
 }  // namespace checkpoint
 
