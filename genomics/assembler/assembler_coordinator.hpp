@@ -119,7 +119,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   void add_parser_filter(ParserArguments& arguments) const override {
     if (!reads_count_filter(settings_)) return;
     const int filter_k = settings_.k_rounds.front();
-    KmerBloomFilter filter = settings_.first_round_filter;
+    KmerBloomFilter filter = *settings_.first_round_filter;
     add_carried_kmers(filter, settings_.carried_sequences, filter_k);
     this->log().line("k-mers with a " + std::to_string(filter_k) + "-mer read once are left out of the stores (a filter of " +
                      std::to_string(filter.bytes()) + " bytes)");
@@ -427,11 +427,12 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     threading_ = {};
     for (std::size_t store = 0; store < plan.size(); ++store) {
       if (plan[store].empty()) continue;  // no reads read, none kept
-      request.pieces = plan[store];
-      this->send(this->stores()[store], ACTION_THREAD_READS, request.encode());
+      request.shares.push_back({this->stores()[store], plan[store]});
       threading_.stores.push_back(this->stores()[store]);
       ++threading_.stores_awaited;
     }
+    const Payload shared = request.encode();
+    for (const ActorName store : threading_.stores) this->send(store, ACTION_THREAD_READS, shared.share());
     this->log().line("reads threaded by " + std::to_string(threading_.stores_awaited) + " stores, each " +
                      (request.rethread_kept ? "the reads it kept" : "its share of the input"));
     if (threading_.stores_awaited == 0) threading_maybe_done();
@@ -459,7 +460,12 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     request.rethread_kept = repeats && pipeline_->repeat_round() > 0;
     request.paths = purpose == ThreadingFor::mates;
     request.bridges = purpose == ThreadingFor::bridges;
-    request.ends = ReadThreads::ends_of(pipeline_->graph(), settings_.counting.k);
+    // Pairing mates places reads anywhere within an insert of a unitig's end; the other
+    // purposes only the reads that cross from one unitig into another.
+    request.end_span = purpose == ThreadingFor::mates
+                           ? ReadThreads::kEndSpan
+                           : ReadThreads::end_span_for(this->tally().longest_record, settings_.counting.k);
+    request.ends = ReadThreads::ends_of(pipeline_->graph(), settings_.counting.k, request.end_span);
     if (request.bridges) request.dead_ends = DeadEnds::of(pipeline_->graph()).of_unitig;
     request.files = settings_.counting.files;
     return request;

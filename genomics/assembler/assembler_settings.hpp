@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -43,7 +44,8 @@ struct AssemblerSettings {
   // stores' tables shrink. Off with --no-count-filter, and when k-mers read once can be solid
   // (--min-coverage 1) or the first k is over 32.
   bool count_filter = true;
-  KmerBloomFilter first_round_filter;  // for a later round: the first round's
+  // For a later round: the first round's, one copy on node 0 that every round's settings share.
+  std::shared_ptr<const KmerBloomFilter> first_round_filter;
 };
 
 // One round of several k: its k, its threshold, the count it kept k-mers at (solid_floor), and

@@ -49,11 +49,10 @@ GraphSetup GraphSetup::decode(std::span<const std::byte> bytes) {
 }
 
 Payload SolidAnswer::encode() const {
-  const std::vector<std::byte> filter_bytes = filter.to_bytes();
-  Payload payload = Payload::for_overwrite(8 + filter_bytes.size());
-  std::byte* out = payload.writable_bytes().data();
-  store_le64(out, solid);
-  std::copy(filter_bytes.begin(), filter_bytes.end(), out + 8);
+  Payload payload = Payload::for_overwrite(8 + filter.bytes());
+  const std::span<std::byte> out = payload.writable_bytes();
+  store_le64(out.data(), solid);
+  filter.write_bytes(out.subspan(8));
   return payload;
 }
 

@@ -21,6 +21,7 @@
 #include "genomics/assembler/read_share.hpp"
 #include "genomics/assembler/mate_pairing.hpp"
 #include "genomics/assembler/thread_protocol.hpp"
+#include "genomics/run/freed_memory.hpp"
 #include "genomics/assembler/unitig_walk.hpp"
 #include "genomics/assembler/vertex_table.hpp"
 #include "genomics/counter/kmer_store.hpp"
@@ -44,7 +45,10 @@ class GraphStore : public KmerStore<Words> {
   using Key = KmerKey<Words>;
   using Kmer = PackedKmer<Words>;
 
-  explicit GraphStore(std::span<const std::byte> arguments = {}) : KmerStore<Words>(arguments) {}
+  // A round's stores start after the last round's have gone: what those freed goes back first.
+  explicit GraphStore(std::span<const std::byte> arguments = {}) : KmerStore<Words>(arguments) {
+    release_freed_memory();
+  }
 
  protected:
   void receive_other(const Message& message) override {
@@ -74,7 +78,8 @@ class GraphStore : public KmerStore<Words> {
     } else if (action == ACTION_THREAD_READS) {
       threading_coordinator_ = message.source();
       // Last round's kept reads go to the new share, or are dropped when it does not want them.
-      share_ = std::make_unique<ReadShare>(ThreadingRequest::decode(message.payload()), std::move(kept_reads_));
+      share_ = std::make_unique<ReadShare>(ThreadingRequest::decode(message.payload(), this->self()),
+                                            std::move(kept_reads_));
       kept_reads_ = {};
       this->send(this->self(), ACTION_THREAD_NEXT);
       return;
@@ -123,6 +128,7 @@ class GraphStore : public KmerStore<Words> {
     kept_reads_ = share_->take_kept();
     threaded_paths_ = share_->take_paths();
     share_.reset();
+    release_freed_memory();  // the index of the unitigs' ends
   }
 
   // A slice of this store's mates a turn, each to the store that owns its pair; then each
@@ -267,7 +273,9 @@ class GraphStore : public KmerStore<Words> {
     SolidAnswer answer;
     answer.solid = solid_kmers_;
     if (!filter_.empty() && self_index_ != 0) {
-      this->send(stores_[merge_tree::parent(self_index_)], ACTION_GRAPH_FILTER_PART, Payload::copy_of(filter_.to_bytes()));
+      Payload part = Payload::for_overwrite(filter_.bytes());
+      filter_.write_bytes(part.writable_bytes());
+      this->send(stores_[merge_tree::parent(self_index_)], ACTION_GRAPH_FILTER_PART, std::move(part));
     } else {
       answer.filter = std::move(filter_);
     }

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -13,6 +14,7 @@
 #include "genomics/assembler/assembler_settings.hpp"
 #include "genomics/assembler/carried_sequences.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
+#include "genomics/run/freed_memory.hpp"
 
 namespace xenon::genomics {
 
@@ -51,6 +53,7 @@ class MultiKAssembly : public Actor {
   bool last_round() const { return round_ + 1 == settings_.k_rounds.size(); }
 
   void start_round() {
+    release_freed_memory();  // the last round's graph and tables
     AssemblerSettings round = settings_;
     round.counting.k = settings_.k_rounds[round_];
     round.carried_sequences = std::move(carried_);
@@ -90,7 +93,9 @@ class MultiKAssembly : public Actor {
     }
     std::vector<KRound> rounds = std::move(outcome_.rounds);
     carried_ = std::move(outcome_.carried_sequences);
-    if (round_ == 0) first_round_filter_ = std::move(outcome_.first_round_filter);
+    if (round_ == 0) {
+      first_round_filter_ = std::make_shared<const KmerBloomFilter>(std::move(outcome_.first_round_filter));
+    }
     outcome_ = AssemblyOutcome{};
     outcome_.rounds = std::move(rounds);
     counted_ = CounterOutcome{};
@@ -104,7 +109,7 @@ class MultiKAssembly : public Actor {
   RunLog& log_;
   std::size_t round_ = 0;
   std::string carried_;  // from the round before, for the next
-  KmerBloomFilter first_round_filter_;  // its k-mers read twice or more, for the later rounds
+  std::shared_ptr<const KmerBloomFilter> first_round_filter_;  // its k-mers read twice or more, for the later rounds
 };
 
 }  // namespace xenon::genomics

@@ -13,7 +13,7 @@
 namespace xenon::genomics {
 
 ReadShare::ReadShare(ThreadingRequest request, std::vector<std::string> kept)
-    : request_(std::move(request)), threads_(request_.ends, static_cast<int>(request_.k)) {
+    : request_(std::move(request)), threads_(request_.ends, static_cast<int>(request_.k), request_.end_span) {
   if (request_.rethread_kept) rethread_ = std::move(kept);
   dead_.of_unitig = std::move(request_.dead_ends);
 }

@@ -12,22 +12,34 @@
 
 namespace xenon::genomics {
 
-ReadThreads::ReadThreads(const UnitigGraph& graph, int k) : ReadThreads(ends_of(graph, k), k) {}
+ReadThreads::ReadThreads(const UnitigGraph& graph, int k, std::size_t end_span)
+    : ReadThreads(ends_of(graph, k, end_span), k, end_span) {}
 
-ReadThreads::ReadThreads(const std::vector<UnitigEnds>& ends, int k) : k_(k), end_keys_(end_keys_for(k)) {
+ReadThreads::ReadThreads(const std::vector<UnitigEnds>& ends, int k, std::size_t end_span)
+    : k_(k), end_span_(end_span), end_keys_(end_keys_for(k)) {
+  if (end_span == 0 || end_span > kEndSpan) {
+    throw std::invalid_argument("unitig ends: a span of " + std::to_string(end_span) + " k-mers (1 to " +
+                                std::to_string(kEndSpan) + ")");
+  }
   index(ends);
 }
 
-std::vector<UnitigEnds> ReadThreads::ends_of(const UnitigGraph& graph, int k) {
-  const auto span_bases = kEndSpan + static_cast<std::size_t>(k) - 1;
+std::size_t ReadThreads::end_span_for(std::uint64_t longest_read, int k) {
+  const auto bases = static_cast<std::uint64_t>(k);
+  if (longest_read < bases) return 1;  // no read holds a k-mer: nothing crosses
+  return static_cast<std::size_t>(std::min<std::uint64_t>(longest_read - bases + 1, kEndSpan));
+}
+
+std::vector<UnitigEnds> ReadThreads::ends_of(const UnitigGraph& graph, int k, std::size_t end_span) {
+  const auto span_bases = end_span + static_cast<std::size_t>(k) - 1;
   std::vector<UnitigEnds> ends;
   ends.reserve(graph.unitigs().size());
   for (const Unitig& unitig : graph.unitigs()) {
     const std::size_t kmers = unitig.bases.size() - static_cast<std::size_t>(k) + 1;
-    if (kmers <= 2 * kEndSpan) {
+    if (kmers <= 2 * end_span) {
       ends.push_back({kmers, unitig.bases, {}});
     } else {
-      ends.push_back({kmers, unitig.bases.substr(0, span_bases), unitig.bases.substr(kmers - kEndSpan)});
+      ends.push_back({kmers, unitig.bases.substr(0, span_bases), unitig.bases.substr(kmers - end_span)});
     }
   }
   return ends;
@@ -180,7 +192,7 @@ void ReadThreads::index(const std::vector<UnitigEnds>& ends) {
   std::size_t total = 0;
   for (const UnitigEnds& unitig : ends) {
     kmers_.push_back(unitig.kmers);
-    total += std::min<std::size_t>(unitig.kmers, 2 * kEndSpan);
+    total += std::min<std::size_t>(unitig.kmers, 2 * end_span_);
   }
   probing_ = LinearProbing(total);
   const std::size_t slots = probing_.slots();
@@ -188,18 +200,18 @@ void ReadThreads::index(const std::vector<UnitigEnds>& ends) {
   locations_.resize(slots);
   occupied_.assign(slots, false);
   for (std::size_t index = 0; index < ends.size(); ++index) {
-    // As ends_of() cuts them: a short unitig whole, a long one's first and last kEndSpan k-mers.
+    // As ends_of() cuts them: a short unitig whole, a long one's first and last end_span_ k-mers.
     const bool whole = ends[index].tail.empty();
-    const std::size_t span = kEndSpan + static_cast<std::size_t>(k_) - 1;
+    const std::size_t span = end_span_ + static_cast<std::size_t>(k_) - 1;
     if (whole ? ends[index].head.size() != kmers_[index] + static_cast<std::size_t>(k_) - 1 || kmers_[index] == 0
-              : kmers_[index] <= 2 * kEndSpan || ends[index].head.size() != span || ends[index].tail.size() != span) {
+              : kmers_[index] <= 2 * end_span_ || ends[index].head.size() != span || ends[index].tail.size() != span) {
       throw std::invalid_argument("unitig ends: unitig " + std::to_string(index) + " has the wrong number of bases");
     }
     const auto index_kmers_of = [&](const std::string& bases, std::size_t first_offset) {
       std::visit([&](auto& end_keys) { index_kmers(end_keys, bases, index, first_offset); }, end_keys_);
     };
     index_kmers_of(ends[index].head, 0);
-    if (!ends[index].tail.empty()) index_kmers_of(ends[index].tail, kmers_[index] - kEndSpan);
+    if (!ends[index].tail.empty()) index_kmers_of(ends[index].tail, kmers_[index] - end_span_);
   }
 }
 

@@ -46,14 +46,22 @@ class ReadThreads {
   // As the paths of reads are kept: graphs have far fewer than 2^31 unitigs.
   using CompactOriented = std::uint32_t;
 
+  // The k-mers indexed at each end of a long unitig (all of a short one's): a read that
+  // crosses from one unitig into another has its k-mers in the first within that many of its
+  // end, for reads up to kEndSpan + k - 1 bases. Pairing mates wants more (a mate within an
+  // insert of a contig's end, kEndSpan); finding crossings wants only the longest read's.
+  static constexpr std::size_t kEndSpan = 1024;
+  // The span that reads of up to `longest_read` bases cross within (1 to kEndSpan k-mers).
+  static std::size_t end_span_for(std::uint64_t longest_read, int k);
+
   // Ready to thread reads through the unitigs of `graph`, or through the unitigs whose ends
-  // are `ends` (ends_of(graph): the same threads).
-  ReadThreads(const UnitigGraph& graph, int k);
-  ReadThreads(const std::vector<UnitigEnds>& ends, int k);
-  static std::vector<UnitigEnds> ends_of(const UnitigGraph& graph, int k);
+  // are `ends` (ends_of(graph) of the same span: the same threads).
+  ReadThreads(const UnitigGraph& graph, int k, std::size_t end_span = kEndSpan);
+  ReadThreads(const std::vector<UnitigEnds>& ends, int k, std::size_t end_span = kEndSpan);
+  static std::vector<UnitigEnds> ends_of(const UnitigGraph& graph, int k, std::size_t end_span = kEndSpan);
   // Only for counting what reads traced elsewhere crossed (add_traced, add_pair): no index,
   // so trace() finds nothing (the index of a bacterium's unitig ends is tens of MB).
-  explicit ReadThreads(int k) : k_(k), end_keys_(end_keys_for(k)) {}
+  explicit ReadThreads(int k) : k_(k), end_span_(kEndSpan), end_keys_(end_keys_for(k)) {}
 
   // One read threaded, nothing counted: the unitigs of each of its runs of ACGT that met the
   // graph, in read order, and where the read begins in the first of them (its first base's
@@ -147,9 +155,6 @@ class ReadThreads {
   };
   using Triple = std::array<Oriented, 3>;
 
-  // Only the k-mers this close to either end of a unitig are indexed: a read that crosses
-  // three unitigs starts near the end of the first (for reads up to this long).
-  static constexpr std::size_t kEndSpan = 1024;
   static constexpr std::uint32_t kAmbiguous = ~std::uint32_t{0};
 
   // The canonical k-mers near the unitigs' ends, in their slots, of as many words as k needs:
@@ -182,6 +187,7 @@ class ReadThreads {
   void keep_pair(std::span<const CompactOriented> from, std::vector<CompactOriented> to, std::uint32_t pairs);
 
   int k_;
+  std::size_t end_span_;  // k-mers indexed at each end of a long unitig
   std::vector<std::size_t> kmers_;  // per unitig
   // Open addressing over the k-mers near the ends of every unitig (no slots when only counting).
   // Occupancy is a bit vector of its own: most k-mers of a read are not near an end, and a

@@ -61,6 +61,7 @@ Payload ThreadingRequest::encode() const {
   writer.u64(paths ? 1 : 0);
   writer.u64(bridges ? 1 : 0);
   writer.text(std::string(dead_ends.begin(), dead_ends.end()));
+  writer.u64(end_span);
   writer.u64(ends.size());
   for (const UnitigEnds& unitig : ends) {
     writer.u64(unitig.kmers);
@@ -69,12 +70,16 @@ Payload ThreadingRequest::encode() const {
   }
   writer.u64(files.size());
   for (const std::string& file : files) writer.text(file);
-  writer.u64(pieces.size());
-  for (const InputPiece& piece : pieces) write_piece(writer, piece);
+  writer.u64(shares.size());
+  for (const Share& share : shares) {
+    writer.u64(share.store.value());
+    writer.u64(share.pieces.size());
+    for (const InputPiece& piece : share.pieces) write_piece(writer, piece);
+  }
   return Payload::copy_of(writer.data());
 }
 
-ThreadingRequest ThreadingRequest::decode(std::span<const std::byte> bytes) {
+ThreadingRequest ThreadingRequest::decode(std::span<const std::byte> bytes, ActorName store) {
   CheckpointReader reader(bytes);
   ThreadingRequest request;
   const std::uint64_t k = reader.u64();
@@ -86,6 +91,11 @@ ThreadingRequest ThreadingRequest::decode(std::span<const std::byte> bytes) {
   request.bridges = reader.u64() != 0;
   const std::string dead_ends = reader.text();
   request.dead_ends.assign(dead_ends.begin(), dead_ends.end());
+  const std::uint64_t end_span = reader.u64();
+  if (end_span == 0 || end_span > ReadThreads::kEndSpan) {
+    throw std::invalid_argument("threading request: an end span of " + std::to_string(end_span) + " k-mers");
+  }
+  request.end_span = static_cast<std::size_t>(end_span);
   const std::uint64_t unitigs = reader.u64();
   for (std::uint64_t i = 0; i < unitigs; ++i) {
     UnitigEnds unitig;
@@ -96,8 +106,19 @@ ThreadingRequest ThreadingRequest::decode(std::span<const std::byte> bytes) {
   }
   const std::uint64_t files = reader.u64();
   for (std::uint64_t i = 0; i < files; ++i) request.files.push_back(reader.text());
-  const std::uint64_t pieces = reader.u64();
-  for (std::uint64_t i = 0; i < pieces; ++i) request.pieces.push_back(read_piece(reader, request.files.size()));
+  const std::uint64_t shares = reader.u64();
+  bool found = false;
+  for (std::uint64_t share = 0; share < shares; ++share) {
+    const ActorName owner = ActorName::from_value(reader.u64());
+    const std::uint64_t pieces = reader.u64();
+    if (owner == store && found) throw std::invalid_argument("threading request: two shares for one store");
+    found = found || owner == store;
+    for (std::uint64_t i = 0; i < pieces; ++i) {
+      InputPiece piece = read_piece(reader, request.files.size());
+      if (owner == store) request.pieces.push_back(piece);
+    }
+  }
+  if (!found) throw std::invalid_argument("threading request: no share for store " + std::to_string(store.value()));
   if (request.bridges && request.dead_ends.size() != request.ends.size()) {
     throw std::invalid_argument("threading request: dead ends for " + std::to_string(request.dead_ends.size()) +
                                 " unitigs, ends for " + std::to_string(request.ends.size()));

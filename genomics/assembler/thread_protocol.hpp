@@ -32,19 +32,31 @@ inline constexpr Action ACTION_THREADED_READS{"genomics.threads.threaded-reads"}
 inline constexpr Action ACTION_THREADING_DONE{"genomics.threads.done"};
 inline constexpr Action ACTION_THREAD_NEXT{"genomics.threads.next-block"};
 
+// One request for every store, the same bytes (sent as one shared payload: the unitigs' ends
+// are megabytes, and node 0 would otherwise hold a copy for each store until it is sent): each
+// store takes its own pieces from it by its name.
 struct ThreadingRequest {
+  // The pieces of the input one store threads, in input order.
+  struct Share {
+    ActorName store;
+    std::vector<InputPiece> pieces;
+  };
+
   std::uint32_t k = 0;
   bool keep_crossing_reads = false;  // the store keeps the reads that crossed two unitigs
   bool rethread_kept = false;        // thread the reads it kept last time, not its pieces
   bool paths = false;                // keep every read's unitigs (for pairing mates)
   bool bridges = false;              // find the bridges reads spell between dead ends, nothing else
   std::vector<std::uint8_t> dead_ends;  // DeadEnds::of_unitig, when finding bridges
+  std::size_t end_span = ReadThreads::kEndSpan;  // the k-mers of `ends` at each end of a long unitig
   std::vector<UnitigEnds> ends;
   std::vector<std::string> files;  // every input, as given
-  std::vector<InputPiece> pieces;  // this store's, in input order
+  std::vector<Share> shares;       // every store's (encoded)
+  std::vector<InputPiece> pieces;  // the receiving store's (decoded; not encoded)
 
   Payload encode() const;
-  static ThreadingRequest decode(std::span<const std::byte> bytes);
+  // The request as `store` takes it: its own pieces in `pieces` (an error when it has none).
+  static ThreadingRequest decode(std::span<const std::byte> bytes, ActorName store);
 };
 
 // A run of ACGT of a read that crossed two unitigs or more, and how many of the store's reads

@@ -483,6 +483,13 @@ class CounterCoordinator : public Actor {
 
   void input_done(const InputTally& tally) {
     outcome_.tally = tally;
+    // Every block was parsed and its batches stored (a parser reports a block only then):
+    // the parsers have nothing left to do, and each holds the filter (megabytes) until it stops.
+    for (ActorName& parser : parsers_) {
+      if (parser.is_none()) continue;
+      send(parser, ACTION_COUNTER_STOP);
+      parser = ActorName::none();
+    }
     log_.end_phase(std::to_string(tally.records) + " records, " + std::to_string(tally.bases) + " bases, " +
                    std::to_string(tally.kmers) + " k-mers");
     log_.begin_phase("histogram");

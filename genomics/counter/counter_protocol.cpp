@@ -49,6 +49,7 @@ class Writer {
     u64(tally.bases);
     u64(tally.kmers);
     u64(tally.kmers_left_out);
+    u64(tally.longest_record);
   }
   void failure(const InputFailure& failure) {
     u32(failure.file_index);
@@ -85,6 +86,7 @@ class Reader {
     tally.bases = u64();
     tally.kmers = u64();
     tally.kmers_left_out = u64();
+    tally.longest_record = u64();
     if (tally.kmers_left_out > tally.kmers) throw std::invalid_argument(std::string(what_) + ": more k-mers left out than read");
     return tally;
   }
@@ -169,7 +171,7 @@ InputTally InputTally::decode(std::span<const std::byte> bytes) {
   constexpr std::size_t kBeforeTheFilter = 32;
   if (bytes.size() == kBeforeTheFilter) {
     return {load_le64(bytes.data()), load_le64(bytes.data() + 8), load_le64(bytes.data() + 16),
-            load_le64(bytes.data() + 24), 0};
+            load_le64(bytes.data() + 24), 0, InputTally::kLongRecord};
   }
   Reader reader(bytes, "tally");
   const InputTally tally = reader.tally();
@@ -277,17 +279,16 @@ template struct DumpChunk<2>;
 template struct DumpChunk<4>;
 
 Payload ParserArguments::encode() const {
-  const std::vector<std::byte> filter_bytes = filter.to_bytes();
   const std::size_t stores_end = 8 + 8 * stores.size();
-  Payload payload = Payload::for_overwrite(stores_end + 16 + filter_bytes.size());
+  Payload payload = Payload::for_overwrite(stores_end + 16 + filter.bytes());
   std::byte* out = payload.writable_bytes().data();
   store_le32(out, k);
   store_le32(out + 4, static_cast<std::uint32_t>(stores.size()));
   for (std::size_t i = 0; i < stores.size(); ++i) store_le64(out + 8 + 8 * i, stores[i].value());
   store_le32(out + stores_end, minimizer_length);
   store_le32(out + stores_end + 4, filter_k);
-  store_le64(out + stores_end + 8, filter_bytes.size());
-  std::copy(filter_bytes.begin(), filter_bytes.end(), out + stores_end + 16);
+  store_le64(out + stores_end + 8, filter.bytes());
+  filter.write_bytes(payload.writable_bytes().subspan(stores_end + 16));
   return payload;
 }
 

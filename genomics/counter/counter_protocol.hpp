@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -85,6 +86,10 @@ struct InputTally {
   std::uint64_t bases = 0;
   std::uint64_t kmers = 0;
   std::uint64_t kmers_left_out = 0;  // of kmers, read once by a filter's verdict: sent to no store
+  // The bases of the longest record, or kLongRecord once a record longer than a block was
+  // cut between blocks (no parser sees all of it).
+  std::uint64_t longest_record = 0;
+  static constexpr std::uint64_t kLongRecord = ~std::uint64_t{0};
 
   InputTally& operator+=(const InputTally& other) {
     blocks += other.blocks;
@@ -92,6 +97,7 @@ struct InputTally {
     bases += other.bases;
     kmers += other.kmers;
     kmers_left_out += other.kmers_left_out;
+    longest_record = std::max(longest_record, other.longest_record);
     return *this;
   }
   Payload encode() const;

@@ -109,14 +109,17 @@ class KmerParser : public Actor {
     InputTally& tally;
     ScanObserver<kMinimizers, kFilter> observer{kMinimizers ? &parser.window_.value() : nullptr,
                                                 kFilter ? &parser.filter_window_.value() : nullptr};
+    std::uint64_t record_bases = 0;
     void begin_record() {
       ++tally.records;
+      record_bases = 0;
       parser.scanner_.reset();
       observer.begin_record();
     }
     // The bases before a cut inside a long record were counted with the previous block:
     // they only prime the scanner for the k-mers that span the cut.
     void resume_record(std::string_view carried) {
+      tally.longest_record = InputTally::kLongRecord;
       parser.scanner_.reset();
       observer.begin_record();
       observer.prepare(carried);
@@ -124,6 +127,8 @@ class KmerParser : public Actor {
     }
     void bases(std::string_view line) {
       tally.bases += line.size();
+      record_bases += line.size();
+      tally.longest_record = std::max(tally.longest_record, record_bases);
       const std::uint32_t stores = static_cast<std::uint32_t>(parser.batches_.size());
       observer.prepare(line);
       parser.scanner_.feed(line, [this, stores](const PackedKmer<Words>& kmer) {

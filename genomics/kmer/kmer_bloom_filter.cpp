@@ -37,9 +37,17 @@ void KmerBloomFilter::merge(const KmerBloomFilter& other) {
 }
 
 std::vector<std::byte> KmerBloomFilter::to_bytes() const {
-  std::vector<std::byte> bytes(words_.size() * 8);
-  for (std::size_t i = 0; i < words_.size(); ++i) store_le64(bytes.data() + 8 * i, words_[i]);
-  return bytes;
+  std::vector<std::byte> out(bytes());
+  write_bytes(out);
+  return out;
+}
+
+void KmerBloomFilter::write_bytes(std::span<std::byte> out) const {
+  if (out.size() != bytes()) {
+    throw std::invalid_argument("a k-mer filter of " + std::to_string(bytes()) + " bytes written into " +
+                                std::to_string(out.size()));
+  }
+  for (std::size_t i = 0; i < words_.size(); ++i) store_le64(out.data() + 8 * i, words_[i]);
 }
 
 KmerBloomFilter KmerBloomFilter::from_bytes(std::span<const std::byte> bytes) {

@@ -38,6 +38,9 @@ class KmerBloomFilter {
 
   // Little-endian words; from_bytes throws std::invalid_argument on a size not a whole word.
   std::vector<std::byte> to_bytes() const;
+  // The same bytes into `out` (bytes() of them), as a message's payload holds them: no copy
+  // of megabytes between.
+  void write_bytes(std::span<std::byte> out) const;
   static KmerBloomFilter from_bytes(std::span<const std::byte> bytes);
 
   bool operator==(const KmerBloomFilter& other) const = default;

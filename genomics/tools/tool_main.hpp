@@ -23,6 +23,7 @@
 #include "genomics/io/output_directory.hpp"
 #include "genomics/io/read_pairing.hpp"
 #include "genomics/io/run_log.hpp"
+#include "genomics/run/freed_memory.hpp"
 #include "genomics/run/out_of_memory.hpp"
 #include "genomics/run/sudden_exit.hpp"
 #include "genomics/run/termination_signals.hpp"
@@ -136,6 +137,7 @@ int tool_main(const char* program, int argc, char** argv, Parse&& parse, Run&& r
     sudden_exit::set_program(program);
     exit_on_termination_signals();
     exit_when_out_of_memory();
+    return_freed_memory_to_the_system();
     return run(tool_run);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "%s: error: %s\n", program, error.what());

@@ -17,6 +17,7 @@
 #include "genomics/assembler/read_threads.hpp"
 #include "genomics/assembler/thread_protocol.hpp"
 #include "genomics/assembler/unitig_graph.hpp"
+#include "genomics/counter/counter_protocol.hpp"
 #include "genomics/io/run_log.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
 #include "genomics/kmer/minimizer.hpp"
@@ -642,8 +643,10 @@ TEST(ReadThreads, TheUnitigEndsSentToANodeTraceReadsAsTheWholeGraphDoes) {
   request.ends = ReadThreads::ends_of(graph, kK);
   ASSERT_TRUE(std::any_of(request.ends.begin(), request.ends.end(), [](const UnitigEnds& ends) { return !ends.tail.empty(); }))
       << "a unitig long enough to be sent as two ends";
+  const xenon::ActorName store = xenon::ActorName::make(1, 0, 7);
+  request.shares = {{xenon::ActorName::make(0, 0, 7), {}}, {store, {}}};
   const xenon::Payload message = request.encode();
-  const ThreadingRequest received = ThreadingRequest::decode(message.bytes());
+  const ThreadingRequest received = ThreadingRequest::decode(message.bytes(), store);
   ReadThreads whole(graph, kK);
   const ReadThreads ends(received.ends, kK);
   ReadThreads counted(kK);  // as node 0 counts what the stores traced: no index of its own
@@ -668,10 +671,102 @@ TEST(ReadThreads, TheUnitigEndsSentToANodeTraceReadsAsTheWholeGraphDoes) {
     }
   }
   // A message cut short, and ends cut otherwise than ends_of() cuts them, are refused.
-  EXPECT_ANY_THROW(ThreadingRequest::decode(message.bytes().first(message.size() - 3)));
+  EXPECT_ANY_THROW(ThreadingRequest::decode(message.bytes().first(message.size() - 3), store));
   std::vector<UnitigEnds> wrong = request.ends;
   wrong.back().head.pop_back();
   EXPECT_THROW(ReadThreads(wrong, kK), std::invalid_argument);
+}
+
+// Finding crossings indexes only as many k-mers at each end as the longest read has: a read
+// that leaves a unitig holds its k-mers there within that many of the end. Those ends give the
+// same crossings, passages and kept reads as the whole graph; reads that cross nothing are
+// not placed at all (the whole graph places them, in one unitig).
+TEST(ReadThreads, EndsAsLongAsTheLongestReadFindTheSameCrossings) {
+  std::mt19937_64 random(11);
+  SharedRepeat shared(random, 80, 3000, 2500);
+  const UnitigGraph& graph = shared.graph;
+  constexpr std::size_t kReadLength = 150;
+  const std::size_t span = ReadThreads::end_span_for(kReadLength, kK);
+  EXPECT_EQ(span, kReadLength - kK + 1);
+  EXPECT_EQ(ReadThreads::end_span_for(kK - 1, kK), 1u);
+  EXPECT_EQ(ReadThreads::end_span_for(InputTally::kLongRecord, kK), ReadThreads::kEndSpan);
+  const std::vector<UnitigEnds> ends = ReadThreads::ends_of(graph, kK, span);
+  std::size_t cut = 0;
+  for (const UnitigEnds& unitig : ends) cut += unitig.tail.empty() ? 0 : 1;
+  ASSERT_GT(cut, 0u) << "unitigs long enough to be cut at this span";
+  ReadThreads whole(graph, kK);
+  ReadThreads short_ends(ends, kK, span);
+  ReadThreads counted(kK);
+  int reads = 0;
+  int unplaced = 0;
+  for (const std::string& genome : {shared.first, shared.second}) {
+    for (std::size_t at = 0; at + kReadLength <= genome.size(); at += 3, ++reads) {
+      std::string read = genome.substr(at, kReadLength);
+      if (reads % 2 == 1) read = reverse_complement(read);
+      if (reads % 5 == 0) read[40] = read[40] == 'A' ? 'C' : 'A';  // an error
+      const ReadThreads::Traced all = whole.trace(read);
+      const ReadThreads::Traced near_ends = short_ends.trace(read);
+      const auto crossing = [](const ReadThreads::Traced& traced) {
+        std::vector<std::vector<std::size_t>> runs;
+        for (const auto& run : traced.runs) {
+          if (run.size() > 1) runs.push_back(run);
+        }
+        return runs;
+      };
+      ASSERT_EQ(crossing(near_ends), crossing(all)) << "read " << reads;
+      if (near_ends.runs.empty() && !all.runs.empty()) ++unplaced;
+      whole.thread_reads({read});
+      counted.add_traced(near_ends.runs, read);
+    }
+  }
+  EXPECT_GT(unplaced, 0) << "reads inside long unitigs, not placed near their ends";
+  EXPECT_EQ(counted.kept_reads(), whole.kept_reads());
+  EXPECT_FALSE(whole.kept_reads().empty());
+  const std::size_t oriented = 2 * graph.unitigs().size();
+  for (std::size_t x = 0; x < oriented; ++x) {
+    for (std::size_t y = 0; y < oriented; ++y) {
+      for (std::size_t z = 0; z < oriented; ++z) ASSERT_EQ(counted.passages(x, y, z), whole.passages(x, y, z));
+    }
+  }
+  // Ends cut at another span than the index is told are refused, as is a span out of range.
+  EXPECT_THROW(ReadThreads(ends, kK, span + 1), std::invalid_argument);
+  EXPECT_THROW(ReadThreads(ends, kK, 0), std::invalid_argument);
+  EXPECT_THROW(ReadThreads(ends, kK, ReadThreads::kEndSpan + 1), std::invalid_argument);
+}
+
+// Every store is sent the same request and takes its own pieces from it by its name.
+TEST(ReadThreads, EveryStoreTakesItsOwnPiecesFromOneRequest) {
+  ThreadingRequest request;
+  request.k = kK;
+  request.end_span = 40;
+  request.ends = {{1, std::string(kK, 'A'), {}}};
+  request.files = {"a.fq", "b.fq"};
+  InputPiece first;
+  first.file_index = 0;
+  first.whole = true;
+  InputPiece second;
+  second.file_index = 1;
+  second.piece = 3;
+  second.whole = true;
+  const xenon::ActorName one = xenon::ActorName::make(0, 0, 5);
+  const xenon::ActorName two = xenon::ActorName::make(1, 0, 5);
+  request.shares = {{one, {first}}, {two, {second, first}}};
+  const xenon::Payload message = request.encode();
+  const ThreadingRequest for_one = ThreadingRequest::decode(message.bytes(), one);
+  const ThreadingRequest for_two = ThreadingRequest::decode(message.bytes(), two);
+  ASSERT_EQ(for_one.pieces.size(), 1u);
+  EXPECT_EQ(for_one.pieces[0].file_index, 0u);
+  ASSERT_EQ(for_two.pieces.size(), 2u);
+  EXPECT_EQ(for_two.pieces[0].file_index, 1u);
+  EXPECT_EQ(for_two.pieces[0].piece, 3u);
+  EXPECT_EQ(for_two.pieces[1].file_index, 0u);
+  EXPECT_EQ(for_two.end_span, 40u);
+  EXPECT_THROW(ThreadingRequest::decode(message.bytes(), xenon::ActorName::make(2, 0, 5)), std::invalid_argument);
+  request.shares.push_back({one, {}});
+  EXPECT_THROW(ThreadingRequest::decode(request.encode().bytes(), one), std::invalid_argument);
+  request.shares.pop_back();
+  request.end_span = 0;
+  EXPECT_THROW(ThreadingRequest::decode(request.encode().bytes(), one), std::invalid_argument);
 }
 
 // Two sequences that share a repeat shorter than a read: reads that cross it tell which way in

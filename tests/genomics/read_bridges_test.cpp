@@ -356,11 +356,13 @@ TEST(ReadBridges, VotesComeBackAsTheyWereSent) {
   request.bridges = true;
   request.ends = {{1, std::string(kK, 'A'), {}}, {1, std::string(kK, 'C'), {}}};
   request.dead_ends = {DeadEnds::kHead, DeadEnds::kHead | DeadEnds::kTail};
-  const ThreadingRequest received = ThreadingRequest::decode(request.encode().bytes());
+  const xenon::ActorName store = xenon::ActorName::make(0, 0, 1);
+  request.shares = {{store, {}}};
+  const ThreadingRequest received = ThreadingRequest::decode(request.encode().bytes(), store);
   EXPECT_TRUE(received.bridges);
   EXPECT_EQ(received.dead_ends, request.dead_ends);
   request.dead_ends.pop_back();
-  EXPECT_THROW(ThreadingRequest::decode(request.encode().bytes()), std::invalid_argument);
+  EXPECT_THROW(ThreadingRequest::decode(request.encode().bytes(), store), std::invalid_argument);
   ThreadingDone done;
   done.bridges = one.encode();
   EXPECT_EQ(ThreadingDone::decode(done.encode().bytes()).bridges, done.bridges);
