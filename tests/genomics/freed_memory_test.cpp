@@ -40,19 +40,19 @@ bool mapped_on_its_own(const void* block) {
 }
 
 // In a fresh process (a threadsafe death test runs this test alone in a new one): glibc takes a
-// large block from free space already in the heap before it maps one, so what tests before
-// this one left there would decide it. Exits 0 when a large block allocated after a larger one
-// was freed is mapped on its own (so unmapped when freed), where glibc by default would have
-// raised its threshold past it and taken it from the heap, where it stays resident once freed;
-// and a small block is not.
+// block from free space already in the heap before it maps one, so what tests before this one
+// left there would decide it. Exits 0 when a table's block (8 MiB) allocated after a larger one
+// (24 MiB) was freed is mapped on its own, so unmapped when freed, where glibc by default would
+// have raised its threshold past it and taken it from the heap, where it stays resident once
+// freed; and a message's payload (1 MiB) still comes from the heap.
 [[noreturn]] void allocate_after_a_larger_block_freed() {
   xenon::genomics::return_freed_memory_to_the_system();
-  std::free(allocated(std::size_t{8} << 20));
-  void* large = allocated(std::size_t{1} << 20);
-  void* small = allocated(64);
-  const bool as_wanted = mapped_on_its_own(large) && !mapped_on_its_own(small);
-  std::free(small);
-  std::free(large);
+  std::free(allocated(std::size_t{24} << 20));
+  void* table = allocated(std::size_t{8} << 20);
+  void* payload = allocated(std::size_t{1} << 20);
+  const bool as_wanted = mapped_on_its_own(table) && !mapped_on_its_own(payload);
+  std::free(payload);
+  std::free(table);
   std::_Exit(as_wanted ? 0 : 1);
 }
 
