@@ -631,6 +631,19 @@ TEST(ReadThreads, ATracedReadSaysWhereItBeginsInItsFirstUnitig) {
   }
 }
 
+// What reads counted elsewhere and reads threaded through the whole graph both give: the same
+// kept reads (some) and the same passages through every three unitigs.
+void expect_same_evidence(ReadThreads& counted, ReadThreads& whole, const UnitigGraph& graph) {
+  EXPECT_EQ(counted.kept_reads(), whole.kept_reads());
+  EXPECT_FALSE(whole.kept_reads().empty());
+  const std::size_t oriented = 2 * graph.unitigs().size();
+  for (std::size_t x = 0; x < oriented; ++x) {
+    for (std::size_t y = 0; y < oriented; ++y) {
+      for (std::size_t z = 0; z < oriented; ++z) ASSERT_EQ(counted.passages(x, y, z), whole.passages(x, y, z));
+    }
+  }
+}
+
 // A node that threads reads is sent only the unitigs' ends (a long unitig's first and last
 // k-mers): it traces every read as the whole graph does, and the runs it traced, counted on
 // another node, give the same passages and the same reads to keep.
@@ -662,14 +675,7 @@ TEST(ReadThreads, TheUnitigEndsSentToANodeTraceReadsAsTheWholeGraphDoes) {
       ASSERT_TRUE(counted.trace(read).runs.empty()) << "a ReadThreads for counting only traces nothing";
     }
   }
-  EXPECT_EQ(counted.kept_reads(), whole.kept_reads());
-  EXPECT_FALSE(whole.kept_reads().empty());
-  const std::size_t oriented = 2 * graph.unitigs().size();
-  for (std::size_t x = 0; x < oriented; ++x) {
-    for (std::size_t y = 0; y < oriented; ++y) {
-      for (std::size_t z = 0; z < oriented; ++z) ASSERT_EQ(counted.passages(x, y, z), whole.passages(x, y, z));
-    }
-  }
+  expect_same_evidence(counted, whole, graph);
   // A message cut short, and ends cut otherwise than ends_of() cuts them, are refused.
   EXPECT_ANY_THROW(ThreadingRequest::decode(message.bytes().first(message.size() - 3), store));
   std::vector<UnitigEnds> wrong = request.ends;
@@ -720,14 +726,7 @@ TEST(ReadThreads, EndsAsLongAsTheLongestReadFindTheSameCrossings) {
     }
   }
   EXPECT_GT(unplaced, 0) << "reads inside long unitigs, not placed near their ends";
-  EXPECT_EQ(counted.kept_reads(), whole.kept_reads());
-  EXPECT_FALSE(whole.kept_reads().empty());
-  const std::size_t oriented = 2 * graph.unitigs().size();
-  for (std::size_t x = 0; x < oriented; ++x) {
-    for (std::size_t y = 0; y < oriented; ++y) {
-      for (std::size_t z = 0; z < oriented; ++z) ASSERT_EQ(counted.passages(x, y, z), whole.passages(x, y, z));
-    }
-  }
+  expect_same_evidence(counted, whole, graph);
   // Ends cut at another span than the index is told are refused, as is a span out of range.
   EXPECT_THROW(ReadThreads(ends, kK, span + 1), std::invalid_argument);
   EXPECT_THROW(ReadThreads(ends, kK, 0), std::invalid_argument);
