@@ -410,7 +410,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       return;
     }
     if (this->stores().empty()) {
-      threads_.emplace(graph, settings_.counting.k);
+      threads_.emplace(graph, settings_.counting.k, end_span(purpose));
       if (!pairs && pipeline_->repeat_round() > 0) {
         threads_->thread_reads(crossing_reads_);
       } else {
@@ -449,6 +449,16 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     return layouts;
   }
 
+  // The k-mers indexed at each end of a long unitig to thread reads for `purpose`, the same
+  // whether the stores thread or this node alone (resumed from the graph checkpoint): the
+  // span decides which repeated k-mers are ambiguous, so it must not change with how the run
+  // started. Pairing mates places reads anywhere within an insert of a unitig's end; the other
+  // purposes only the reads that cross from one unitig into another.
+  std::size_t end_span(ThreadingFor purpose) const {
+    if (purpose == ThreadingFor::mates) return ReadThreads::kEndSpan;
+    return ReadThreads::end_span_for(this->tally().longest_record, settings_.counting.k);
+  }
+
   // What each store is asked to do with its share of the reads (its pieces still to add).
   ThreadingRequest threading_request(ThreadingFor purpose) const {
     const bool repeats = purpose == ThreadingFor::repeats;
@@ -460,11 +470,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     request.rethread_kept = repeats && pipeline_->repeat_round() > 0;
     request.paths = purpose == ThreadingFor::mates;
     request.bridges = purpose == ThreadingFor::bridges;
-    // Pairing mates places reads anywhere within an insert of a unitig's end; the other
-    // purposes only the reads that cross from one unitig into another.
-    request.end_span = purpose == ThreadingFor::mates
-                           ? ReadThreads::kEndSpan
-                           : ReadThreads::end_span_for(this->tally().longest_record, settings_.counting.k);
+    request.end_span = end_span(purpose);
     request.ends = ReadThreads::ends_of(pipeline_->graph(), settings_.counting.k, request.end_span);
     if (request.bridges) request.dead_ends = DeadEnds::of(pipeline_->graph()).of_unitig;
     request.files = settings_.counting.files;

@@ -21,6 +21,7 @@
 
 namespace {
 
+#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD) && !defined(XENON_TEST_OWN_MALLOC)
 // What the compiler may not see through: malloc then free of a block it would otherwise drop.
 void* allocated(std::size_t bytes) {
   void* block = std::malloc(bytes);
@@ -28,7 +29,6 @@ void* allocated(std::size_t bytes) {
   return block;
 }
 
-#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD) && !defined(XENON_TEST_OWN_MALLOC)
 // glibc marks a block it mapped on its own in the size word before it (IS_MMAPPED, 2): its
 // chunk layout, not an API, but the one fact that other threads' blocks (a test before this
 // one may leave an engine's) cannot change, as they can change mallinfo2()'s counts.
