@@ -133,7 +133,8 @@ void Communicator::route(const Message& message, bool urgent) {
 
 void Communicator::deliver(ActorName from, ActorName to, Action action,
                            std::span<const std::byte> payload, bool urgent) {
-  if (to.worker() == kCommunicatorWorker && to.node() == node_index_) {
+  // Spawn arguments are kept for the request that follows: as a payload of their own.
+  if (to.worker() == kCommunicatorWorker && to.node() == node_index_ && !(action == ACTION_SPAWN_ARGUMENTS)) {
     control(from, action, payload);
     return;
   }
@@ -147,7 +148,11 @@ void Communicator::deliver(ActorName from, ActorName to, Action action, Payload 
                           " arrived at node " + std::to_string(node_index_));
   }
   if (to.worker() == kCommunicatorWorker) {
-    control(from, action, payload.bytes());
+    if (action == ACTION_SPAWN_ARGUMENTS) {
+      spawn_arguments_[from].push_back(std::move(payload));  // for the request that follows
+    } else {
+      control(from, action, payload.bytes());
+    }
     return;
   }
   if (to.worker() >= outbound_.size()) {
@@ -212,7 +217,20 @@ void Communicator::spawn(ActorName requester, std::span<const std::byte> bytes) 
                             " on node " + std::to_string(node_index_) + ", which has " +
                             std::to_string(outbound_.size()));
   }
-  std::unique_ptr<Actor> actor = node_.registry().create(request.type, request.arguments);
+  Payload arguments_apart;
+  if ((request.flags & SpawnRequest::kArgumentsApart) != 0) {
+    const auto found = spawn_arguments_.find(requester);
+    if (found == spawn_arguments_.end() || found->second.empty()) {
+      throw WireFormatError("a spawn request of " + std::string(request.type) +
+                            " whose arguments did not arrive before it");
+    }
+    arguments_apart = std::move(found->second.front());
+    found->second.pop_front();
+    if (found->second.empty()) spawn_arguments_.erase(found);
+  }
+  const std::span<const std::byte> arguments =
+      (request.flags & SpawnRequest::kArgumentsApart) != 0 ? arguments_apart.bytes() : request.arguments;
+  std::unique_ptr<Actor> actor = node_.registry().create(request.type, arguments);
   // Counted as alive before the actor can run (and stop).
   const ActorName name = node_.place(*actor, static_cast<int>(request.worker), requester,
                                      "spawn request");

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -181,6 +182,8 @@ class Communicator final : public DrivenCommunicator {
 
   // Termination (see check_termination()).
   std::uint64_t spawn_requests_received_ = 0;
+  // Large spawn arguments that came apart, by requester, for its next spawn requests.
+  std::map<ActorName, std::deque<Payload>> spawn_arguments_;
   bool idle_notice_pending_ = false;  // node 0: someone became idle since the last wave
   bool wave_in_progress_ = false;
   std::uint64_t wave_ = 0;

@@ -38,6 +38,9 @@ inline constexpr Action ACTION_MOVE_IN{"xenon.move-in"};
 inline constexpr Action ACTION_MOVED_ACTOR_STOPPED{"xenon.moved-actor-stopped"};
 
 inline constexpr Action ACTION_SPAWN_REQUEST{"xenon.spawn-request"};
+// To another node's communicator, just before the spawn request they belong to: large
+// spawn arguments, apart (SpawnRequest::kArgumentsApart).
+inline constexpr Action ACTION_SPAWN_ARGUMENTS{"xenon.spawn-arguments"};
 // Between communicators, for termination detection (see engine/communicator.hpp).
 inline constexpr Action ACTION_NODE_IDLE{"xenon.node-idle"};
 inline constexpr Action ACTION_WAVE_QUERY{"xenon.wave-query"};

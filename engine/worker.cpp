@@ -306,12 +306,17 @@ std::uint64_t Worker::request_spawn(ActorName requester, int node, int worker,
   // Unique per requester: worker index in the top bits, a counter below.
   const std::uint64_t request = (std::uint64_t{static_cast<std::uint32_t>(index_)} << 48) |
                                 next_spawn_request_++;
-  const SpawnRequest encoded{request, static_cast<std::uint32_t>(worker), type,
-                             arguments.bytes()};
+  SpawnRequest encoded{request, static_cast<std::uint32_t>(worker), type, arguments.bytes()};
+  const ActorName communicator = communicator_name(static_cast<std::uint32_t>(node));
+  if (arguments.size() >= SpawnRequest::kArgumentsApartBytes && static_cast<std::uint32_t>(node) != node_.node_index()) {
+    // The same ring and the same path to that node: they arrive in this order.
+    send(requester, communicator, ACTION_SPAWN_ARGUMENTS, arguments.release_slot());
+    encoded.arguments = {};
+    encoded.flags = SpawnRequest::kArgumentsApart;
+  }
   Payload payload = encoded.encode();
   node_.count_spawn_request_sent();
-  send(requester, communicator_name(static_cast<std::uint32_t>(node)), ACTION_SPAWN_REQUEST,
-       payload.release_slot());
+  send(requester, communicator, ACTION_SPAWN_REQUEST, payload.release_slot());
   return request;
 }
 

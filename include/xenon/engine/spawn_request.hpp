@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -13,12 +14,23 @@ namespace xenon {
 
 /// \cond XENON_INTERNAL
 // Asks a node's communicator to spawn a registered actor type on one of its workers.
-// Payload layout (little-endian): u64 request, u32 worker, u32 type length, type, arguments.
+// Payload layout (little-endian): u64 request, u32 worker, u32 type length, u32 flags, type,
+// arguments. Arguments of kArgumentsApartBytes or more for another node travel apart, as an
+// ACTION_SPAWN_ARGUMENTS message just before the request (the flag kArgumentsApart, no
+// arguments here): the requester's payload itself, shared, where a request holding them
+// would be a copy per node (an actor that spawns one child a node with megabytes of
+// arguments would hold as many copies at once).
 struct SpawnRequest {
+  static constexpr std::size_t kArgumentsApartBytes = 32 * 1024;  // the communicator's attachment size
+  static constexpr std::uint32_t kArgumentsApart = 1;
+
   std::uint64_t request;
   std::uint32_t worker;
   std::string_view type;
   std::span<const std::byte> arguments;
+  std::uint32_t flags = 0;
+
+  static constexpr std::size_t kHeaderBytes = 20;
 
   Payload encode() const;
   // Views into bytes; throws WireFormatError if they are not a spawn request.

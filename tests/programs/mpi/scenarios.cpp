@@ -361,37 +361,57 @@ void check_node_matrix(const xenon::Engine& engine, const xenon::EngineStatistic
 
 // ---- spawn and names ----
 
+// Arguments are summed byte by byte, weighted by position: a byte lost, moved or taken from
+// another request's arguments changes the sum.
+std::uint64_t arguments_sum(std::span<const std::byte> bytes) {
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < bytes.size(); ++i) sum += (i + 1) * std::to_integer<std::uint64_t>(bytes[i]);
+  return sum;
+}
+
+// Says where it runs and what arguments it was built from.
 class Resident final : public xenon::Actor {
  public:
-  explicit Resident(std::span<const std::byte>) {}
+  explicit Resident(std::span<const std::byte> arguments)
+      : arguments_size_(arguments.size()), arguments_sum_(arguments_sum(arguments)) {}
   void receive(const Message& message) override {
     if (message.action() == ACTION_WHO) {
-      const std::uint64_t answer[3] = {self().value(), static_cast<std::uint64_t>(node_index()),
-                                       static_cast<std::uint64_t>(worker_index())};
+      const std::uint64_t answer[5] = {self().value(), static_cast<std::uint64_t>(node_index()),
+                                       static_cast<std::uint64_t>(worker_index()), arguments_size_, arguments_sum_};
       reply(message, ACTION_WHO, Payload::copy_of(std::as_bytes(std::span(answer))));
       stop();
     }
   }
+
+ private:
+  std::uint64_t arguments_size_, arguments_sum_;
 };
 
+// Spawns three actors on every worker of every node, by name: with no arguments, with
+// arguments large enough to travel apart from the request (two different ones, shared by
+// every request, so that each request must meet its own), and checks where each runs and
+// what it was built from.
 class SpawnRoot final : public xenon::Actor {
  public:
   void receive(const Message& message) override {
     if (message.action() == ACTION_START) {
+      const Payload large[2] = {pattern(40 * 1024, 7), pattern(100 * 1024 + 3, 11)};
       for (int node = 0; node < node_count(); ++node) {
         for (int worker = 0; worker < worker_count(); ++worker) {
-          where_[request_spawn(node, worker, "scenario.resident")] = {node, worker};
+          spawn_resident(node, worker, large[0].share());
+          spawn_resident(node, worker, Payload{});
+          spawn_resident(node, worker, large[1].share());
         }
       }
     } else if (message.action() == xenon::ACTION_SPAWNED) {
       const auto spawned = xenon::SpawnedActor::from(message);
-      const auto [node, worker] = where_.at(spawned.request);
-      if (spawned.name.node() != static_cast<std::uint32_t>(node) ||
-          spawned.name.worker() != static_cast<std::uint32_t>(worker)) {
-        fail("actor spawned on node " + std::to_string(node) + " worker " +
-             std::to_string(worker) + " is named for another place");
+      const Expected& expected = expected_.at(spawned.request);
+      if (spawned.name.node() != static_cast<std::uint32_t>(expected.node) ||
+          spawned.name.worker() != static_cast<std::uint32_t>(expected.worker)) {
+        fail("actor spawned on node " + std::to_string(expected.node) + " worker " +
+             std::to_string(expected.worker) + " is named for another place");
       }
-      names_.push_back(spawned.name);
+      names_[spawned.name] = spawned.request;
       send(spawned.name, ACTION_WHO);
     } else if (message.action() == ACTION_WHO) {
       const auto name = ActorName::from_value(read_value<std::uint64_t>(message.payload(), 0));
@@ -400,24 +420,46 @@ class SpawnRoot final : public xenon::Actor {
           read_value<std::uint64_t>(message.payload(), 2) != name.worker()) {
         fail("an actor runs somewhere else than its name says");
       }
+      const Expected& expected = expected_.at(names_.at(name));
+      if (read_value<std::uint64_t>(message.payload(), 3) != expected.size ||
+          read_value<std::uint64_t>(message.payload(), 4) != expected.sum) {
+        fail("an actor on node " + std::to_string(name.node()) + " was built from " +
+             std::to_string(read_value<std::uint64_t>(message.payload(), 3)) + " bytes of arguments, not the " +
+             std::to_string(expected.size) + " its request gave");
+      }
       ++answers_;
     } else if (message.action() == xenon::ACTION_CHILD_STOPPED) {
-      if (std::find(names_.begin(), names_.end(), message.source()) == names_.end()) {
-        fail("stop notice from an actor that is not our child");
-      }
-      if (++stopped_ == where_.size()) {
-        if (answers_ != where_.size()) fail("not every spawned actor answered");
-        std::printf("spawn: %zu actors spawned by name on every worker of %d nodes answered and "
-                    "stopped\n",
-                    where_.size(), node_count());
+      if (names_.find(message.source()) == names_.end()) fail("stop notice from an actor that is not our child");
+      if (++stopped_ == expected_.size()) {
+        if (answers_ != expected_.size()) fail("not every spawned actor answered");
+        std::printf("spawn: %zu actors spawned by name on every worker of %d nodes (arguments of 0, 40 KiB and "
+                    "100 KiB) answered from where their names say, built from their own arguments, and stopped\n",
+                    expected_.size(), node_count());
         stop();
       }
     }
   }
 
  private:
-  std::map<std::uint64_t, std::pair<int, int>> where_;
-  std::vector<ActorName> names_;
+  struct Expected {
+    int node, worker;
+    std::uint64_t size, sum;
+  };
+
+  static Payload pattern(std::size_t size, unsigned step) {
+    Payload payload = Payload::for_overwrite(size);
+    std::span<std::byte> bytes = payload.writable_bytes();
+    for (std::size_t i = 0; i < size; ++i) bytes[i] = static_cast<std::byte>((i * step) % 251);
+    return payload;
+  }
+
+  void spawn_resident(int node, int worker, Payload arguments) {
+    const Expected expected{node, worker, arguments.size(), arguments_sum(arguments.bytes())};
+    expected_[request_spawn(node, worker, "scenario.resident", std::move(arguments))] = expected;
+  }
+
+  std::map<std::uint64_t, Expected> expected_;
+  std::map<ActorName, std::uint64_t> names_;  // the request that spawned each
   std::size_t answers_ = 0, stopped_ = 0;
 };
 
