@@ -195,6 +195,9 @@ class GraphStore : public KmerStore<Words> {
   };
 
   void solidify(const Message& message) {
+    // What counting freed (a parser's filter, its arguments, batches) came from holes in the
+    // heap where earlier rounds left them, and stays resident until given back.
+    release_freed_memory();
     const GraphSetup setup = GraphSetup::decode(message.payload());
     coordinator_ = message.source();
     stores_ = setup.stores;
@@ -206,13 +209,11 @@ class GraphStore : public KmerStore<Words> {
     minimizers_.emplace(static_cast<int>(setup.k), minimizer_length_);
     k_ = static_cast<int>(setup.k);
     // Carried k-mers are solid whatever their count; those no read has are added with one.
-    VertexTable<Words> carried = carried_kmers(setup.carried);
-    std::vector<bool> counted(carried.slots(), false);  // by the carried k-mer's slot
+    const CarriedKmers carried = carried_kmers(setup.carried, setup.threshold);
     const auto keep = [&](const Key& key, std::uint64_t count) {
-      const std::uint32_t slot = setup.carried.empty() ? VertexTable<Words>::kAbsent : carried.find(key);
-      if (slot == VertexTable<Words>::kAbsent) return count >= setup.threshold;
-      counted[slot] = true;
-      return true;
+      return count >= setup.threshold ||
+             (!carried.under_threshold.empty() &&
+              std::binary_search(carried.under_threshold.begin(), carried.under_threshold.end(), key));
     };
     std::size_t solid = 0;
     KmerBloomFilter filter;
@@ -223,24 +224,20 @@ class GraphStore : public KmerStore<Words> {
         if (!filter.empty() && count >= 2) filter.insert(key[0]);
       }
     });
-    // What is kept, in the table's order, copied out so that the counts' table and the carried
-    // set are given back before the vertices take their memory (a round's peak was all three).
+    // What is kept, in the table's order, copied out so that the counts' table is given back
+    // before the vertices take their memory (a round's peak was both).
     std::vector<std::pair<Key, std::uint64_t>> kept;
     kept.reserve(solid);
     this->table_.for_each([&](const Key& key, std::uint64_t count) {
       if (keep(key, count)) kept.emplace_back(key, count);
     });
     this->table_.clear();
-    std::vector<Key> uncounted;
-    for (std::size_t slot = 0; slot < carried.slots(); ++slot) {
-      if (carried.occupied(slot) && !counted[slot]) uncounted.push_back(carried.key(slot));
-    }
-    carried = VertexTable<Words>();
-    counted = std::vector<bool>();
-    vertices_ = VertexTable<Words>(kept.size() + uncounted.size());
+    vertices_ = VertexTable<Words>(kept.size() + carried.uncounted.size());
     for (const auto& [key, count] : kept) vertices_.insert(key, count);
-    for (const Key& key : uncounted) vertices_.insert(key, 1);
-    solid = kept.size() + uncounted.size();
+    for (const Key& key : carried.uncounted) vertices_.insert(key, 1);
+    solid = kept.size() + carried.uncounted.size();
+    kept = {};
+    release_freed_memory();  // the copy, which the heap's holes took
     batcher_ = std::make_unique<LookupBatcher<Words>>(stores_.size(), kBatchEntries);
     solid_kmers_ = solid;
     filter_parts_expected_ = filter.empty() ? 0 : merge_tree::children(self_index_, stores_.size()).size();
@@ -284,10 +281,17 @@ class GraphStore : public KmerStore<Words> {
     this->send(coordinator_, ACTION_GRAPH_SOLID, answer.encode());
   }
 
-  // The k-mers of the carried sequences (one a line) that this store owns, as the parsers route
-  // them, each once, as a set (a table of count 1 each).
-  VertexTable<Words> carried_kmers(const std::string& sequences) const {
-    std::vector<Key> kmers;
+  // The carried k-mers (of the sequences, one a line) that this store owns, as the parsers
+  // route them, which the threshold alone would not keep: those counted fewer times, and
+  // those no read has. Each sorted, each key once. Looked up in the counts rather than
+  // gathered into a set of their own: a set of every carried k-mer a store owns was a
+  // quarter of a later round's peak, and nearly all of them are counted above the threshold.
+  struct CarriedKmers {
+    std::vector<Key> under_threshold;
+    std::vector<Key> uncounted;
+  };
+  CarriedKmers carried_kmers(std::string_view sequences, std::uint64_t threshold) const {
+    CarriedKmers carried;
     KmerScanner<Words> scanner(k_);
     MinimizerWindow window(k_, minimizer_length_);
     const auto stores = static_cast<std::uint32_t>(stores_.size());
@@ -295,14 +299,22 @@ class GraphStore : public KmerStore<Words> {
       scanner.reset();
       window.reset();
       scanner.feed(sequence, [&](const PackedKmer<Words>& kmer) {
-        if (store_of_minimizer(window.minimum(), stores) == self_index_) kmers.push_back(key_of<Words>(kmer));
+        if (store_of_minimizer(window.minimum(), stores) != self_index_) return;
+        const Key key = key_of<Words>(kmer);
+        const std::uint64_t count = this->table_.count_of(key);
+        if (count == 0) {
+          carried.uncounted.push_back(key);
+        } else if (count < threshold) {
+          carried.under_threshold.push_back(key);
+        }
       }, window);
     });
-    VertexTable<Words> set(kmers.size());
-    for (const Key& key : kmers) {
-      if (set.find(key) == VertexTable<Words>::kAbsent) set.insert(key, 1);
+    for (std::vector<Key>* keys : {&carried.under_threshold, &carried.uncounted}) {
+      std::sort(keys->begin(), keys->end());
+      keys->erase(std::unique(keys->begin(), keys->end()), keys->end());
+      keys->shrink_to_fit();
     }
-    return set;
+    return carried;
   }
 
   LookupAnswer answer(const Key& key, std::uint8_t flags) {

@@ -75,6 +75,27 @@ class KmerCountTable {
     ++part.size;
   }
 
+  // The key's count: 0 when it is not in the table.
+  std::uint64_t count_of(const Key& key) const {
+    if (key[Words - 1] == kEmpty) {
+      const auto found = unslotted_.find(key);
+      return found == unslotted_.end() ? 0 : found->second;
+    }
+    const Part& part = parts_[part_of(key)];
+    if (part.buckets == 0) return 0;
+    // A part is never full (it grows past 80%): the search meets the key or an empty slot.
+    for (std::size_t b = home_bucket(key, part.buckets);; b = b + 1 == part.buckets ? 0 : b + 1) {
+      const Bucket& bucket = part.table[b];
+      for (std::size_t slot = 0; slot < kSlots; ++slot) {
+        if (bucket.holds(slot, key)) {
+          const std::uint64_t count = bucket.counts[slot];
+          return count == kSaturated ? count + saturated_extra_.at(key) : count;
+        }
+        if (bucket.routing(slot) == kEmpty) return 0;
+      }
+    }
+  }
+
   std::uint64_t distinct() const {
     std::uint64_t total = unslotted_.size();
     for (const Part& part : parts_) total += part.size;

@@ -168,6 +168,20 @@ void expect_table_matches_map(int distinct, int insertions, std::uint64_t seed) 
   });
   EXPECT_EQ(table.distinct(), expected.size());
   EXPECT_EQ(counted, expected);
+  // count_of: each key's count, and 0 for keys never added.
+  for (const auto& [key, count] : expected) ASSERT_EQ(table.count_of(key), count);
+  for (int i = 0; i < 1000; ++i) {
+    KmerKey<Words> absent;
+    for (auto& word : absent) word = random();
+    if (expected.count(absent) == 0) {
+      ASSERT_EQ(table.count_of(absent), 0u);
+    }
+  }
+}
+
+TEST(KmerCountTable, AnEmptyTableCountsNothing) {
+  const KmerCountTable<2> table;
+  EXPECT_EQ(table.count_of(KmerKey<2>{1, 2}), 0u);
 }
 
 TEST(KmerCountTable, CountsLikeAMapThroughEveryGrowth) {
