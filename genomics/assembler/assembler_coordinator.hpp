@@ -49,7 +49,9 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
  public:
   AssemblerCoordinator(AssemblerSettings settings, CounterOutcome& counted, AssemblyOutcome& outcome, RunLog& log)
       : Base(settings.counting, counted, log), settings_(std::move(settings)), outcome_(outcome),
-        progress_(log, settings_.counting.show_progress), shape_(settings_.counting.k) {}
+        progress_(log, settings_.counting.show_progress), shape_(settings_.counting.k),
+        graph_checkpoint_options_(graph_checkpoint_options(settings_)),
+        contigs_checkpoint_options_(contigs_checkpoint_options(settings_)) {}
 
  protected:
   std::string_view store_type() const override { return kGraphStoreType<Words>; }
@@ -72,6 +74,9 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     setup.carried = settings_.carried_sequences;
     if (builds_count_filter(settings_)) setup.filter_items = count_filter_items();
     to_every_store(ACTION_GRAPH_SOLIDIFY, setup.encode());
+    // Every store has them now (the parsers' filter was made before counting): megabytes
+    // this node would otherwise hold to the end of the round.
+    settings_.carried_sequences = std::string();
   }
 
   // The threshold this round applies and what set it, from the histogram and the rounds before.
@@ -134,7 +139,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   bool resume() override {
     if (settings_.carry_to_next_round) return false;  // a round before the last keeps no checkpoint: done again
     if (resume_from_contigs()) return true;
-    const std::optional<std::vector<std::byte>> saved = this->load_checkpoint(kGraphCheckpoint, graph_checkpoint_options(settings_));
+    const std::optional<std::vector<std::byte>> saved = this->load_checkpoint(kGraphCheckpoint, graph_checkpoint_options_);
     if (!saved) return false;
     CheckpointReader reader(*saved);
     this->restore_count(reader);
@@ -150,7 +155,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   // The contigs checkpoint, if there is one of the same options: false (the reason logged
   // unless it is only missing) to try the graph's.
   bool resume_from_contigs() {
-    const std::optional<std::string> origin = this->checkpoint_origin(contigs_checkpoint_options(settings_));
+    const std::optional<std::string> origin = this->checkpoint_origin(contigs_checkpoint_options_);
     if (!origin) return false;
     std::string why;
     const std::optional<std::vector<std::byte>> saved =
@@ -291,7 +296,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     CheckpointWriter writer;
     this->save_count(writer);
     write_contigs_checkpoint(writer, outcome_, outputs);
-    this->save_checkpoint(kContigsCheckpoint, contigs_checkpoint_options(settings_), writer);
+    this->save_checkpoint(kContigsCheckpoint, contigs_checkpoint_options_, writer);
   }
 
   void save_graph_checkpoint(const std::vector<GraphPiece>& pieces) {
@@ -299,7 +304,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     CheckpointWriter writer;
     this->save_count(writer);
     write_graph_checkpoint(writer, outcome_, pieces);
-    this->save_checkpoint(kGraphCheckpoint, graph_checkpoint_options(settings_), writer);
+    this->save_checkpoint(kGraphCheckpoint, graph_checkpoint_options_, writer);
   }
 
   // Vertices no walk reached: every one has a single vertex before and after it, so they form
@@ -610,10 +615,13 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     bool operator()(const Kmer& a, const Kmer& b) const { return words_less<Words>(a, b); }
   };
 
-  AssemblerSettings settings_;
+  AssemblerSettings settings_;  // its carried sequences only until every store has them
   AssemblyOutcome& outcome_;
   AssemblyProgress progress_;
   KmerShape<Words> shape_;
+  // Made before the carried sequences (part of both) are let go.
+  const std::string graph_checkpoint_options_;
+  const std::string contigs_checkpoint_options_;
   std::size_t awaited_ = 0;
   std::vector<UnitigRecord> unitigs_;
   std::uint64_t unitig_kmers_ = 0;

@@ -12,7 +12,10 @@
 namespace xenon::genomics {
 
 std::string carried_sequences(const UnitigGraph& graph) {
+  std::size_t bytes = 0;
+  for (const Unitig& unitig : graph.unitigs()) bytes += unitig.bases.size() + 1;
   std::string sequences;
+  sequences.reserve(bytes);  // held through the next round: no room to spare
   for (const Unitig& unitig : graph.unitigs()) {
     sequences += unitig.bases;
     sequences += '\n';

@@ -35,7 +35,7 @@ GraphSetup GraphSetup::decode(std::span<const std::byte> bytes) {
   GraphSetup setup;
   setup.threshold = load_le64(bytes.data());
   setup.filter_items = load_le64(bytes.data() + 8);
-  setup.carried.assign(reinterpret_cast<const char*>(bytes.data() + 24), carried_bytes);
+  setup.carried = std::string_view(reinterpret_cast<const char*>(bytes.data() + 24), carried_bytes);
   setup.k = arguments.k;
   setup.stores = arguments.stores;
   setup.minimizer_length = arguments.minimizer_length;

@@ -56,14 +56,17 @@ struct GraphSetup {
   std::vector<ActorName> stores;
   std::uint32_t minimizer_length = 0;  // k-mers are in the store of their minimizer
   // Sequences carried from the round of a smaller k, one a line (multi_k_assembly.hpp): each
-  // store keeps the k-mers of them it owns, whatever their count (at least 1).
-  std::string carried;
+  // store keeps the k-mers of them it owns, whatever their count (at least 1). A view: of the
+  // coordinator's sequences when encoding, of the message's bytes after decode() (megabytes
+  // that no side copies).
+  std::string_view carried;
   // Not 0 (the first of several rounds, k <= 32): every store also answers with a filter of
   // its k-mers counted twice or more, all sized alike for this many over all stores, whose
   // union leaves out of the later rounds the k-mers read once (kmer_filter_window.hpp).
   std::uint64_t filter_items = 0;
 
   Payload encode() const;
+  // Valid while `bytes` are (carried views into them).
   static GraphSetup decode(std::span<const std::byte> bytes);
 };
 
