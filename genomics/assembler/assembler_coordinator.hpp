@@ -30,6 +30,7 @@
 #include "genomics/counter/counter_coordinator.hpp"
 #include "genomics/io/atomic_output_file.hpp"
 #include "genomics/io/input_plan.hpp"
+#include "genomics/run/freed_memory.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
 
 namespace xenon::genomics {
@@ -199,12 +200,17 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
                            outcome_.solid_kmers, solid_floor(settings_, outcome_.coverage_threshold),
                            outcome_.coverage_threshold);
       this->log().begin_phase("edges");
+      // Node 0's heap is full of holes its earlier rounds' steps left; the stores' messages
+      // of each phase touch them one after another, and what they touched stays resident
+      // (on 40x E. coli at 8 processes, node 0's peak in the edges 83-85 -> 76-77 MiB).
+      release_freed_memory();
       to_every_store(ACTION_GRAPH_EDGES, Payload{});
     } else if (action == ACTION_GRAPH_EDGES_DONE) {
       outcome_.edges += message.payload_as<std::uint64_t>();
       if (--awaited_ != 0) return;
       progress_.phase_done("%llu edges", outcome_.edges);
       this->log().begin_phase("walks");
+      release_freed_memory();  // as before the edges
       to_every_store(ACTION_GRAPH_WALK, Payload{});
     } else if (action == ACTION_UNITIGS) {
       for (UnitigRecord& record : decode_unitigs(message.payload())) {

@@ -27,6 +27,7 @@
 #include "genomics/counter/kmer_store.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
 #include "genomics/kmer/minimizer.hpp"
+#include "genomics/kmer/page_array.hpp"
 
 namespace xenon::genomics {
 
@@ -225,19 +226,24 @@ class GraphStore : public KmerStore<Words> {
       }
     });
     // What is kept, in the table's order, copied out so that the counts' table is given back
-    // before the vertices take their memory (a round's peak was both).
-    std::vector<std::pair<Key, std::uint64_t>> kept;
-    kept.reserve(solid);
+    // before the vertices take their memory (a round's peak was both). In pages of its own:
+    // from the heap, the copy took the holes earlier rounds left on node 0, and stayed
+    // resident after it was freed.
+    struct KeptKmer {
+      Key key;
+      std::uint64_t count;
+    };
+    PageArray<KeptKmer> kept(solid);
+    std::size_t kept_count = 0;
     this->table_.for_each([&](const Key& key, std::uint64_t count) {
-      if (keep(key, count)) kept.emplace_back(key, count);
+      if (keep(key, count)) kept[kept_count++] = {key, count};
     });
     this->table_.clear();
-    vertices_ = VertexTable<Words>(kept.size() + carried.uncounted.size());
-    for (const auto& [key, count] : kept) vertices_.insert(key, count);
+    vertices_ = VertexTable<Words>(kept_count + carried.uncounted.size());
+    for (std::size_t i = 0; i < kept_count; ++i) vertices_.insert(kept[i].key, kept[i].count);
     for (const Key& key : carried.uncounted) vertices_.insert(key, 1);
-    solid = kept.size() + carried.uncounted.size();
-    kept = {};
-    release_freed_memory();  // the copy, which the heap's holes took
+    solid = kept_count + carried.uncounted.size();
+    kept = PageArray<KeptKmer>();
     batcher_ = std::make_unique<LookupBatcher<Words>>(stores_.size(), kBatchEntries);
     solid_kmers_ = solid;
     filter_parts_expected_ = filter.empty() ? 0 : merge_tree::children(self_index_, stores_.size()).size();
