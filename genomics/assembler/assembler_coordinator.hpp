@@ -125,10 +125,10 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   void add_parser_filter(ParserArguments& arguments) const override {
     if (!reads_count_filter(settings_)) return;
     const int filter_k = settings_.k_rounds.front();
-    KmerBloomFilter filter = *settings_.first_round_filter;
-    add_carried_kmers(filter, settings_.carried_sequences, filter_k);
+    std::shared_ptr<const KmerBloomFilter> filter =
+        with_carried_kmers(settings_.first_round_filter, settings_.carried_sequences, filter_k);
     this->log().line("k-mers with a " + std::to_string(filter_k) + "-mer read once are left out of the stores (a filter of " +
-                     std::to_string(filter.bytes()) + " bytes)");
+                     std::to_string(filter->bytes()) + " bytes)");
     arguments.filter_k = static_cast<std::uint32_t>(filter_k);
     arguments.filter = std::move(filter);
   }

@@ -39,12 +39,23 @@ std::size_t carried_count(const std::string& sequences) {
   return static_cast<std::size_t>(std::count(sequences.begin(), sequences.end(), '\n'));
 }
 
-void add_carried_kmers(KmerBloomFilter& filter, const std::string& sequences, int k) {
+std::shared_ptr<const KmerBloomFilter> with_carried_kmers(std::shared_ptr<const KmerBloomFilter> filter,
+                                                          const std::string& sequences, int k) {
+  std::shared_ptr<KmerBloomFilter> copy;  // made at the first k-mer the filter lacks
   KmerScanner<1> scanner(k);
   for_each_carried_sequence(sequences, [&](std::string_view sequence) {
     scanner.reset();
-    scanner.feed(sequence, [&](const PackedKmer<1>& kmer) { filter.insert(key_of<1>(kmer)[0]); });
+    scanner.feed(sequence, [&](const PackedKmer<1>& kmer) {
+      const std::uint64_t hash = key_of<1>(kmer)[0];
+      if (filter->may_contain(hash)) return;
+      if (copy == nullptr) {
+        copy = std::make_shared<KmerBloomFilter>(*filter);
+        filter = copy;
+      }
+      copy->insert(hash);
+    });
   });
+  return filter;
 }
 
 }  // namespace xenon::genomics

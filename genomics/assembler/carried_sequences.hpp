@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -36,8 +37,13 @@ std::string carried_fingerprint(const std::string& sequences);
 // How many sequences, one a line.
 std::size_t carried_count(const std::string& sequences);
 
-// Puts every k-mer (k at most 32) of the sequences into the filter, so that a later round's
-// filter of k-mers read twice or more passes the carried k-mers too (solid whatever their count).
-void add_carried_kmers(KmerBloomFilter& filter, const std::string& sequences, int k);
+// The filter with every k-mer (k at most 32) of the sequences in it, so that a later round's
+// filter of k-mers read twice or more passes the carried k-mers too (solid whatever their
+// count): `filter` itself, shared, when it may hold every one already (the usual case: a
+// carried k-mer was solid, so read twice or more, unless the threshold was 1), else a copy
+// with those it lacks put in. The same bits either way; no copy of megabytes when none is
+// needed.
+std::shared_ptr<const KmerBloomFilter> with_carried_kmers(std::shared_ptr<const KmerBloomFilter> filter,
+                                                          const std::string& sequences, int k);
 
 }  // namespace xenon::genomics

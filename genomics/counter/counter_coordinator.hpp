@@ -339,7 +339,10 @@ class CounterCoordinator : public Actor {
 
   // One actor per worker of every node, in the order node by node, worker by worker.
   void spawn_all(Role role) {
-    const Payload arguments = role == Role::kStore ? Payload{} : parser_arguments().encode();
+    // The parsers' arguments: as they are for this node's (the filter shared), encoded for
+    // the other nodes' (one payload their requests share).
+    const ParserArguments parsers = role == Role::kStore ? ParserArguments{} : parser_arguments();
+    const Payload arguments = role == Role::kStore || node_count() == 1 ? Payload{} : parsers.encode();
     std::vector<ActorName>& names = role == Role::kStore ? stores_ : parsers_;
     const std::string_view type = role == Role::kStore ? store_type()
                                                        : kParserType<Words>;
@@ -350,7 +353,7 @@ class CounterCoordinator : public Actor {
         ++children_;
         if (node == node_index()) {
           names[index] = role == Role::kStore ? spawn_store(worker)
-                                              : spawn_on<KmerParser<Words>>(worker, arguments.bytes());
+                                              : spawn_on<KmerParser<Words>>(worker, parsers);
           --awaited_;
         } else {
           spawn_requests_[request_spawn(node, worker, type, arguments.share())] = {role, index};

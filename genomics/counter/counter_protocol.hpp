@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -230,7 +231,8 @@ struct ParserArguments {
   // its store only when each of its k-mers of filter_k bases may be in the filter; the others
   // were read once (kmer_filter_window.hpp) and are only tallied.
   std::uint32_t filter_k = 0;
-  KmerBloomFilter filter;
+  // None: no filter. Shared: the parsers on the coordinator's node read its filter, no copy.
+  std::shared_ptr<const KmerBloomFilter> filter;
 
   Payload encode() const;
   static ParserArguments decode(std::span<const std::byte> bytes);

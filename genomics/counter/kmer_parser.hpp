@@ -35,8 +35,10 @@ class KmerParser : public Actor {
     return std::clamp<std::size_t>((std::size_t{1} << 20) / sizeof(Key) / stores, 256, 4096);
   }
 
-  explicit KmerParser(std::span<const std::byte> arguments)
-      : arguments_(ParserArguments::decode(arguments)),
+  explicit KmerParser(std::span<const std::byte> arguments) : KmerParser(ParserArguments::decode(arguments)) {}
+  // On the coordinator's node: its arguments as they are (the filter shared, not copied).
+  explicit KmerParser(ParserArguments arguments)
+      : arguments_(std::move(arguments)),
         scanner_(static_cast<int>(arguments_.k)),
         batches_(arguments_.stores.size()),
         batch_keys_(batch_keys_for(arguments_.stores.size())) {
@@ -49,8 +51,8 @@ class KmerParser : public Actor {
                                   std::to_string(arguments_.k) + ", " +
                                   std::to_string(arguments_.stores.size()) + " stores)");
     }
-    if (!arguments_.filter.empty()) {
-      filter_window_.emplace(arguments_.filter, static_cast<int>(arguments_.filter_k), static_cast<int>(arguments_.k));
+    if (arguments_.filter != nullptr && !arguments_.filter->empty()) {
+      filter_window_.emplace(*arguments_.filter, static_cast<int>(arguments_.filter_k), static_cast<int>(arguments_.k));
     }
   }
 

@@ -6,12 +6,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "genomics/assembler/carried_sequences.hpp"
 #include "genomics/kmer/kmer.hpp"
 #include "genomics/kmer/kmer_bloom_filter.hpp"
 #include "genomics/kmer/kmer_filter_window.hpp"
@@ -141,6 +143,43 @@ TEST(KmerFilterWindow, RefusesAFilterOfLongerKmersOrNone) {
   EXPECT_THROW(KmerFilterWindow(filter, 33, 55), std::invalid_argument);  // over one word
   EXPECT_THROW(KmerFilterWindow(filter, 31, 21), std::invalid_argument);  // longer than k
   EXPECT_THROW(KmerFilterWindow(KmerBloomFilter(), 21, 33), std::invalid_argument);
+}
+
+}  // namespace
+
+namespace {
+
+// The hashes of the k-mers of a sequence, as the parsers hash them.
+std::vector<std::uint64_t> kmer_hashes(std::string_view sequence, int k) {
+  std::vector<std::uint64_t> hashes;
+  KmerScanner<1> scanner(k);
+  scanner.feed(sequence, [&](const PackedKmer<1>& kmer) { hashes.push_back(key_of<1>(kmer)[0]); });
+  return hashes;
+}
+
+// A later round's parsers read the first round's filter itself when it holds every carried
+// k-mer already (no copy of megabytes), else a copy with the missing ones put in; the first
+// round's filter stays as it was for the rounds after.
+TEST(CarriedKmers, JoinTheFilterOnlyThroughACopyAndOnlyWhenItLacksSome) {
+  const std::string known = "ACGTTGCAAGGCTTACCGATAGGCATTACGGATCCA";
+  const std::string unknown = "TTTTGGGGCCCCAAAATGTGTGCACACAGTCAGT";
+  constexpr int k = 21;
+  KmerBloomFilter first = KmerBloomFilter::sized_for(1000);
+  for (const std::uint64_t hash : kmer_hashes(known, k)) first.insert(hash);
+  const auto filter = std::make_shared<const KmerBloomFilter>(first);
+
+  EXPECT_EQ(with_carried_kmers(filter, known + "\n", k), filter) << "nothing to add: the same filter";
+  EXPECT_EQ(with_carried_kmers(filter, "", k), filter);
+
+  const std::shared_ptr<const KmerBloomFilter> joined = with_carried_kmers(filter, known + "\n" + unknown + "\n", k);
+  ASSERT_NE(joined, filter);
+  EXPECT_EQ(*filter, first) << "the first round's filter is left as it was";
+  for (const std::string* sequence : {&known, &unknown}) {
+    for (const std::uint64_t hash : kmer_hashes(*sequence, k)) EXPECT_TRUE(joined->may_contain(hash));
+  }
+  KmerBloomFilter expected = first;  // the same bits as putting every carried k-mer in
+  for (const std::uint64_t hash : kmer_hashes(unknown, k)) expected.insert(hash);
+  EXPECT_EQ(*joined, expected);
 }
 
 }  // namespace
