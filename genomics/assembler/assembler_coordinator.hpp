@@ -299,18 +299,18 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   // The contigs and the graph, before they are written: with the counts and the outcome, all
   // the outputs (the graph the contigs were read from is not rebuilt on --continue).
   void save_contigs_checkpoint(const AssembledOutputs& outputs) {
-    CheckpointWriter writer;
-    this->save_count(writer);
-    write_contigs_checkpoint(writer, outcome_, outputs);
-    this->save_checkpoint(kContigsCheckpoint, contigs_checkpoint_options_, writer);
+    this->save_checkpoint_in_pieces(kContigsCheckpoint, contigs_checkpoint_options_, [&](CheckpointWriter& writer) {
+      this->save_count(writer);
+      write_contigs_checkpoint(writer, outcome_, outputs);
+    });
   }
 
   void save_graph_checkpoint(const std::vector<GraphPiece>& pieces) {
     if (settings_.carry_to_next_round) return;  // the last round's stays (it names what the others carried)
-    CheckpointWriter writer;
-    this->save_count(writer);
-    write_graph_checkpoint(writer, outcome_, pieces);
-    this->save_checkpoint(kGraphCheckpoint, graph_checkpoint_options_, writer);
+    this->save_checkpoint_in_pieces(kGraphCheckpoint, graph_checkpoint_options_, [&](CheckpointWriter& writer) {
+      this->save_count(writer);
+      write_graph_checkpoint(writer, outcome_, pieces);
+    });
   }
 
   // Vertices no walk reached: every one has a single vertex before and after it, so they form

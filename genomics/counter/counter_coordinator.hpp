@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <exception>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -157,6 +158,21 @@ class CounterCoordinator : public Actor {
     if (!origin) return;
     checkpoint::save(checkpoint_directory_of(settings_.output_directory), name, *origin, writer.data());
     log_.line("saved checkpoints/" + std::string(name) + " (" + std::to_string(writer.data().size()) + " bytes)");
+  }
+  // The same, each field written to the file as `write` makes it (called twice: for the
+  // header's size and CRC, then to write), never held whole.
+  void save_checkpoint_in_pieces(const char* name, const std::string& options,
+                                 const std::function<void(CheckpointWriter&)>& write) {
+    const std::optional<std::string> origin = checkpoint_origin(options);
+    if (!origin) return;
+    std::uint64_t size = 0;
+    checkpoint::save_in_pieces(checkpoint_directory_of(settings_.output_directory), name, *origin,
+                               [&](const checkpoint::ConsumePiece& consume) {
+                                 CheckpointWriter writer(consume);
+                                 write(writer);
+                                 size = writer.size();
+                               });
+    log_.line("saved checkpoints/" + std::string(name) + " (" + std::to_string(size) + " bytes)");
   }
   // A checkpoint's bytes, or nullopt (logged with the reason: then the run starts over).
   std::optional<std::vector<std::byte>> load_checkpoint(const char* name, const std::string& options) {

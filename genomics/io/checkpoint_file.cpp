@@ -319,14 +319,23 @@ const std::optional<std::string>& describe_program() {
 }  // namespace checkpoint
 
 void CheckpointWriter::u64(std::uint64_t value) {
-  const std::size_t at = data_.size();
-  data_.resize(at + 8);
-  store_le64(data_.data() + at, value);
+  std::byte word[8];
+  store_le64(word, value);
+  put(word);
 }
 
 void CheckpointWriter::bytes(std::span<const std::byte> data) {
   u64(data.size());
-  data_.insert(data_.end(), data.begin(), data.end());
+  put(data);
+}
+
+void CheckpointWriter::put(std::span<const std::byte> piece) {
+  size_ += piece.size();
+  if (consume_) {
+    consume_(piece);
+  } else {
+    data_.insert(data_.end(), piece.begin(), piece.end());
+  }
 }
 
 std::span<const std::byte> CheckpointReader::take(std::size_t size) {

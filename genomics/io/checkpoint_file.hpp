@@ -64,16 +64,26 @@ inline constexpr const char* kUnidentifiedProgram =
 
 }  // namespace checkpoint
 
-// Builds a checkpoint's bytes: little-endian integers and sized strings.
+// Builds a checkpoint's bytes: little-endian integers and sized strings, kept for data(), or
+// handed on as they are written to a checkpoint::save_in_pieces consumer (a checkpoint of
+// megabytes, the contigs and the graph, never held whole beside what it copies).
 class CheckpointWriter {
  public:
+  CheckpointWriter() = default;
+  explicit CheckpointWriter(checkpoint::ConsumePiece consume) : consume_(std::move(consume)) {}
+
   void u64(std::uint64_t value);
   void bytes(std::span<const std::byte> data);  // its size, then the bytes
   void text(std::string_view data) { bytes(std::as_bytes(std::span(data.data(), data.size()))); }
-  const std::vector<std::byte>& data() const noexcept { return data_; }
+  const std::vector<std::byte>& data() const noexcept { return data_; }  // empty when handed on
+  std::uint64_t size() const noexcept { return size_; }  // the bytes written
 
  private:
+  void put(std::span<const std::byte> piece);
+
+  checkpoint::ConsumePiece consume_;
   std::vector<std::byte> data_;
+  std::uint64_t size_ = 0;
 };
 
 // Reads what a CheckpointWriter wrote; throws std::runtime_error when the bytes end early.

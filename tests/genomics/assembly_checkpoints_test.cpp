@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -89,6 +90,20 @@ TEST(AssemblyCheckpoints, ContigsComeBackWithTheCountsUpToThem) {
   expect_only_whole_bytes_read(writer.data(), [](CheckpointReader& reader, AssemblyOutcome& outcome) {
     read_contigs_checkpoint(reader, outcome);
   });
+
+  // Handed on in pieces (as saved, never held whole), the same bytes in the same order.
+  std::vector<std::byte> pieces;
+  std::size_t piece_count = 0;
+  CheckpointWriter handing_on([&](std::span<const std::byte> piece) {
+    pieces.insert(pieces.end(), piece.begin(), piece.end());
+    ++piece_count;
+  });
+  write_contigs_checkpoint(handing_on, written, outputs);
+  EXPECT_EQ(pieces, writer.data());
+  EXPECT_EQ(handing_on.size(), writer.data().size());
+  EXPECT_EQ(writer.size(), writer.data().size());
+  EXPECT_TRUE(handing_on.data().empty()) << "nothing kept";
+  EXPECT_GT(piece_count, 10u);
 }
 
 TEST(AssemblyCheckpoints, GraphPiecesComeBackWithTheCountsUpToThem) {
