@@ -149,7 +149,7 @@ void Communicator::deliver(ActorName from, ActorName to, Action action, Payload 
   }
   if (to.worker() == kCommunicatorWorker) {
     if (action == ACTION_SPAWN_ARGUMENTS) {
-      spawn_arguments_[from].push_back(std::move(payload));  // for the request that follows
+      spawn_arguments_[{frame_source_, from}].push_back(std::move(payload));  // for the request that follows
     } else {
       control(from, action, payload.bytes());
     }
@@ -210,6 +210,10 @@ void Communicator::control(ActorName from, Action action, std::span<const std::b
   }
 }
 
+// Its arguments and a request that says they came apart arrive from the same node, in order.
+static_assert(SpawnRequest::kArgumentsApartBytes == Communicator::kAttachBytes,
+              "spawn arguments travel apart exactly when they travel as an attachment");
+
 void Communicator::spawn(ActorName requester, std::span<const std::byte> bytes) {
   const SpawnRequest request = SpawnRequest::decode(bytes);
   if (request.worker >= outbound_.size()) {
@@ -219,7 +223,7 @@ void Communicator::spawn(ActorName requester, std::span<const std::byte> bytes) 
   }
   Payload arguments_apart;
   if ((request.flags & SpawnRequest::kArgumentsApart) != 0) {
-    const auto found = spawn_arguments_.find(requester);
+    const auto found = spawn_arguments_.find({frame_source_, requester});
     if (found == spawn_arguments_.end() || found->second.empty()) {
       throw WireFormatError("a spawn request of " + std::string(request.type) +
                             " whose arguments did not arrive before it");

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/parker.hpp"
@@ -182,8 +183,11 @@ class Communicator final : public DrivenCommunicator {
 
   // Termination (see check_termination()).
   std::uint64_t spawn_requests_received_ = 0;
-  // Large spawn arguments that came apart, by requester, for its next spawn requests.
-  std::map<ActorName, std::deque<Payload>> spawn_arguments_;
+  // Large spawn arguments that came apart, for the requester's next spawn requests from the
+  // same node: by that node and the requester (an actor that moved to another node between
+  // two requests sends the later one on another path, which may overtake the earlier).
+  std::map<std::pair<std::uint32_t, ActorName>, std::deque<Payload>> spawn_arguments_;
+  std::uint32_t frame_source_ = 0;  // the node whose frame is being delivered
   bool idle_notice_pending_ = false;  // node 0: someone became idle since the last wave
   bool wave_in_progress_ = false;
   std::uint64_t wave_ = 0;

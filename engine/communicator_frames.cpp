@@ -121,6 +121,7 @@ void Communicator::deliver_frame(std::uint32_t source, std::span<const std::byte
     discard_frame(source, frame);
     return;
   }
+  frame_source_ = source;  // for spawn arguments that come apart (spawn_arguments_)
   decode_frame(frame, [this, source](const WireRecord& record) {
     if (record.attached_length == 0) {
       deliver(record.source, record.destination, record.action, record.payload, record.urgent);

@@ -308,13 +308,15 @@ std::uint64_t Worker::request_spawn(ActorName requester, int node, int worker,
                                 next_spawn_request_++;
   SpawnRequest encoded{request, static_cast<std::uint32_t>(worker), type, arguments.bytes()};
   const ActorName communicator = communicator_name(static_cast<std::uint32_t>(node));
-  if (arguments.size() >= SpawnRequest::kArgumentsApartBytes && static_cast<std::uint32_t>(node) != node_.node_index()) {
-    // The same ring and the same path to that node: they arrive in this order.
-    send(requester, communicator, ACTION_SPAWN_ARGUMENTS, arguments.release_slot());
+  const bool apart =
+      arguments.size() >= SpawnRequest::kArgumentsApartBytes && static_cast<std::uint32_t>(node) != node_.node_index();
+  if (apart) {
     encoded.arguments = {};
     encoded.flags = SpawnRequest::kArgumentsApart;
   }
-  Payload payload = encoded.encode();
+  Payload payload = encoded.encode();  // before the arguments go: nothing left waiting if it throws
+  // The same ring and the same path to that node: they arrive in this order.
+  if (apart) send(requester, communicator, ACTION_SPAWN_ARGUMENTS, arguments.release_slot());
   node_.count_spawn_request_sent();
   send(requester, communicator, ACTION_SPAWN_REQUEST, payload.release_slot());
   return request;

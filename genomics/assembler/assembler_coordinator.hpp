@@ -77,7 +77,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     to_every_store(ACTION_GRAPH_SOLIDIFY, setup.encode());
     // Every store has them now (the parsers' filter was made before counting): megabytes
     // this node would otherwise hold to the end of the round.
-    settings_.carried_sequences = std::string();
+    std::string().swap(settings_.carried_sequences);  // assigning an empty string keeps the buffer
   }
 
   // The threshold this round applies and what set it, from the histogram and the rounds before.

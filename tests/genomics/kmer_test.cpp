@@ -184,6 +184,14 @@ TEST(KmerCountTable, AnEmptyTableCountsNothing) {
   EXPECT_EQ(table.count_of(KmerKey<2>{1, 2}), 0u);
 }
 
+// A count past what a slot holds (2^32 - 1) is the slot's and the rest kept aside, together.
+TEST(KmerCountTable, CountsPastASlotsLimitCountWhole) {
+  KmerCountTable<1> table;
+  table.insert_new(KmerKey<1>{12345}, std::uint64_t{1} << 33);
+  table.add(KmerKey<1>{12345});
+  EXPECT_EQ(table.count_of(KmerKey<1>{12345}), (std::uint64_t{1} << 33) + 1);
+}
+
 TEST(KmerCountTable, CountsLikeAMapThroughEveryGrowth) {
   if (xenon::testing::under_thread_sanitizer()) GTEST_SKIP() << "one thread only: nothing for ThreadSanitizer";
   expect_table_matches_map<1>(300000, 1000000, 1);

@@ -36,7 +36,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(std::make_tuple("ordering", 2, 1), std::make_tuple("ordering", 2, 3),
                       std::make_tuple("ordering", 4, 2), std::make_tuple("payloads", 2, 2),
                       std::make_tuple("payloads", 4, 1), std::make_tuple("typed", 2, 1),
-                      std::make_tuple("typed", 3, 2), std::make_tuple("spawn", 2, 3),
+                      std::make_tuple("typed", 3, 2), std::make_tuple("spawn", 2, 1), std::make_tuple("spawn", 2, 3),
                       std::make_tuple("spawn", 4, 2), std::make_tuple("idle", 2, 1),
                       std::make_tuple("idle", 4, 2), std::make_tuple("monitors", 2, 1),
                       std::make_tuple("monitors", 3, 3), std::make_tuple("urgent", 2, 1),
