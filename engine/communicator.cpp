@@ -221,7 +221,8 @@ void Communicator::spawn(ActorName requester, std::span<const std::byte> bytes) 
                             " on node " + std::to_string(node_index_) + ", which has " +
                             std::to_string(outbound_.size()));
   }
-  Payload arguments_apart;
+  Payload arguments_apart;  // owns them while the actor is built
+  std::span<const std::byte> arguments = request.arguments;
   if ((request.flags & SpawnRequest::kArgumentsApart) != 0) {
     const auto found = spawn_arguments_.find({frame_source_, requester});
     if (found == spawn_arguments_.end() || found->second.empty()) {
@@ -231,9 +232,8 @@ void Communicator::spawn(ActorName requester, std::span<const std::byte> bytes) 
     arguments_apart = std::move(found->second.front());
     found->second.pop_front();
     if (found->second.empty()) spawn_arguments_.erase(found);
+    arguments = arguments_apart.bytes();
   }
-  const std::span<const std::byte> arguments =
-      (request.flags & SpawnRequest::kArgumentsApart) != 0 ? arguments_apart.bytes() : request.arguments;
   std::unique_ptr<Actor> actor = node_.registry().create(request.type, arguments);
   // Counted as alive before the actor can run (and stop).
   const ActorName name = node_.place(*actor, static_cast<int>(request.worker), requester,

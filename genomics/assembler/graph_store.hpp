@@ -213,8 +213,7 @@ class GraphStore : public KmerStore<Words> {
     const CarriedKmers carried = carried_kmers(setup.carried, setup.threshold);
     const auto keep = [&](const Key& key, std::uint64_t count) {
       return count >= setup.threshold ||
-             (!carried.under_threshold.empty() &&
-              std::binary_search(carried.under_threshold.begin(), carried.under_threshold.end(), key));
+             std::binary_search(carried.under_threshold.begin(), carried.under_threshold.end(), key);
     };
     std::size_t solid = 0;
     KmerBloomFilter filter;
