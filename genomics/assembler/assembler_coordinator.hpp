@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -16,6 +17,7 @@
 #include "genomics/assembler/assembly_pipeline.hpp"
 #include "genomics/assembler/assembly_progress.hpp"
 #include "genomics/assembler/carried_sequences.hpp"
+#include "genomics/assembler/filter_keeper.hpp"
 #include "genomics/assembler/flat_lists.hpp"
 #include "genomics/assembler/graph_protocol.hpp"
 #include "genomics/assembler/graph_store.hpp"
@@ -78,6 +80,9 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     // Every store has them now (the parsers' filter was made before counting): megabytes
     // this node would otherwise hold to the end of the round.
     std::string().swap(settings_.carried_sequences);  // assigning an empty string keeps the buffer
+    // The parsers are done with the first round's filter (a resumed count never took it); the
+    // keepers hold it for the next round.
+    settings_.first_round_filter.reset();
   }
 
   // The threshold this round applies and what set it, from the histogram and the rounds before.
@@ -120,13 +125,35 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     return items;
   }
 
+  // The filter merged over every store (store 0's answer), for the later rounds: a slice to
+  // each node's keeper, straight from the answer's bytes (filter_keeper.hpp).
+  void keep_first_round_filter(std::span<const std::byte> filter_bytes) {
+    if (filter_bytes.size() % 8 != 0 || outcome_.first_round_filter_words != 0 || settings_.filter_keepers.empty()) {
+      throw std::invalid_argument("a filter of " + std::to_string(filter_bytes.size()) +
+                                  " bytes not asked for, or twice, or with no keeper for it");
+    }
+    const std::size_t words = filter_bytes.size() / 8;
+    const std::size_t slices = settings_.filter_keepers.size();
+    for (std::size_t index = 0; index < slices; ++index) {
+      const WordRange range = filter_slice(words, slices, index);
+      const std::span<const std::byte> bytes = filter_bytes.subspan(8 * range.first, 8 * (range.end - range.first));
+      Payload slice = Payload::for_overwrite(8 + bytes.size());
+      store_le64(slice.writable_bytes().data(), range.first);
+      std::copy(bytes.begin(), bytes.end(), slice.writable_bytes().data() + 8);
+      this->send(settings_.filter_keepers[index], ACTION_FILTER_SLICE_KEEP, std::move(slice));
+    }
+    outcome_.first_round_filter_words = words;
+  }
+
   // A round after the first: the first round's k-mers read twice or more, and this round's
-  // carried k-mers, as the parsers' filter.
-  void add_parser_filter(ParserArguments& arguments) const override {
+  // carried k-mers, as the parsers' filter. The round's copy of the first goes with it: where
+  // carried k-mers are missing from it (rounds 3 and 4 of 40x E. coli), node 0 would
+  // otherwise hold two filters while it counts.
+  void add_parser_filter(ParserArguments& arguments) override {
     if (!reads_count_filter(settings_)) return;
     const int filter_k = settings_.k_rounds.front();
     std::shared_ptr<const KmerBloomFilter> filter =
-        with_carried_kmers(settings_.first_round_filter, settings_.carried_sequences, filter_k);
+        with_carried_kmers(std::move(settings_.first_round_filter), settings_.carried_sequences, filter_k);
     this->log().line("k-mers with a " + std::to_string(filter_k) + "-mer read once are left out of the stores (a filter of " +
                      std::to_string(filter->bytes()) + " bytes)");
     arguments.filter_k = static_cast<std::uint32_t>(filter_k);
@@ -186,15 +213,9 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   void receive_other(const Message& message) override {
     const Action action = message.action();
     if (action == ACTION_GRAPH_SOLID) {
-      SolidAnswer answer = SolidAnswer::decode(message.payload());
+      const SolidAnswerView answer = SolidAnswerView::of(message.payload());
       outcome_.solid_kmers += answer.solid;
-      if (!answer.filter.empty()) {
-        if (outcome_.first_round_filter.empty()) {
-          outcome_.first_round_filter = std::move(answer.filter);
-        } else {
-          outcome_.first_round_filter.merge(answer.filter);
-        }
-      }
+      if (!answer.filter_bytes.empty()) keep_first_round_filter(answer.filter_bytes);
       if (--awaited_ != 0) return;
       progress_.phase_done("%llu solid k-mers (counted %llu times or more; threshold %llu beside well-read branches)",
                            outcome_.solid_kmers, solid_floor(settings_, outcome_.coverage_threshold),

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <xenon/xenon.hpp>
 #include "genomics/assembler/graph_image.hpp"
 #include "genomics/assembler/unitig_graph.hpp"
 #include "genomics/counter/counter_settings.hpp"
@@ -44,8 +45,10 @@ struct AssemblerSettings {
   // stores' tables shrink. Off with --no-count-filter, and when k-mers read once can be solid
   // (--min-coverage 1) or the first k is over 32.
   bool count_filter = true;
-  // For a later round: the first round's, one copy on node 0 that every round's settings share.
+  // For a later round: the first round's, put together on node 0 for this round's parsers.
   std::shared_ptr<const KmerBloomFilter> first_round_filter;
+  // For the first round: where the filter it builds goes, a slice to each (filter_keeper.hpp).
+  std::vector<ActorName> filter_keepers;
 };
 
 // One round of several k: its k, its threshold, the count it kept k-mers at (solid_floor), and
@@ -76,7 +79,9 @@ struct AssemblyOutcome {
   std::uint64_t n50 = 0;
   std::vector<KRound> rounds;  // every round done, this one's last once it is
   std::string carried_sequences;  // for the next round, if there is one (carried_sequences.hpp)
-  KmerBloomFilter first_round_filter;  // the first of several rounds': its k-mers read twice or more
+  // The first of several rounds' filter of its k-mers read twice or more, which the filter
+  // keepers hold in slices: its words, 0 for none.
+  std::uint64_t first_round_filter_words = 0;
   // The scaffolds (scaffolding.hpp): how many, their bases (N counted), their N50, and the
   // read pairs' fragment length that sized their gaps (0: unknown).
   std::uint64_t scaffolds = 0;

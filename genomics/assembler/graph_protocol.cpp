@@ -56,9 +56,9 @@ Payload SolidAnswer::encode() const {
   return payload;
 }
 
-SolidAnswer SolidAnswer::decode(std::span<const std::byte> bytes) {
+SolidAnswerView SolidAnswerView::of(std::span<const std::byte> bytes) {
   if (bytes.size() < 8) throw std::invalid_argument("solid k-mers message too short");
-  return {load_le64(bytes.data()), KmerBloomFilter::from_bytes(bytes.subspan(8))};
+  return {load_le64(bytes.data()), bytes.subspan(8)};
 }
 
 void append_unitig(std::vector<std::byte>& message, std::string_view bases, std::uint64_t coverage_sum) {

@@ -76,7 +76,14 @@ struct SolidAnswer {
   KmerBloomFilter filter;
 
   Payload encode() const;
-  static SolidAnswer decode(std::span<const std::byte> bytes);
+};
+// An answer read in place: the filter's bytes (KmerBloomFilter::write_bytes), if any, stay in
+// the message. Throws std::invalid_argument on a message too short.
+struct SolidAnswerView {
+  std::uint64_t solid = 0;
+  std::span<const std::byte> filter_bytes;
+
+  static SolidAnswerView of(std::span<const std::byte> bytes);
 };
 
 // A unitig as a store found it: its bases and the sum of its k-mers' counts.

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -13,6 +14,7 @@
 #include "genomics/assembler/assembler_coordinator.hpp"
 #include "genomics/assembler/assembler_settings.hpp"
 #include "genomics/assembler/carried_sequences.hpp"
+#include "genomics/assembler/filter_keeper.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
 #include "genomics/run/freed_memory.hpp"
 
@@ -27,6 +29,8 @@ namespace xenon::genomics {
 // smaller k's contigs); their counts stay the reads' own, so coverage still means depth. The
 // last round writes the output files; every round's k and threshold go into assembly.json and
 // run.json. The sequences are about a genome: small enough for every store to hold a copy.
+// The first round's filter of k-mers read twice or more waits for the later rounds in slices,
+// one on every node (filter_keeper.hpp); this actor gathers it before each later round.
 class MultiKAssembly : public Actor {
  public:
   MultiKAssembly(AssemblerSettings settings, CounterOutcome& counted, AssemblyOutcome& outcome, RunLog& log)
@@ -38,28 +42,70 @@ class MultiKAssembly : public Actor {
     const Action action = message.action();
     try {
       if (action == ACTION_COUNTER_START) {
-        start_round();
-      } else if (action == ACTION_CHILD_STOPPED) {
+        begin();
+      } else if (action == ACTION_SPAWNED) {
+        keeper_spawned(SpawnedActor::from(message));
+      } else if (action == ACTION_FILTER_SLICE) {
+        slice_arrived(FilterSlice::view(message.payload()));
+      } else if (action == ACTION_CHILD_STOPPED && message.source() == coordinator_) {
         round_stopped(message);
+      } else if (action == ACTION_CHILD_STOPPED) {
+        keeper_stopped(message);
       }
     } catch (const std::exception& error) {  // no coordinator is running: the run ends here
-      counted_.error = error.what();
-      counted_.succeeded = false;
-      stop();
+      fail(error.what());
     }
   }
 
  private:
   bool last_round() const { return round_ + 1 == settings_.k_rounds.size(); }
 
-  void start_round() {
-    release_freed_memory();  // the last round's graph and tables
+  AssemblerSettings round_settings() const {
     AssemblerSettings round = settings_;
     round.counting.k = settings_.k_rounds[round_];
-    round.carried_sequences = std::move(carried_);
     round.carry_to_next_round = !last_round();
     round.first_round = round_ == 0;
-    round.first_round_filter = first_round_filter_;
+    return round;
+  }
+
+  // A first round that builds the filter for the later ones starts once a keeper for its
+  // slices is on every node.
+  void begin() {
+    if (!builds_count_filter(round_settings())) {
+      start_round({});
+      return;
+    }
+    keepers_.assign(static_cast<std::size_t>(node_count()), ActorName::none());
+    for (int node = 0; node < node_count(); ++node) {
+      ++keepers_alive_;
+      if (node == node_index()) {
+        keepers_[static_cast<std::size_t>(node)] = spawn_on<FilterKeeper>(0);
+      } else {
+        keeper_requests_[request_spawn(node, 0, kFilterKeeperType)] = static_cast<std::size_t>(node);
+      }
+    }
+    if (keeper_requests_.empty()) start_round({});
+  }
+
+  void keeper_spawned(const SpawnedActor& spawned) {
+    const auto found = keeper_requests_.find(spawned.request);
+    if (found == keeper_requests_.end()) throw std::logic_error("answer to unknown spawn request " + std::to_string(spawned.request));
+    const std::size_t node = found->second;
+    keeper_requests_.erase(found);
+    if (finishing_) {  // the run failed meanwhile: this one stops too, or the run would not end
+      send(spawned.name, ACTION_COUNTER_STOP);
+      return;
+    }
+    keepers_[node] = spawned.name;
+    if (keeper_requests_.empty()) start_round({});
+  }
+
+  void start_round(std::shared_ptr<const KmerBloomFilter> first_round_filter) {
+    release_freed_memory();  // the last round's graph and tables
+    AssemblerSettings round = round_settings();
+    round.carried_sequences = std::move(carried_);
+    round.first_round_filter = std::move(first_round_filter);  // not kept here: see filter_keeper.hpp
+    if (round_ == 0) round.filter_keepers = keepers_;
     if (settings_.k_rounds.size() > 1) {
       log_.line("round " + std::to_string(round_ + 1) + " of " + std::to_string(settings_.k_rounds.size()) +
                 ": k=" + std::to_string(round.counting.k) +
@@ -68,39 +114,101 @@ class MultiKAssembly : public Actor {
                                    " cleaned unitigs of k=" + std::to_string(settings_.k_rounds[round_ - 1])));
     }
     const int words = kmer_words(round.counting.k);
-    ActorName coordinator;
     if (words == 1) {
-      coordinator = spawn<AssemblerCoordinator<1>>(std::move(round), counted_, outcome_, log_);
+      coordinator_ = spawn<AssemblerCoordinator<1>>(std::move(round), counted_, outcome_, log_);
     } else if (words == 2) {
-      coordinator = spawn<AssemblerCoordinator<2>>(std::move(round), counted_, outcome_, log_);
+      coordinator_ = spawn<AssemblerCoordinator<2>>(std::move(round), counted_, outcome_, log_);
     } else {
-      coordinator = spawn<AssemblerCoordinator<4>>(std::move(round), counted_, outcome_, log_);
+      coordinator_ = spawn<AssemblerCoordinator<4>>(std::move(round), counted_, outcome_, log_);
     }
-    send(coordinator, ACTION_COUNTER_START);
+    send(coordinator_, ACTION_COUNTER_START);
   }
 
   // A round's coordinator has stopped: the run ends with its failure or the last round, else
-  // the next round starts afresh (the counts and outcome of one k say nothing of another).
+  // the next round starts afresh (the counts and outcome of one k say nothing of another),
+  // once the first round's filter is back together if it made one.
   void round_stopped(const Message& message) {
+    coordinator_ = ActorName::none();
     if (message.payload_size() != 0 && counted_.error.empty()) {
       counted_.error = "the assembly's coordinator failed: " +
                        std::string(reinterpret_cast<const char*>(message.payload().data()), message.payload_size());
       counted_.succeeded = false;
     }
+    if (!keeper_failure_.empty() && counted_.error.empty()) {
+      counted_.error = keeper_failure_;
+      counted_.succeeded = false;
+    }
     if (!counted_.succeeded || last_round()) {
-      stop();
+      finish();
       return;
     }
     std::vector<KRound> rounds = std::move(outcome_.rounds);
     carried_ = std::move(outcome_.carried_sequences);
-    if (round_ == 0) {
-      first_round_filter_ = std::make_shared<const KmerBloomFilter>(std::move(outcome_.first_round_filter));
-    }
+    if (round_ == 0) filter_words_ = outcome_.first_round_filter_words;
     outcome_ = AssemblyOutcome{};
     outcome_.rounds = std::move(rounds);
     counted_ = CounterOutcome{};
     ++round_;
-    start_round();
+    if (filter_words_ == 0) {
+      stop_keepers();  // the first round made no filter (or there is none to keep)
+      start_round({});
+      return;
+    }
+    gathered_ = KmerBloomFilter::with_words(filter_words_);
+    slices_awaited_ = keepers_.size();
+    words_gathered_ = 0;
+    for (const ActorName keeper : keepers_) send(keeper, ACTION_FILTER_SLICE_ASK);
+  }
+
+  void slice_arrived(const FilterSlice& slice) {
+    if (slices_awaited_ == 0) throw std::logic_error("a filter slice not asked for");
+    gathered_.read_words(static_cast<std::size_t>(slice.first_word), slice.words);
+    words_gathered_ += slice.words.size() / 8;
+    if (--slices_awaited_ != 0) return;
+    if (words_gathered_ != gathered_.words()) {
+      throw std::logic_error("filter slices of " + std::to_string(words_gathered_) + " words for a filter of " +
+                             std::to_string(gathered_.words()));
+    }
+    if (last_round()) stop_keepers();
+    start_round(std::make_shared<const KmerBloomFilter>(std::move(gathered_)));
+    gathered_ = KmerBloomFilter();
+  }
+
+  void keeper_stopped(const Message& message) {
+    --keepers_alive_;
+    for (ActorName& keeper : keepers_) {
+      if (keeper == message.source()) keeper = ActorName::none();
+    }
+    if (message.payload_size() != 0 && keeper_failure_.empty()) {
+      keeper_failure_ = "a filter keeper failed: " + std::string(reinterpret_cast<const char*>(message.payload().data()),
+                                                                   message.payload_size());
+      // A round running ends on its own, and reports it then; between rounds it ends here.
+      if (coordinator_.is_none() && !finishing_) fail(keeper_failure_);
+      return;
+    }
+    if (finishing_ && keepers_alive_ == 0) stop();
+  }
+
+  void stop_keepers() {
+    for (ActorName& keeper : keepers_) {
+      if (keeper.is_none()) continue;
+      send(keeper, ACTION_COUNTER_STOP);
+      keeper = ActorName::none();
+    }
+  }
+
+  void fail(const std::string& why) {
+    if (counted_.error.empty()) counted_.error = why;
+    counted_.succeeded = false;
+    finish();
+  }
+
+  // The run is over: this actor stops once its keepers have (a keeper still being spawned
+  // is stopped when its name arrives).
+  void finish() {
+    finishing_ = true;
+    stop_keepers();
+    if (keepers_alive_ == 0) stop();
   }
 
   AssemblerSettings settings_;
@@ -108,8 +216,17 @@ class MultiKAssembly : public Actor {
   AssemblyOutcome& outcome_;
   RunLog& log_;
   std::size_t round_ = 0;
-  std::string carried_;  // from the round before, for the next
-  std::shared_ptr<const KmerBloomFilter> first_round_filter_;  // its k-mers read twice or more, for the later rounds
+  ActorName coordinator_ = ActorName::none();  // the round's, while it runs
+  std::string carried_;                        // from the round before, for the next
+  std::vector<ActorName> keepers_;             // of the first round's filter, one a node (filter_keeper.hpp)
+  std::map<std::uint64_t, std::size_t> keeper_requests_;  // spawn request -> node
+  std::size_t keepers_alive_ = 0;                         // spawned or on their way, not stopped
+  std::uint64_t filter_words_ = 0;                        // the first round's filter, 0 for none
+  KmerBloomFilter gathered_;                              // that filter, from the keepers' slices
+  std::size_t slices_awaited_ = 0;
+  std::uint64_t words_gathered_ = 0;
+  std::string keeper_failure_;
+  bool finishing_ = false;
 };
 
 }  // namespace xenon::genomics

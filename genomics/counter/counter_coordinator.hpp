@@ -66,7 +66,7 @@ class CounterCoordinator : public Actor {
   // How parsers route k-mers to stores: 0 by hash, else by minimizers of this length.
   virtual std::uint32_t minimizer_length() const { return 0; }
   // A filter the parsers leave out the k-mers read once by (ParserArguments): none here.
-  virtual void add_parser_filter(ParserArguments& /*arguments*/) const {}
+  virtual void add_parser_filter(ParserArguments& /*arguments*/) {}
   // Every k-mer is counted (the histogram is in the outcome and checked): write the counter's
   // output.
   virtual void counted() {
@@ -344,7 +344,7 @@ class CounterCoordinator : public Actor {
     for (const ActorName store : stores_) send(store, ACTION_KMERS_FORGET);  // then begin_counting()
   }
 
-  ParserArguments parser_arguments() const {
+  ParserArguments parser_arguments() {
     ParserArguments arguments;
     arguments.k = static_cast<std::uint32_t>(settings_.k);
     arguments.stores = stores_;

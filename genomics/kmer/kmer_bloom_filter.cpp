@@ -26,6 +26,15 @@ KmerBloomFilter KmerBloomFilter::sized_for(std::uint64_t items) {
   return filter;
 }
 
+KmerBloomFilter KmerBloomFilter::with_words(std::uint64_t words) {
+  if (words == 0 || words > kLargestWords) {
+    throw std::invalid_argument("a k-mer filter of " + std::to_string(words) + " words");
+  }
+  KmerBloomFilter filter;
+  filter.words_.assign(static_cast<std::size_t>(words), 0);
+  return filter;
+}
+
 std::uint64_t KmerBloomFilter::bytes_for(std::uint64_t items) { return words_for(items) * sizeof(std::uint64_t); }
 
 void KmerBloomFilter::merge(const KmerBloomFilter& other) {
@@ -58,6 +67,15 @@ KmerBloomFilter KmerBloomFilter::from_bytes(std::span<const std::byte> bytes) {
   filter.words_.resize(bytes.size() / 8);
   for (std::size_t i = 0; i < filter.words_.size(); ++i) filter.words_[i] = load_le64(bytes.data() + 8 * i);
   return filter;
+}
+
+void KmerBloomFilter::read_words(std::size_t first_word, std::span<const std::byte> bytes) {
+  if (bytes.size() % 8 != 0 || first_word > words_.size() || bytes.size() / 8 > words_.size() - first_word) {
+    throw std::invalid_argument("a slice of " + std::to_string(bytes.size()) + " bytes from word " +
+                                std::to_string(first_word) + " of a k-mer filter of " + std::to_string(words_.size()) +
+                                " words");
+  }
+  for (std::size_t i = 0; i < bytes.size() / 8; ++i) words_[first_word + i] = load_le64(bytes.data() + 8 * i);
 }
 
 }  // namespace xenon::genomics

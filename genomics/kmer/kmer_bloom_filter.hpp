@@ -21,8 +21,13 @@ class KmerBloomFilter {
   static KmerBloomFilter sized_for(std::uint64_t items);
   static std::uint64_t bytes_for(std::uint64_t items);  // sized_for(items).bytes(), not allocated
 
+  // A filter of `words` words with nothing in it, for a filter put together from slices
+  // (read_words); std::invalid_argument for 0 words or more than a filter may have.
+  static KmerBloomFilter with_words(std::uint64_t words);
+
   bool empty() const { return words_.empty(); }
   std::size_t bytes() const { return words_.size() * sizeof(std::uint64_t); }
+  std::size_t words() const { return words_.size(); }
 
   void insert(std::uint64_t hash) { words_[word_of(hash)] |= bits_of(hash); }
   bool may_contain(std::uint64_t hash) const {
@@ -42,6 +47,10 @@ class KmerBloomFilter {
   // of megabytes between.
   void write_bytes(std::span<std::byte> out) const;
   static KmerBloomFilter from_bytes(std::span<const std::byte> bytes);
+  // Replaces the words from `first_word` on by `bytes` (little-endian words, as write_bytes
+  // writes them): a slice of a filter kept elsewhere. std::invalid_argument on a size not a
+  // whole word, or words past the end.
+  void read_words(std::size_t first_word, std::span<const std::byte> bytes);
 
   bool operator==(const KmerBloomFilter& other) const = default;
 

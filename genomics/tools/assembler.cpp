@@ -19,6 +19,7 @@
 #include <xenon/xenon.hpp>
 #include "genomics/assembler/assembler_coordinator.hpp"
 #include "genomics/assembler/assembler_settings.hpp"
+#include "genomics/assembler/filter_keeper.hpp"
 #include "genomics/assembler/k_choice.hpp"
 #include "genomics/assembler/multi_k_assembly.hpp"
 #include "genomics/assembler/run_record.hpp"
@@ -192,6 +193,7 @@ int main(int argc, char** argv) {
         engine.register_actor_type<GraphStore<1>>(std::string(kGraphStoreType<1>));
         engine.register_actor_type<GraphStore<2>>(std::string(kGraphStoreType<2>));
         engine.register_actor_type<GraphStore<4>>(std::string(kGraphStoreType<4>));
+        engine.register_actor_type<FilterKeeper>(std::string(kFilterKeeperType));
         register_parsers(engine);
         CounterOutcome counted;
         AssemblyOutcome outcome;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "genomics/assembler/carried_sequences.hpp"
+#include "genomics/assembler/filter_keeper.hpp"
 #include "genomics/kmer/kmer.hpp"
 #include "genomics/kmer/kmer_bloom_filter.hpp"
 #include "genomics/kmer/kmer_filter_window.hpp"
@@ -56,6 +58,38 @@ TEST(KmerBloomFilter, MergesByUnionAndTravelsAsLittleEndianBytes) {
   one.insert(0);  // bits 0 of word 0: the lowest byte first
   EXPECT_EQ(one.to_bytes()[0], std::byte{1});
   EXPECT_THROW(KmerBloomFilter::from_bytes(std::span(bytes).first(12)), std::invalid_argument);
+}
+
+// Between rounds the filter waits in slices, one a node (filter_keeper.hpp): the slices cover
+// its words in order, at most a word apart in size, and put back together in any order give
+// the same filter; a slice that does not fit is refused.
+TEST(KmerBloomFilter, TravelsInSlicesThatPutItBackTogether) {
+  for (const std::uint64_t items : {1u, 30u, 1000u}) {
+    KmerBloomFilter filter = KmerBloomFilter::sized_for(items);
+    for (std::uint64_t i = 0; i < items; ++i) filter.insert(hash_of_index(i));
+    const std::vector<std::byte> bytes = filter.to_bytes();
+    for (const std::size_t slices : {1u, 3u, 8u, 13u}) {
+      KmerBloomFilter gathered = KmerBloomFilter::with_words(filter.words());
+      std::size_t covered = 0;
+      for (std::size_t index = slices; index-- > 0;) {
+        const WordRange range = filter_slice(filter.words(), slices, index);
+        ASSERT_LE(range.first, range.end);
+        ASSERT_LE(range.end - range.first, filter.words() / slices + 1);
+        ASSERT_EQ(range.first, index == 0 ? 0 : filter_slice(filter.words(), slices, index - 1).end);
+        gathered.read_words(range.first, std::span(bytes).subspan(8 * range.first, 8 * (range.end - range.first)));
+        covered += range.end - range.first;
+      }
+      EXPECT_EQ(covered, filter.words());
+      EXPECT_EQ(gathered, filter) << items << " items, " << slices << " slices";
+    }
+  }
+  KmerBloomFilter two_words = KmerBloomFilter::with_words(2);
+  const std::vector<std::byte> three_words(24);
+  EXPECT_THROW(two_words.read_words(0, three_words), std::invalid_argument);
+  EXPECT_THROW(two_words.read_words(2, std::span(three_words).first(8)), std::invalid_argument);
+  EXPECT_THROW(two_words.read_words(0, std::span(three_words).first(12)), std::invalid_argument);
+  EXPECT_NO_THROW(two_words.read_words(1, std::span(three_words).first(8)));
+  EXPECT_THROW(KmerBloomFilter::with_words(0), std::invalid_argument);
 }
 
 // The verdict the slow way: the k-mer whose last base is `end` (an index into the record's
