@@ -80,8 +80,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     // Every store has them now (the parsers' filter was made before counting): megabytes
     // this node would otherwise hold to the end of the round.
     std::string().swap(settings_.carried_sequences);  // assigning an empty string keeps the buffer
-    // The parsers are done with the first round's filter (a resumed count never took it); the
-    // keepers hold it for the next round.
+    // The first round's filter went to the parsers (add_parser_filter), which are done with
+    // it; let go of it on any other path too. The keepers hold it for the next round.
     settings_.first_round_filter.reset();
   }
 
@@ -166,9 +166,13 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   // spawned: the reads too) is done again.
   bool resume() override {
     if (settings_.carry_to_next_round) return false;  // a round before the last keeps no checkpoint: done again
-    if (resume_from_contigs()) return true;
+    if (resume_from_contigs()) {
+      settings_.first_round_filter.reset();  // nothing is counted: no parser needs it
+      return true;
+    }
     const std::optional<std::vector<std::byte>> saved = this->load_checkpoint(kGraphCheckpoint, graph_checkpoint_options_);
     if (!saved) return false;
+    settings_.first_round_filter.reset();  // as above
     CheckpointReader reader(*saved);
     this->restore_count(reader);
     std::vector<GraphPiece> pieces = read_graph_checkpoint(reader, outcome_);

@@ -21,7 +21,8 @@
 //                                                       (filter_slice), little-endian
 //   MultiKAssembly -> keeper  ACTION_FILTER_SLICE_ASK   before each later round
 //   keeper -> MultiKAssembly  ACTION_FILTER_SLICE       the slice it keeps, as it came
-//   MultiKAssembly -> keeper  ACTION_COUNTER_STOP       after the last round's ask, or a failure
+//   MultiKAssembly -> keeper  ACTION_COUNTER_STOP       after the last round's ask, when the first
+//                                                       round built no filter after all, or a failure
 namespace xenon::genomics {
 
 inline constexpr std::string_view kFilterKeeperType = "genomics.filter-keeper";

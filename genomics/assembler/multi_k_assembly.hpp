@@ -52,7 +52,7 @@ class MultiKAssembly : public Actor {
       } else if (action == ACTION_CHILD_STOPPED) {
         keeper_stopped(message);
       }
-    } catch (const std::exception& error) {  // no coordinator is running: the run ends here
+    } catch (const std::exception& error) {
       fail(error.what());
     }
   }
@@ -77,12 +77,12 @@ class MultiKAssembly : public Actor {
     }
     keepers_.assign(static_cast<std::size_t>(node_count()), ActorName::none());
     for (int node = 0; node < node_count(); ++node) {
-      ++keepers_alive_;
       if (node == node_index()) {
         keepers_[static_cast<std::size_t>(node)] = spawn_on<FilterKeeper>(0);
       } else {
         keeper_requests_[request_spawn(node, 0, kFilterKeeperType)] = static_cast<std::size_t>(node);
       }
+      ++keepers_alive_;  // once asked for: a spawn that threw leaves none to wait for
     }
     if (keeper_requests_.empty()) start_round({});
   }
@@ -134,11 +134,11 @@ class MultiKAssembly : public Actor {
                        std::string(reinterpret_cast<const char*>(message.payload().data()), message.payload_size());
       counted_.succeeded = false;
     }
-    if (!keeper_failure_.empty() && counted_.error.empty()) {
-      counted_.error = keeper_failure_;
+    if (!failure_while_a_round_ran_.empty() && counted_.error.empty()) {
+      counted_.error = failure_while_a_round_ran_;
       counted_.succeeded = false;
     }
-    if (!counted_.succeeded || last_round()) {
+    if (!counted_.succeeded || last_round() || finishing_) {
       finish();
       return;
     }
@@ -161,6 +161,7 @@ class MultiKAssembly : public Actor {
   }
 
   void slice_arrived(const FilterSlice& slice) {
+    if (finishing_) return;  // the run failed while the slices were on their way
     if (slices_awaited_ == 0) throw std::logic_error("a filter slice not asked for");
     gathered_.read_words(static_cast<std::size_t>(slice.first_word), slice.words);
     words_gathered_ += slice.words.size() / 8;
@@ -179,12 +180,9 @@ class MultiKAssembly : public Actor {
     for (ActorName& keeper : keepers_) {
       if (keeper == message.source()) keeper = ActorName::none();
     }
-    if (message.payload_size() != 0 && keeper_failure_.empty()) {
-      keeper_failure_ = "a filter keeper failed: " + std::string(reinterpret_cast<const char*>(message.payload().data()),
-                                                                   message.payload_size());
-      // A round running ends on its own, and reports it then; between rounds it ends here.
-      if (coordinator_.is_none() && !finishing_) fail(keeper_failure_);
-      return;
+    if (message.payload_size() != 0) {
+      fail("a filter keeper failed: " +
+           std::string(reinterpret_cast<const char*>(message.payload().data()), message.payload_size()));
     }
     if (finishing_ && keepers_alive_ == 0) stop();
   }
@@ -197,7 +195,13 @@ class MultiKAssembly : public Actor {
     }
   }
 
+  // A round that is running shares the outcome with this actor (on another worker, perhaps):
+  // it ends on its own, and the failure is reported when it has stopped.
   void fail(const std::string& why) {
+    if (!coordinator_.is_none()) {
+      if (failure_while_a_round_ran_.empty()) failure_while_a_round_ran_ = why;
+      return;
+    }
     if (counted_.error.empty()) counted_.error = why;
     counted_.succeeded = false;
     finish();
@@ -225,7 +229,7 @@ class MultiKAssembly : public Actor {
   KmerBloomFilter gathered_;                              // that filter, from the keepers' slices
   std::size_t slices_awaited_ = 0;
   std::uint64_t words_gathered_ = 0;
-  std::string keeper_failure_;
+  std::string failure_while_a_round_ran_;
   bool finishing_ = false;
 };
 
