@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -28,6 +29,7 @@
 #include "genomics/io/input_plan.hpp"
 #include "genomics/io/output_directory.hpp"
 #include "genomics/io/run_log.hpp"
+#include "genomics/run/freed_memory.hpp"
 #include "genomics/run/sudden_exit.hpp"
 
 namespace xenon::genomics {
@@ -232,6 +234,8 @@ class CounterCoordinator : public Actor {
       if (--awaited_ == 0 && !stopping_) begin_counting();
     } else if (action == ACTION_CHILD_STOPPED) {
       child_stopped(message);
+    } else if (action == ACTION_COUNTER_GIVE_BACK_MEMORY) {
+      release_freed_memory();
     } else {
       receive_other(message);
     }
@@ -255,6 +259,8 @@ class CounterCoordinator : public Actor {
   // the parsers.
   void begin_counting() {
     log_.begin_phase("counting");
+    cancel_timer(give_back_memory_timer_);  // a count begun again after a load that failed
+    give_back_memory_timer_ = send_every(kGiveBackMemoryEvery, self(), ACTION_COUNTER_GIVE_BACK_MEMORY);
     std::string inputs;
     for (const std::string& file : settings_.files) inputs += (inputs.empty() ? "" : ", ") + input_display_name(file);
     sudden_exit::note_activity("phase counting, reading " + inputs);
@@ -502,6 +508,7 @@ class CounterCoordinator : public Actor {
 
   void input_done(const InputTally& tally) {
     outcome_.tally = tally;
+    cancel_timer(give_back_memory_timer_);
     // Every block was parsed and its batches stored (a parser reports a block only then):
     // the parsers have nothing left to do, and each holds the filter (megabytes) until it stops.
     for (ActorName& parser : parsers_) {
@@ -566,6 +573,7 @@ class CounterCoordinator : public Actor {
   void shut_down() {
     if (!stopping_) {
       stopping_ = true;
+      cancel_timer(give_back_memory_timer_);
       for (const ActorName store : stores_) {
         if (!store.is_none()) send(store, ACTION_COUNTER_STOP);
       }
@@ -623,6 +631,8 @@ class CounterCoordinator : public Actor {
   KmerHistogram loaded_histogram_;
   std::string load_failure_;        // why the shards cannot be used: the first store's reason
   bool stopping_ = false;
+  static constexpr std::chrono::milliseconds kGiveBackMemoryEvery{200};
+  TimerId give_back_memory_timer_;  // while counting (ACTION_COUNTER_GIVE_BACK_MEMORY)
 };
 
 }  // namespace xenon::genomics

@@ -30,6 +30,7 @@
 //   coordinator <-> store ACTION_KMERS_SAVE / _SAVED, _LOAD / _LOADED, _FORGET / _FORGOTTEN:
 //                         the counted k-mers to and from checkpoints (--dump; kmer_shards.hpp)
 //   coordinator -> all    ACTION_COUNTER_STOP
+//   coordinator -> itself ACTION_COUNTER_GIVE_BACK_MEMORY  every 200 ms while counting (below)
 // Every payload is little-endian.
 namespace xenon::genomics {
 
@@ -46,6 +47,11 @@ inline constexpr Action ACTION_DUMP_PREPARE{"genomics.counter.dump-prepare"};
 inline constexpr Action ACTION_DUMP_CHUNK_REQUEST{"genomics.counter.dump-chunk-request"};
 inline constexpr Action ACTION_DUMP_CHUNK{"genomics.counter.dump-chunk"};
 inline constexpr Action ACTION_COUNTER_STOP{"genomics.counter.stop"};
+// Node 0's freed heap pages go back to the system while the stores count (release_freed_memory):
+// its heap is full of holes its serial steps left, and the batches that stream through it
+// while counting land in one hole after another. At 40x E. coli over 8 processes, a later
+// round's counting left 22.7 MiB of node 0's free heap resident, more than any other rank.
+inline constexpr Action ACTION_COUNTER_GIVE_BACK_MEMORY{"genomics.counter.give-back-memory"};
 // Save: directory, the run's origin, shard, shards (CheckpointWriter); answered empty.
 inline constexpr Action ACTION_KMERS_SAVE{"genomics.counter.kmers-save"};
 inline constexpr Action ACTION_KMERS_SAVED{"genomics.counter.kmers-saved"};

@@ -17,7 +17,9 @@ void return_freed_memory_to_the_system();
 // Gives back to the system the whole pages that lie free inside the heap now, not only at its
 // top (glibc's malloc_trim): freed smaller blocks (a graph's unitigs, a map's nodes) leave
 // holes that stay resident otherwise. For after a step frees much of what it held and before
-// the next builds more: it walks every free block, a millisecond or so.
+// the next builds more: it walks every free block, a millisecond or so. Also every 200 ms
+// while the stores count (ACTION_COUNTER_GIVE_BACK_MEMORY), where messages stream through a
+// heap with holes in it: 0.07 s in all on node 0 over an 8-process run of 40x E. coli.
 void release_freed_memory();
 
 }  // namespace xenon::genomics
