@@ -191,6 +191,9 @@ void ReadThreads::index(const std::vector<UnitigEnds>& ends) {
   if (ends.size() > 0x7fffffffu) throw std::invalid_argument("unitig ends: more unitigs than paths can name");
   std::size_t total = 0;
   for (const UnitigEnds& unitig : ends) {
+    if (unitig.kmers > kLargestOffset + std::size_t{1}) {
+      throw std::invalid_argument("unitig ends: a unitig of " + std::to_string(unitig.kmers) + " k-mers, over 2^31");
+    }
     kmers_.push_back(unitig.kmers);
     total += std::min<std::size_t>(unitig.kmers, 2 * end_span_);
   }
@@ -234,8 +237,10 @@ void ReadThreads::index_kmers(EndKeys<Words>& end_keys, const std::string& bases
     }
     occupied_[slot] = true;
     end_keys.keys[slot] = canonical;
-    locations_[slot] = {static_cast<std::uint32_t>(unitig), static_cast<std::uint32_t>(first_offset + at),
-                        same_words<Words>(kmer, canonical)};
+    Location& location = locations_[slot];
+    location.unitig = static_cast<std::uint32_t>(unitig);
+    location.offset = static_cast<std::uint32_t>(first_offset + at) & kLargestOffset;  // index() checked it fits
+    location.canonical_forward = same_words<Words>(kmer, canonical) ? 1 : 0;
   }
 }
 
@@ -283,7 +288,8 @@ void ReadThreads::add_traced(const std::vector<std::vector<Oriented>>& runs, std
 std::optional<ReadThreads::Place> ReadThreads::place(std::string_view bases, std::size_t start) const {
   if (occupied_.empty()) return std::nullopt;  // counting only
   // A branch on the width, not std::visit: this runs for every k-mer a read is searched at.
-  if (const auto* narrow = std::get_if<EndKeys<2>>(&end_keys_)) return place_as(*narrow, bases, start);
+  if (const auto* one_word = std::get_if<EndKeys<1>>(&end_keys_)) return place_as(*one_word, bases, start);
+  if (const auto* two_words = std::get_if<EndKeys<2>>(&end_keys_)) return place_as(*two_words, bases, start);
   return place_as(std::get<EndKeys<4>>(end_keys_), bases, start);
 }
 
@@ -296,7 +302,7 @@ std::optional<ReadThreads::Place> ReadThreads::place_as(const EndKeys<Words>& en
   if (!occupied_[slot] || locations_[slot].unitig == kAmbiguous) return std::nullopt;
   const Location& found = locations_[slot];
   const bool read_is_canonical = same_words<Words>(kmer, canonical);
-  const bool forward = read_is_canonical == found.canonical_forward;
+  const bool forward = read_is_canonical == (found.canonical_forward != 0);
   const std::size_t offset = forward ? found.offset : kmers_[found.unitig] - 1 - found.offset;
   return Place{2 * static_cast<std::size_t>(found.unitig) + (forward ? 0 : 1), offset};
 }

@@ -148,26 +148,30 @@ class ReadThreads {
   std::uint64_t reads_threaded() const { return reads_threaded_; }
 
  private:
+  // 8 bytes a slot, as the keys of k <= 32 (the index is on every node, for every read share).
   struct Location {
     std::uint32_t unitig = 0;
-    std::uint32_t offset = 0;      // of the k-mer in the unitig's bases
-    bool canonical_forward = true;  // the unitig holds the canonical k-mer as it is
+    std::uint32_t offset : 31 = 0;            // of the k-mer in the unitig's bases
+    std::uint32_t canonical_forward : 1 = 1;  // the unitig holds the canonical k-mer as it is
   };
+  static_assert(sizeof(Location) == 8);
   using Triple = std::array<Oriented, 3>;
 
   static constexpr std::uint32_t kAmbiguous = ~std::uint32_t{0};
+  static constexpr std::uint32_t kLargestOffset = (std::uint32_t{1} << 31) - 1;  // Location::offset
 
   // The canonical k-mers near the unitigs' ends, in their slots, of as many words as k needs:
-  // two up to k = 64, four above.
+  // one up to k = 32, two up to 64, four above.
   template <int Words>
   struct EndKeys {
     KmerShape<Words> shape;
     std::vector<PackedKmer<Words>> keys;
   };
-  using AnyEndKeys = std::variant<EndKeys<2>, EndKeys<4>>;
+  using AnyEndKeys = std::variant<EndKeys<1>, EndKeys<2>, EndKeys<4>>;
   static AnyEndKeys end_keys_for(int k) {
     if (k > 64) return EndKeys<4>{KmerShape<4>(k), {}};
-    return EndKeys<2>{KmerShape<2>(k), {}};
+    if (k > 32) return EndKeys<2>{KmerShape<2>(k), {}};
+    return EndKeys<1>{KmerShape<1>(k), {}};
   }
 
   void index(const std::vector<UnitigEnds>& ends);
