@@ -259,7 +259,7 @@ class CounterCoordinator : public Actor {
   // the parsers.
   void begin_counting() {
     log_.begin_phase("counting");
-    cancel_timer(give_back_memory_timer_);  // a count begun again after a load that failed
+    cancel_timer(give_back_memory_timer_);  // none is pending today; a second count must not leave one
     give_back_memory_timer_ = send_every(kGiveBackMemoryEvery, self(), ACTION_COUNTER_GIVE_BACK_MEMORY);
     std::string inputs;
     for (const std::string& file : settings_.files) inputs += (inputs.empty() ? "" : ", ") + input_display_name(file);
