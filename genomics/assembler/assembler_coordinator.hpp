@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -135,12 +134,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     const std::size_t words = filter_bytes.size() / 8;
     const std::size_t slices = settings_.filter_keepers.size();
     for (std::size_t index = 0; index < slices; ++index) {
-      const WordRange range = filter_slice(words, slices, index);
-      const std::span<const std::byte> bytes = filter_bytes.subspan(8 * range.first, 8 * (range.end - range.first));
-      Payload slice = Payload::for_overwrite(8 + bytes.size());
-      store_le64(slice.writable_bytes().data(), range.first);
-      std::copy(bytes.begin(), bytes.end(), slice.writable_bytes().data() + 8);
-      this->send(settings_.filter_keepers[index], ACTION_FILTER_SLICE_KEEP, std::move(slice));
+      this->send(settings_.filter_keepers[index], ACTION_FILTER_SLICE_KEEP,
+                 FilterSlice::encode(filter_bytes, filter_slice(words, slices, index)));
     }
     outcome_.first_round_filter_words = words;
   }

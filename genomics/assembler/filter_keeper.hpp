@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -45,6 +46,14 @@ struct FilterSlice {
   std::uint64_t first_word = 0;
   std::span<const std::byte> words;
 
+  // The slice of a filter's bytes (KmerBloomFilter::write_bytes) that `range` names.
+  static Payload encode(std::span<const std::byte> filter_bytes, WordRange range) {
+    const std::span<const std::byte> words = filter_bytes.subspan(8 * range.first, 8 * (range.end - range.first));
+    Payload slice = Payload::for_overwrite(8 + words.size());
+    store_le64(slice.writable_bytes().data(), range.first);
+    std::copy(words.begin(), words.end(), slice.writable_bytes().data() + 8);
+    return slice;
+  }
   // Throws std::invalid_argument on a message too short to hold the first word.
   static FilterSlice view(std::span<const std::byte> bytes) {
     if (bytes.size() < 8) throw std::invalid_argument("a filter slice of " + std::to_string(bytes.size()) + " bytes");

@@ -20,11 +20,7 @@ std::uint64_t words_for(std::uint64_t items) {
 }
 }  // namespace
 
-KmerBloomFilter KmerBloomFilter::sized_for(std::uint64_t items) {
-  KmerBloomFilter filter;
-  filter.words_.assign(static_cast<std::size_t>(words_for(items)), 0);
-  return filter;
-}
+KmerBloomFilter KmerBloomFilter::sized_for(std::uint64_t items) { return with_words(words_for(items)); }
 
 KmerBloomFilter KmerBloomFilter::with_words(std::uint64_t words) {
   if (words == 0 || words > kLargestWords) {
@@ -65,7 +61,7 @@ KmerBloomFilter KmerBloomFilter::from_bytes(std::span<const std::byte> bytes) {
   }
   KmerBloomFilter filter;
   filter.words_.resize(bytes.size() / 8);
-  for (std::size_t i = 0; i < filter.words_.size(); ++i) filter.words_[i] = load_le64(bytes.data() + 8 * i);
+  filter.read_words(0, bytes);
   return filter;
 }
 
