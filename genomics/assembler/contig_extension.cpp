@@ -20,6 +20,11 @@
 namespace xenon::genomics {
 namespace {
 
+// The ways at a junction as the mates' question takes them.
+std::vector<UnitigGraph::Oriented> as_vector(std::span<const UnitigGraph::Oriented> ways) {
+  return {ways.begin(), ways.end()};
+}
+
 // Whether `unitig` is read 3/2 as often as a stretch of `kmers` k-mers counted `count` times
 // in all, or more (a repeat beside it): compared without a division.
 bool read_half_again_as_often(const Unitig& unitig, std::uint64_t count, std::uint64_t kmers) {
@@ -84,8 +89,8 @@ constexpr std::uint32_t kPairsIntoLoop = 2;
 // beside the loop: loop_not_yet_walked); then, once Y has none, the reads and mates that point
 // into Y are those of the rounds walked, and they no longer count against Z (loop_walked).
 bool UnitigGraph::loops_back(const Junctions& joined, Oriented from, Oriented way) const {
-  const std::vector<Oriented>& on = after(joined, way);
-  const std::vector<Oriented>& into = before(joined, way);
+  const std::span<const Oriented> on = after(joined, way);
+  const std::span<const Oriented> into = before(joined, way);
   return way / 2 != from / 2 && on.size() == 1 && on[0] == from && into.size() == 1 && into[0] == from;
 }
 
@@ -97,7 +102,7 @@ bool UnitigGraph::loop_walked(const Junctions& joined, std::span<const Oriented>
 std::optional<UnitigGraph::Oriented> UnitigGraph::loop_not_yet_walked(
     const Junctions& joined, std::span<const Oriented> path, Oriented start,
     const std::map<Oriented, std::uint32_t>& pair_votes) const {
-  const std::vector<Oriented>& following = after(joined, path.back());
+  const std::span<const Oriented> following = after(joined, path.back());
   if (following.size() != 2) return std::nullopt;
   const bool first_loops = loops_back(joined, path.back(), following[0]);
   if (first_loops == loops_back(joined, path.back(), following[1])) return std::nullopt;
@@ -121,7 +126,7 @@ bool UnitigGraph::chosen_against(const Junctions& joined, Oriented back, Oriente
   };
   if (reads && against(reads({back}), 2)) return true;
   return mates && unitigs_[back / 2].bases.size() >= kAnchorLength &&
-         against(mates(back, after(joined, back)), kMinimumPairs);
+         against(mates(back, as_vector(after(joined, back))), kMinimumPairs);
 }
 
 // Where reads go on both ways, the path's end may be shared by two genomes read at depths far
@@ -135,7 +140,7 @@ bool UnitigGraph::chosen_against(const Junctions& joined, Oriented back, Oriente
 // misassembly; 824 unique bases were left to contigs under 500). A bound of 4 times left
 // them be, but took the community's G27 from NGA50 52 kbp to 38 kbp and added misassemblies.
 std::optional<UnitigGraph::Oriented> UnitigGraph::way_of_own_depth(
-    Oriented start, const std::map<Oriented, std::uint32_t>& votes, const std::vector<Oriented>& following,
+    Oriented start, const std::map<Oriented, std::uint32_t>& votes, std::span<const Oriented> following,
     const std::function<bool(Oriented)>& walked) const {
   const double own = unitigs_[start / 2].coverage();
   std::optional<Oriented> chosen;
@@ -158,12 +163,12 @@ std::optional<UnitigGraph::Oriented> UnitigGraph::way_of_own_depth(
 // to the branch for the other mate to reach past it, by the way on the other mate is in;
 // none when no such anchor lies close enough.
 std::map<UnitigGraph::Oriented, std::uint32_t> UnitigGraph::pairs_from_anchor(std::span<const Oriented> path,
-                                                                              const std::vector<Oriented>& following,
+                                                                              std::span<const Oriented> following,
                                                                               const MatesAfter& mates) const {
   std::size_t reach = 0;
   for (auto it = path.rbegin(); it != path.rend() && reach <= kMateReach; ++it) {
     const std::size_t length = unitigs_[*it / 2].bases.size();
-    if (length >= kAnchorLength) return mates(*it, following);
+    if (length >= kAnchorLength) return mates(*it, as_vector(following));
     reach += length - static_cast<std::size_t>(k_) + 1;
   }
   return {};
@@ -178,7 +183,7 @@ std::vector<UnitigGraph::Oriented> UnitigGraph::way_on(const Junctions& joined, 
   std::vector<Oriented> path{start};
   const auto walked = [&](Oriented way) { return loop_walked(joined, path, start, way); };
   while (path.size() <= kSteps) {
-    const std::vector<Oriented>& following = after(joined, path.back());
+    const std::span<const Oriented> following = after(joined, path.back());
     std::optional<Oriented> next;
     bool by_mates = false;
     if (following.size() == 1) {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -86,7 +87,7 @@ std::uint64_t UnitigGraph::remove_beaten(const std::function<bool(const Junction
     if (unitigs_[index].circular) continue;
     for (const Oriented oriented : {2 * index, 2 * index + 1}) {
       if (removed[index] || !eligible(joined, oriented)) continue;
-      const std::vector<Oriented>& rivals = joined.ending.at(joined.last_keys[oriented]);
+      const std::span<const Oriented> rivals = joined.ending.at(joined.last_keys[oriented]);
       if (std::any_of(rivals.begin(), rivals.end(),
                       [&](Oriented rival) { return rival / 2 != index && beats(index, rival / 2); })) {
         removed[index] = true;

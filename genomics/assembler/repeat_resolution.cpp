@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -21,8 +22,8 @@ std::uint64_t UnitigGraph::resolve_repeats(const Passages& passages, std::uint32
   std::vector<Plan> plans;
   for (std::size_t repeat = 0; repeat < unitigs_.size(); ++repeat) {
     if (unitigs_[repeat].circular || used[repeat]) continue;
-    const std::vector<Oriented>& ins = before(joined, 2 * repeat);
-    const std::vector<Oriented>& outs = after(joined, 2 * repeat);
+    const std::span<const Oriented> ins = before(joined, 2 * repeat);
+    const std::span<const Oriented> outs = after(joined, 2 * repeat);
     if (ins.size() < 2 || ins.size() != outs.size()) continue;
     std::vector<std::size_t> neighbours;
     for (const Oriented oriented : ins) neighbours.push_back(oriented / 2);
@@ -36,10 +37,10 @@ std::uint64_t UnitigGraph::resolve_repeats(const Passages& passages, std::uint32
     // The repeat must be the only way on from each way in, and the only way into each way out:
     // otherwise joining them would cut the links to the others.
     const bool alone = std::all_of(ins.begin(), ins.end(), [&](Oriented in) {
-      const std::vector<Oriented>& on = after(joined, in);
+      const std::span<const Oriented> on = after(joined, in);
       return on.size() == 1 && on[0] == 2 * repeat;
     }) && std::all_of(outs.begin(), outs.end(), [&](Oriented out) {
-      const std::vector<Oriented>& from = before(joined, out);
+      const std::span<const Oriented> from = before(joined, out);
       return from.size() == 1 && from[0] == 2 * repeat;
     });
     if (!alone) continue;
@@ -86,6 +87,8 @@ std::uint64_t UnitigGraph::resolve_repeats(const Passages& passages, std::uint32
   }
   remove(used);
   for (Unitig& path : joined_paths) unitigs_.push_back(std::move(path));
+  in_canonical_order_ = false;
+  compacted_ = false;
   compact();
   return plans.size();
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -18,22 +19,25 @@
 namespace xenon::genomics {
 
 void UnitigGraph::compact() {
-  sort_canonically();
+  if (compacted_) return;  // nothing added or removed since: no junction could join more
+  if (!in_canonical_order_) sort_canonically();
   const Junctions joined = junctions();
   // The one unitig after `oriented` when the junction between them has one way in and one out.
   const auto next = [&](Oriented oriented) -> std::optional<Oriented> {
-    const std::vector<Oriented>& following = after(joined, oriented);
+    const std::span<const Oriented> following = after(joined, oriented);
     if (following.size() != 1 || following[0] / 2 == oriented / 2) return std::nullopt;
     if (before(joined, following[0]).size() != 1) return std::nullopt;
     return following[0];
   };
   std::vector<bool> used(unitigs_.size(), false);
   std::vector<Unitig> joined_unitigs;
+  joined_unitigs.reserve(unitigs_.size());
+  bool changed = false;  // whether any unitig was joined or found to be a cycle
   for (std::size_t index = 0; index < unitigs_.size(); ++index) {
     if (used[index]) continue;
     if (unitigs_[index].circular) {
       used[index] = true;
-      joined_unitigs.push_back(unitigs_[index]);
+      joined_unitigs.push_back(std::move(unitigs_[index]));
       continue;
     }
     // Back to the chain's first unitig, or around a cycle to this one.
@@ -57,9 +61,14 @@ void UnitigGraph::compact() {
       used[*following / 2] = true;
     }
     if (chain.size() == 1) {  // a unitig that ends where it begins and meets nothing else
-      const std::vector<Oriented>& following = after(joined, first);
+      const std::span<const Oriented> following = after(joined, first);
       circular = following.size() == 1 && following[0] == first && before(joined, first).size() == 1;
+      if (!circular) {  // as it was, already in its canonical orientation: no copy
+        joined_unitigs.push_back(std::move(unitigs_[first / 2]));
+        continue;
+      }
     }
+    changed = true;
     Unitig merged;
     merged.circular = circular;
     for (const Oriented oriented : chain) {
@@ -71,7 +80,9 @@ void UnitigGraph::compact() {
     joined_unitigs.push_back(std::move(merged));
   }
   unitigs_ = std::move(joined_unitigs);
-  sort_canonically();
+  // Unchanged, the unitigs are still in the order of the sort above.
+  if (changed) sort_canonically();
+  compacted_ = true;
 }
 
 // A cycle's bases read from its smallest k-mer (either strand), so the same cycle is always
@@ -139,6 +150,7 @@ void UnitigGraph::sort_canonically() {
     if (reverse_sorts_first(unitig.bases)) unitig.bases = reverse_complement(unitig.bases);
   }
   std::sort(unitigs_.begin(), unitigs_.end(), [](const Unitig& a, const Unitig& b) { return a.bases < b.bases; });
+  in_canonical_order_ = true;
 }
 
 }  // namespace xenon::genomics

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -26,6 +27,8 @@ void UnitigGraph::add(std::string bases, std::uint64_t coverage_sum, bool circul
   unitig.bases = std::move(bases);
   unitig.circular = circular;
   unitigs_.push_back(std::move(unitig));
+  in_canonical_order_ = false;
+  compacted_ = false;
 }
 
 std::string UnitigGraph::oriented_bases(Oriented oriented) const {
@@ -47,74 +50,71 @@ std::string UnitigGraph::last_junction(Oriented oriented) const {
                            : reverse_complement(std::string_view(bases).substr(0, length));
 }
 
-UnitigGraph::JunctionKey UnitigGraph::junction_key(const std::string& bases, std::size_t from, bool reversed) const {
+JunctionKey UnitigGraph::junction_key(const std::string& bases, std::size_t from, bool reversed) const {
   const std::size_t length = static_cast<std::size_t>(k_) - 1;
-  const auto code_of = [&bases](std::size_t at) {
-    const int code = kBaseCodes[static_cast<unsigned char>(bases[at])];
-    if (code < 0) throw std::logic_error(std::string("a unitig holds the letter '") + bases[at] + "', not A, C, G or T");
-    return static_cast<std::uint64_t>(code);
-  };
+  // Each base's code read without a branch; a letter other than A, C, G or T (code -1) sets
+  // bits above the two of a base in `letters`, checked once at the end.
+  const auto* text = reinterpret_cast<const unsigned char*>(bases.data()) + from;
+  std::uint64_t letters = 0;
   JunctionKey key{};
-  if (!reversed) {
-    for (std::size_t at = 0; at < length; ++at) key[at / 32] |= code_of(from + at) << (2 * (at % 32));
-  } else {  // the complement (A <-> T, C <-> G) of the bases from the last
+  for (std::size_t at = 0; at < length; ++at) {
+    // Read reversed, the complement (A <-> T, C <-> G, code ^ 3) of the bases from the last.
+    const auto code = static_cast<std::uint64_t>(static_cast<std::int64_t>(
+        reversed ? kBaseCodes[text[length - 1 - at]] ^ 3 : kBaseCodes[text[at]]));
+    letters |= code;
+    key[at / 32] |= (code & 3) << (2 * (at % 32));
+  }
+  if ((letters & ~std::uint64_t{3}) != 0) {
     for (std::size_t at = 0; at < length; ++at) {
-      key[at / 32] |= (code_of(from + length - 1 - at) ^ 3) << (2 * (at % 32));
+      if (kBaseCodes[text[at]] < 0) {
+        throw std::logic_error(std::string("a unitig holds the letter '") + bases[from + at] + "', not A, C, G or T");
+      }
     }
   }
   return key;
 }
 
-UnitigGraph::JunctionKey UnitigGraph::first_junction_key(Oriented oriented) const {
+JunctionKey UnitigGraph::first_junction_key(Oriented oriented) const {
   const std::string& bases = unitigs_[oriented / 2].bases;
   const std::size_t length = static_cast<std::size_t>(k_) - 1;
   return oriented % 2 == 0 ? junction_key(bases, 0, false) : junction_key(bases, bases.size() - length, true);
 }
 
-UnitigGraph::JunctionKey UnitigGraph::last_junction_key(Oriented oriented) const {
+JunctionKey UnitigGraph::last_junction_key(Oriented oriented) const {
   const std::string& bases = unitigs_[oriented / 2].bases;
   const std::size_t length = static_cast<std::size_t>(k_) - 1;
   return oriented % 2 == 0 ? junction_key(bases, bases.size() - length, false) : junction_key(bases, 0, true);
-}
-
-std::size_t UnitigGraph::JunctionKeyHash::operator()(const JunctionKey& key) const noexcept {
-  std::uint64_t hash = 0;
-  for (const std::uint64_t word : key) {
-    hash = (hash ^ word) * 0x9E3779B97F4A7C15ULL;
-    hash ^= hash >> 29;
-  }
-  return static_cast<std::size_t>(hash);
 }
 
 UnitigGraph::Junctions UnitigGraph::junctions() const {
   Junctions junctions;
   junctions.first_keys.resize(2 * unitigs_.size());
   junctions.last_keys.resize(2 * unitigs_.size());
-  junctions.beginning.reserve(2 * unitigs_.size());
-  junctions.ending.reserve(2 * unitigs_.size());
+  std::vector<std::pair<JunctionKey, Oriented>> beginning;
+  std::vector<std::pair<JunctionKey, Oriented>> ending;
+  beginning.reserve(2 * unitigs_.size());
+  ending.reserve(2 * unitigs_.size());
   for (std::size_t index = 0; index < unitigs_.size(); ++index) {
     // A circular unitig's junctions are asked for (its key is its own) but lead nowhere else.
     for (const Oriented oriented : {2 * index, 2 * index + 1}) {
       junctions.first_keys[oriented] = first_junction_key(oriented);
       junctions.last_keys[oriented] = last_junction_key(oriented);
       if (unitigs_[index].circular) continue;
-      junctions.beginning[junctions.first_keys[oriented]].push_back(oriented);
-      junctions.ending[junctions.last_keys[oriented]].push_back(oriented);
+      beginning.emplace_back(junctions.first_keys[oriented], oriented);
+      ending.emplace_back(junctions.last_keys[oriented], oriented);
     }
   }
+  junctions.beginning = JunctionIndex(beginning);
+  junctions.ending = JunctionIndex(ending);
   return junctions;
 }
 
-const std::vector<UnitigGraph::Oriented>& UnitigGraph::after(const Junctions& junctions, Oriented oriented) const {
-  static const std::vector<Oriented> kNone;
-  const auto found = junctions.beginning.find(junctions.last_keys.at(oriented));
-  return found == junctions.beginning.end() ? kNone : found->second;
+std::span<const UnitigGraph::Oriented> UnitigGraph::after(const Junctions& junctions, Oriented oriented) const {
+  return junctions.beginning.at(junctions.last_keys.at(oriented));
 }
 
-const std::vector<UnitigGraph::Oriented>& UnitigGraph::before(const Junctions& junctions, Oriented oriented) const {
-  static const std::vector<Oriented> kNone;
-  const auto found = junctions.ending.find(junctions.first_keys.at(oriented));
-  return found == junctions.ending.end() ? kNone : found->second;
+std::span<const UnitigGraph::Oriented> UnitigGraph::before(const Junctions& junctions, Oriented oriented) const {
+  return junctions.ending.at(junctions.first_keys.at(oriented));
 }
 
 std::vector<std::pair<UnitigGraph::Oriented, UnitigGraph::Oriented>> UnitigGraph::links() const {
@@ -143,6 +143,7 @@ void UnitigGraph::remove(const std::vector<bool>& removed) {
     if (!removed[index]) kept.push_back(std::move(unitigs_[index]));
   }
   unitigs_ = std::move(kept);
+  compacted_ = false;  // a junction left with one way in and one out joins (the order holds)
 }
 
 }  // namespace xenon::genomics

@@ -10,9 +10,10 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
+
+#include "genomics/assembler/junction_index.hpp"
 
 namespace xenon::genomics {
 
@@ -123,13 +124,8 @@ class UnitigGraph {
 
  private:
   // The graph itself (unitig_graph.cpp).
-  // A junction's k-1 bases read one way, two bits a base in up to four words (k <= 127): the
-  // junctions' key, made and compared without allocating a string, as compaction and cleaning
-  // look junctions up several times a unitig.
-  using JunctionKey = std::array<std::uint64_t, 4>;
-  struct JunctionKeyHash {
-    std::size_t operator()(const JunctionKey& key) const noexcept;
-  };
+  // Junctions are looked up by key (junction_index.hpp), several times a unitig in compaction
+  // and cleaning.
   JunctionKey first_junction_key(Oriented oriented) const;
   JunctionKey last_junction_key(Oriented oriented) const;
   // The k-1 bases from `from` of a unitig's bases, read forward or as their reverse complement.
@@ -140,16 +136,16 @@ class UnitigGraph {
   struct Junctions {
     // By the k-1 bases of a junction read one way: the oriented unitigs that end there, and
     // the ones that begin there.
-    std::unordered_map<JunctionKey, std::vector<Oriented>, JunctionKeyHash> ending;
-    std::unordered_map<JunctionKey, std::vector<Oriented>, JunctionKeyHash> beginning;
+    JunctionIndex ending;
+    JunctionIndex beginning;
     // Each oriented unitig's first and last junction, made once.
     std::vector<JunctionKey> first_keys;
     std::vector<JunctionKey> last_keys;
   };
 
   Junctions junctions() const;
-  const std::vector<Oriented>& after(const Junctions& junctions, Oriented oriented) const;
-  const std::vector<Oriented>& before(const Junctions& junctions, Oriented oriented) const;
+  std::span<const Oriented> after(const Junctions& junctions, Oriented oriented) const;
+  std::span<const Oriented> before(const Junctions& junctions, Oriented oriented) const;
   void remove(const std::vector<bool>& removed);
 
   // Compaction (unitig_compaction.cpp).
@@ -178,10 +174,10 @@ class UnitigGraph {
   bool chosen_against(const Junctions& joined, Oriented back, Oriented arriving, const NextAfter& reads,
                       const MatesAfter& mates) const;
   std::optional<Oriented> way_of_own_depth(Oriented start, const std::map<Oriented, std::uint32_t>& votes,
-                                           const std::vector<Oriented>& following,
+                                           std::span<const Oriented> following,
                                            const std::function<bool(Oriented)>& walked) const;
   std::map<Oriented, std::uint32_t> pairs_from_anchor(std::span<const Oriented> path,
-                                                      const std::vector<Oriented>& following,
+                                                      std::span<const Oriented> following,
                                                       const MatesAfter& mates) const;
   std::vector<Oriented> extension(const Junctions& joined, std::size_t index, const NextAfter& reads,
                                   const MatesAfter& mates) const;
@@ -200,6 +196,10 @@ class UnitigGraph {
 
   int k_;
   std::vector<Unitig> unitigs_;
+  // What compact() need not do again: put the unitigs in sequence order (each in its
+  // canonical orientation), and join them (nothing was added or removed since).
+  bool in_canonical_order_ = false;
+  bool compacted_ = false;
 };
 
 }  // namespace xenon::genomics
