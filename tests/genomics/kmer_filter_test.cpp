@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
-#include <span>
 #include <random>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -214,6 +214,33 @@ TEST(CarriedKmers, JoinTheFilterOnlyThroughACopyAndOnlyWhenItLacksSome) {
   KmerBloomFilter expected = first;  // the same bits as putting every carried k-mer in
   for (const std::uint64_t hash : kmer_hashes(unknown, k)) expected.insert(hash);
   EXPECT_EQ(*joined, expected);
+}
+
+// The carried k-mers are looked up in batches: a batch filled in the middle of a sequence, one
+// that spans sequences and the last part-filled one all put the same bits in as one at a time.
+TEST(CarriedKmers, PutInTheSameBitsWhereverABatchEnds) {
+  constexpr int k = 21;
+  std::mt19937_64 random(7);
+  std::string sequences;
+  std::vector<std::string> each;
+  for (int sequence = 0; sequence < 40; ++sequence) {
+    std::string bases(static_cast<std::size_t>(k) + random() % 90, 'A');  // 1 to 90 k-mers
+    for (char& base : bases) base = "ACGT"[random() % 4];
+    sequences += bases + "\n";
+    each.push_back(std::move(bases));
+  }
+  KmerBloomFilter first = KmerBloomFilter::sized_for(10000);
+  for (std::size_t sequence = 1; sequence < each.size(); sequence += 3) {  // a third known, not the last
+    for (const std::uint64_t hash : kmer_hashes(each[sequence], k)) first.insert(hash);
+  }
+  KmerBloomFilter expected = first;
+  for (const std::string& bases : each) {
+    for (const std::uint64_t hash : kmer_hashes(bases, k)) expected.insert(hash);
+  }
+  const auto filter = std::make_shared<const KmerBloomFilter>(first);
+  const std::shared_ptr<const KmerBloomFilter> joined = with_carried_kmers(filter, sequences, k);
+  EXPECT_EQ(*joined, expected);
+  EXPECT_EQ(*filter, first);
 }
 
 }  // namespace
