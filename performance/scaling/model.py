@@ -18,15 +18,20 @@ Figures it uses, per tool, from the report:
   I   the parallel work's imbalance at Pr: (busiest node's busy - S) over the mean parallel
       busy time ((total busy - S) / Pr), at least 1;
   bytes, messages and frames each node sent to others at Pr: node 0's excess over the mean of
-      the others is what node 0 alone sends (input blocks from its reader, the graph it
-      gathers), the rest is an all-to-all exchange (k-mers hashed over the nodes).
+      the others is what node 0 alone sends, the rest is an all-to-all exchange (k-mers hashed
+      over the nodes). Where the report says what each node sent node 0 (bytes_to_node0) and
+      Pr >= 3, node 0's excess in bytes is taken as a broadcast: B, what node 0 sends each
+      other node beyond what the others send each other (a filter or the sequences every node
+      needs), sent again to every node added; else as C, a volume that does not grow with N.
 
 Prediction at N nodes, of node 0 (the node that does the serial steps and sends the most):
   T(N) = S + I * W / N + frames(N) * latency + bytes(N) / bandwidth + barriers(N)
-  bytes(N)  = C * x(N) / x(Pr) + A * x(N) / N, with x(n) = (n - 1) / n the share of
-              hashed data that leaves a node, C node 0's own bytes, A the all-to-all volume;
-  frames(N) = max(bytes(N) / mean frame bytes at Pr, (N - 1) * phases): at least one frame
-              to every peer in every phase;
+  bytes(N)  = B * (N - 1) + A * x(N) / N, or C * x(N) / x(Pr) + A * x(N) / N without B, with
+              x(n) = (n - 1) / n the share of hashed data that leaves a node, A the all-to-all
+              volume;
+  frames(N) = max((bytes(N) - B * (N - 1)) / mean frame bytes at Pr, (N - 1) * phases): at
+              least one frame to every peer in every phase (a broadcast's megabytes go in large
+              messages, within that floor);
   barriers(N) = phases * (2 * latency + 2 * (N - 1) * message overhead): at the end of every
               phase node 0's coordinator hears from every node and tells every node to go on.
   efficiency = (S + W) / (N * T(N)): the fitted one-node work over N times T(N). (The
@@ -125,6 +130,8 @@ def read_report(path):
             rank = int(number(fields, "rank", index))
             run["ranks"][rank] = {key: number(fields, key, index)
                                   for key in ("busy_s", "bytes_sent", "msgs_sent", "frames_sent")}
+            if "bytes_to_node0" in fields:
+                run["ranks"][rank]["bytes_to_node0"] = number(fields, "bytes_to_node0", index)
         elif kind == "SCALING_PHASE":
             serial = fields.get("serial_s", "n/a")
             run["phases"][fields.get("phase", "?")] = 0.0 if serial == "n/a" else number(fields, "serial_s", index)
@@ -175,6 +182,15 @@ class ToolModel:
             self.own[key] = max(0.0, ranks[0][key] - mean_other)
             # The volume every node exchanges, self-sends included, over all nodes.
             self.all_to_all[key] = mean_other * p / crossing(p)
+        # Node 0's excess as a broadcast: what it sends each peer beyond what the others send
+        # each other (their bytes less what went to node 0, over their p - 2 other peers).
+        self.broadcast = 0.0
+        if p >= 3 and all("bytes_to_node0" in ranks[r] for r in range(1, p)):
+            between_others = sum((ranks[r]["bytes_sent"] - ranks[r]["bytes_to_node0"]) / (p - 2)
+                                 for r in range(1, p)) / (p - 1)
+            self.broadcast = max(0.0, ranks[0]["bytes_sent"] / (p - 1) - between_others)
+            self.own["bytes_sent"] = 0.0
+            self.all_to_all["bytes_sent"] = between_others * (p - 1) * p / crossing(p)
         frames = sum(rank["frames_sent"] for rank in ranks.values())
         self.frame_bytes = sum(rank["bytes_sent"] for rank in ranks.values()) / frames if frames else 65536.0
 
@@ -183,11 +199,15 @@ class ToolModel:
         if nodes == 1:
             return 0.0, 0.0
         shared = self.all_to_all[key] * crossing(nodes) / nodes
-        return self.own[key] * crossing(nodes) / crossing(self.reference) + shared, shared
+        broadcast = self.broadcast * (nodes - 1) if key == "bytes_sent" else 0.0
+        return broadcast + self.own[key] * crossing(nodes) / crossing(self.reference) + shared, shared
 
     def predict(self, nodes, latency, bandwidth):
         node0_bytes, _ = self.sent("bytes_sent", nodes)
-        frames = max(node0_bytes / self.frame_bytes, (nodes - 1) * self.phases) if nodes > 1 else 0.0
+        # A broadcast travels in large messages (megabytes): its latency is one a node and
+        # phase, the floor below, not one a mean frame.
+        framed = node0_bytes - self.broadcast * (nodes - 1)
+        frames = max(framed / self.frame_bytes, (nodes - 1) * self.phases) if nodes > 1 else 0.0
         terms = {
             "serial steps on node 0": self.serial,
             "parallel work": self.imbalance * self.parallel / nodes,
@@ -197,6 +217,8 @@ class ToolModel:
         }
         time = sum(terms.values())
         limit = max(terms, key=terms.get)
+        if limit == "node 0's bandwidth" and self.broadcast * (nodes - 1) > node0_bytes / 2:
+            limit += f" (mostly what it sends every node: {self.broadcast / 1e6:.1f} MB each)"
         if limit == "serial steps on node 0" and self.serial_by_phase:
             worst = max(self.serial_by_phase, key=self.serial_by_phase.get)
             limit += f" (mostly {worst}: {self.serial_by_phase[worst]:.2f} s)"
@@ -258,7 +280,8 @@ def main():
         print(f"MODEL_FIT tool={model.tool} reference_P={model.reference} parallel_work_P={model.work_reference} "
               f"work_s={model.work:.3f} "
               f"serial_s={model.serial:.3f} parallel_s={model.parallel:.3f} imbalance={model.imbalance:.2f} "
-              f"node0_own_bytes={model.own['bytes_sent']:.0f} all_to_all_bytes={model.all_to_all['bytes_sent']:.0f} "
+              f"node0_own_bytes={model.own['bytes_sent']:.0f} node0_broadcast_bytes_per_node={model.broadcast:.0f} "
+              f"all_to_all_bytes={model.all_to_all['bytes_sent']:.0f} "
               f"frame_bytes={model.frame_bytes:.0f} phases={model.phases}")
         for processes, run in sorted(tools[model.tool].items()):
             if processes in (1, model.reference):

@@ -9,7 +9,7 @@ over the runs of a tool, the issue's targets marked met or MISSED.
 Each STATS_DIR holds the TOOL-node-N.json files of one run (one tool, one process count P).
 Lines (key=value, machine-readable):
   SCALING tool=T P=P rank=R phase=NAME busy_s=... [peak_rss_mib= msgs_sent= bytes_sent= ...]
-      phase=all carries the node's totals; the other phases come from node 0's log, mapped
+      phase=all carries the node's totals (bytes_to_node0: what it sent node 0 of bytes_sent); the other phases come from node 0's log, mapped
       onto each node's busy timeline (50 ms buckets, split by overlap).
   SCALING_PHASE tool=T P=P phase=NAME busy_total_s= busy_max_s= max_over_mean= serial_s=
   SCALING_RUN tool=T P=P busy_total_s= serial_s= serial_fraction= busy_max_over_mean= peak_rss_max_mib=
@@ -136,6 +136,14 @@ def fmt(value):
     return f"{value:.3f}"
 
 
+def to_node0(node):
+    """'bytes_to_node0=N ' where the node's statistics say where its bytes went, else ''."""
+    per_node = node.get("to_nodes_bytes")
+    if not isinstance(per_node, list) or not per_node:
+        return ""
+    return f"bytes_to_node0={per_node[0] if node['node'] != 0 else 0} "
+
+
 def report_run(nodes, threshold):
     tool = nodes[0]["tool"]
     count = len(nodes)
@@ -148,7 +156,7 @@ def report_run(nodes, threshold):
         print(f"SCALING tool={tool} P={count} rank={rank} phase=all busy_s={fmt(node['busy_nanoseconds'] * NANO)} "
               f"peak_rss_mib={node['peak_rss_bytes'] / MIB:.1f} msgs_sent={node['messages_to_other_nodes']} "
               f"bytes_sent={node['bytes_to_other_nodes']} frames_sent={node.get('frames_sent', 0)} "
-              f"input_bytes={node['input_bytes_read']} input_share={share:.3f}")
+              f"{to_node0(node)}input_bytes={node['input_bytes_read']} input_share={share:.3f}")
         for name in names:
             if sum(busy[name]) == 0:
                 continue

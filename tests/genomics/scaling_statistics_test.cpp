@@ -163,6 +163,40 @@ TEST(ScalingModel, PredictsFallingEfficiencyLimitedByTheSerialStep) {
       << run.output;
 }
 
+// At P = 4 node 0 sends every other node 100 MB more than the others send each other (10 MB
+// to each peer, 5 MB to node 0): a broadcast, which grows with the node count.
+constexpr const char* kBroadcastReport =
+    "SCALING tool=demo P=1 rank=0 phase=all busy_s=12.0 bytes_sent=0 msgs_sent=0 frames_sent=0\n"
+    "SCALING_RUN tool=demo P=1 busy_total_s=12.0\n"
+    "SCALING tool=demo P=4 rank=0 phase=all busy_s=3.0 bytes_sent=330000000 msgs_sent=30 frames_sent=30 "
+    "bytes_to_node0=0\n"
+    "SCALING tool=demo P=4 rank=1 phase=all busy_s=3.0 bytes_sent=25000000 msgs_sent=30 frames_sent=30 "
+    "bytes_to_node0=5000000\n"
+    "SCALING tool=demo P=4 rank=2 phase=all busy_s=3.0 bytes_sent=25000000 msgs_sent=30 frames_sent=30 "
+    "bytes_to_node0=5000000\n"
+    "SCALING tool=demo P=4 rank=3 phase=all busy_s=3.0 bytes_sent=25000000 msgs_sent=30 frames_sent=30 "
+    "bytes_to_node0=5000000\n"
+    "SCALING_PHASE tool=demo P=4 phase=work busy_total_s=12.0 serial_s=0.0\n"
+    "SCALING_RUN tool=demo P=4 busy_total_s=12.0\n";
+
+TEST(ScalingModel, SendsABroadcastToEveryNodeAdded) {
+  TemporaryDirectory out("xenon-model");
+  const std::string input = out.write("report.txt", kBroadcastReport);
+  const auto run = run_command("python3 performance/scaling/model.py --nodes 256 --bandwidth-mbs 1000 "
+                               "--latency-us 1 --cores 4 " + input);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto fit = fields_of_line(run.output, "MODEL_FIT tool=demo");
+  EXPECT_DOUBLE_EQ(number(fit, "node0_broadcast_bytes_per_node"), 100e6);
+  EXPECT_DOUBLE_EQ(number(fit, "node0_own_bytes"), 0.0);
+  // 100 MB to each of 255 nodes at 1,000 MB/s, and node 0's share of the exchange (10 MB to
+  // each of 3 peers at P = 4: 160 MB hashed over 256 nodes).
+  const auto at256 = fields_of_line(run.output, "MODEL tool=demo N=256 ");
+  EXPECT_NEAR(number(at256, "bandwidth_s"), 25.5 + 0.160 * 255 / 256 / 256, 1e-4);
+  EXPECT_NE(run.output.find("limit=\"node 0's bandwidth (mostly what it sends every node: 100.0 MB each)\""),
+            std::string::npos)
+      << run.output;
+}
+
 TEST(ScalingModel, RefusesBadInputInOneLine) {
   TemporaryDirectory out("xenon-model");
   const std::map<std::string, std::string> cases = {
