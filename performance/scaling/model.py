@@ -55,7 +55,8 @@ Ex on PCI Express, Pallas sendrecv: the Beowulf thread "EM64T Clusters", Don Hol
 machine, /work/shared/MPI_NOTES.md). Message overhead: 1 us per control message at node 0.
 
 Checks: for every P measured besides 1 and Pr, MODEL_CHECK lines compare the predicted and
-measured bytes node 0 and the other nodes sent and the busiest node's busy time (busy time is
+measured bytes node 0 and the other nodes sent (with a broadcast B, the others' predicted bytes
+leave out what they send node 0 beyond what they send each other: the results it gathers) and the busiest node's busy time (busy time is
 only comparable at P <= the number of cores: busy_comparable=yes), and the predicted wall time
 T(P) with the runs' network against the measured one (process start included): meaningful
 for runs over the network given, such as NETNS=1 runs with --network tcp-netns.
@@ -192,7 +193,9 @@ class ToolModel:
             self.own["bytes_sent"] = 0.0
             self.all_to_all["bytes_sent"] = between_others * (p - 1) * p / crossing(p)
         frames = sum(rank["frames_sent"] for rank in ranks.values())
-        self.frame_bytes = sum(rank["bytes_sent"] for rank in ranks.values()) / frames if frames else 65536.0
+        # The mean frame of the exchange: a broadcast's megabytes went in a few large messages.
+        framed_bytes = sum(rank["bytes_sent"] for rank in ranks.values()) - self.broadcast * (p - 1)
+        self.frame_bytes = framed_bytes / frames if frames and framed_bytes > 0 else 65536.0
 
     def sent(self, key, nodes):
         """What node 0 and what another node send at `nodes` nodes."""
