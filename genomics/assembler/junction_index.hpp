@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "genomics/kmer/linear_probing.hpp"
+
 namespace xenon::genomics {
 
 // A junction's k-1 bases read one way, two bits a base in up to four words (k <= 127): made
@@ -24,21 +26,19 @@ inline std::size_t hash_junction(const JunctionKey& key) noexcept {
   return static_cast<std::size_t>(hash);
 }
 
-// The oriented unitigs at each junction, in the order they were added, in flat arrays (an
-// open-addressing table of 4-byte slots, the distinct junctions, and one list of unitigs)
-// instead of a node and a vector per junction: node 0 builds this index again after every
-// change to the graph, and allocating for each junction was most of that time.
+// The oriented unitigs at each junction, in the order they were added, in flat arrays (a
+// table of 4-byte slots probed as linear_probing.hpp says, the distinct junctions, and one
+// list of unitigs) instead of a node and a vector per junction: node 0 builds this index
+// again after every change to the graph, and allocating for each junction was most of that
+// time.
 class JunctionIndex {
  public:
   JunctionIndex() = default;
 
   // `entries`: (junction, oriented unitig) pairs; a junction's unitigs keep their order here.
-  explicit JunctionIndex(const std::vector<std::pair<JunctionKey, std::size_t>>& entries) {
+  explicit JunctionIndex(const std::vector<std::pair<JunctionKey, std::size_t>>& entries) : probing_(entries.size()) {
     if (entries.size() >= kEmpty) throw std::length_error("more than 2^32 - 1 unitig ends at junctions");
-    std::size_t capacity = 16;
-    while (capacity < 2 * entries.size()) capacity *= 2;
-    slots_.assign(capacity, kEmpty);
-    mask_ = capacity - 1;
+    slots_.assign(probing_.slots(), kEmpty);
     junctions_.reserve(entries.size());
     for (const auto& [key, oriented] : entries) ++junction_for(key).count;
     std::uint32_t next = 0;
@@ -57,11 +57,9 @@ class JunctionIndex {
   // The unitigs at `key`; empty when none.
   std::span<const std::size_t> at(const JunctionKey& key) const {
     if (slots_.empty()) return {};
-    for (std::size_t at = hash_junction(key) & mask_;; at = (at + 1) & mask_) {
-      if (slots_[at] == kEmpty) return {};
-      const Junction& junction = junctions_[slots_[at]];
-      if (junction.key == key) return std::span<const std::size_t>(unitigs_).subspan(junction.first, junction.count);
-    }
+    const std::uint32_t found = slots_[slot_of(key)];
+    if (found == kEmpty) return {};
+    return std::span<const std::size_t>(unitigs_).subspan(junctions_[found].first, junctions_[found].count);
   }
 
  private:
@@ -72,24 +70,28 @@ class JunctionIndex {
     std::uint32_t count = 0;
   };
 
-  // The junction of `key`, added if it is new (the table is at most half full, so a free
-  // slot is always found).
-  Junction& junction_for(const JunctionKey& key) {
-    for (std::size_t at = hash_junction(key) & mask_;; at = (at + 1) & mask_) {
-      if (slots_[at] == kEmpty) {
-        slots_[at] = static_cast<std::uint32_t>(junctions_.size());
-        junctions_.push_back(Junction{key, 0, 0});
-        return junctions_.back();
-      }
-      Junction& junction = junctions_[slots_[at]];
-      if (junction.key == key) return junction;
-    }
+  // The slot that holds `key`, or the empty one where it goes (the slots are twice the
+  // entries, so one is always found).
+  std::size_t slot_of(const JunctionKey& key) const {
+    return probing_.probe(
+        hash_junction(key), [this](std::size_t slot) { return slots_[slot] == kEmpty; },
+        [this, &key](std::size_t slot) { return junctions_[slots_[slot]].key == key; });
   }
 
+  // The junction of `key`, added if it is new.
+  Junction& junction_for(const JunctionKey& key) {
+    const std::size_t slot = slot_of(key);
+    if (slots_[slot] == kEmpty) {
+      slots_[slot] = static_cast<std::uint32_t>(junctions_.size());
+      junctions_.push_back(Junction{key, 0, 0});
+    }
+    return junctions_[slots_[slot]];
+  }
+
+  LinearProbing probing_;
   std::vector<std::uint32_t> slots_;  // an index into junctions_, or kEmpty
   std::vector<Junction> junctions_;
   std::vector<std::size_t> unitigs_;
-  std::size_t mask_ = 0;
 };
 
 }  // namespace xenon::genomics
