@@ -61,6 +61,7 @@ GENOMICS_TEST_SOURCES := \
   tests/genomics/counter_protocol_test.cpp \
   tests/genomics/de_bruijn_test.cpp \
   tests/genomics/evaluate_assembly_test.cpp \
+  tests/genomics/filter_keeper_test.cpp \
   tests/genomics/freed_memory_test.cpp \
   tests/genomics/input_ranges_test.cpp \
   tests/genomics/k_choice_test.cpp \

@@ -79,8 +79,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     // Every store has them now (the parsers' filter was made before counting): megabytes
     // this node would otherwise hold to the end of the round.
     std::string().swap(settings_.carried_sequences);  // assigning an empty string keeps the buffer
-    // The first round's filter went to the parsers (add_parser_filter), which are done with
-    // it; let go of it on any other path too. The keepers hold it for the next round.
+    // Node 0 let go of the first round's filter once it knew what the carried k-mers add
+    // (add_parser_filter); let go of it on any other path too. The keepers hold it in slices.
     settings_.first_round_filter.reset();
   }
 
@@ -141,18 +141,54 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   }
 
   // A round after the first: the first round's k-mers read twice or more, and this round's
-  // carried k-mers, as the parsers' filter. The round's copy of the first goes with it: where
-  // carried k-mers are missing from it (rounds 3 and 4 of 40x E. coli), node 0 would
-  // otherwise hold two filters while it counts.
+  // carried k-mers, as the parsers' filter. Node 0 finds the words the carried k-mers add
+  // (usually none; rounds 3 and 4 of 40x E. coli have some) and lets go of the first round's
+  // filter; the keepers put the round's filter together on every node (parsers_spawned()).
   void add_parser_filter(ParserArguments& arguments) override {
     if (!reads_count_filter(settings_)) return;
+    if (settings_.filter_keepers.size() != static_cast<std::size_t>(this->node_count())) {
+      throw std::logic_error(std::to_string(settings_.filter_keepers.size()) + " filter keepers for " +
+                             std::to_string(this->node_count()) + " nodes");
+    }
     const int filter_k = settings_.k_rounds.front();
-    std::shared_ptr<const KmerBloomFilter> filter =
-        with_carried_kmers(std::move(settings_.first_round_filter), settings_.carried_sequences, filter_k);
+    const KmerBloomFilter& filter = *settings_.first_round_filter;
+    filter_additions_ = carried_kmer_additions(filter, settings_.carried_sequences, filter_k);
+    filter_words_ = filter.words();
     this->log().line("k-mers with a " + std::to_string(filter_k) + "-mer read once are left out of the stores (a filter of " +
-                     std::to_string(filter->bytes()) + " bytes)");
+                     std::to_string(filter.bytes()) + " bytes, " + std::to_string(filter_additions_.size()) +
+                     " words of it added for the carried k-mers, put together on every node)");
     arguments.filter_k = static_cast<std::uint32_t>(filter_k);
-    arguments.filter = std::move(filter);
+    arguments.filter_words = filter_words_;
+    settings_.first_round_filter.reset();
+  }
+
+  // The parsers wait for the filter their arguments name: each node's keeper gets the node's
+  // parsers and the additions to its slice, and the readers start once every keeper has
+  // handed the filter out (filter_keeper.hpp).
+  void parsers_spawned() override {
+    if (filter_words_ == 0) {
+      this->spawn_readers();
+      return;
+    }
+    const std::size_t nodes = settings_.filter_keepers.size();
+    const auto workers = static_cast<std::size_t>(this->worker_count());
+    auto addition = filter_additions_.begin();
+    for (std::size_t node = 0; node < nodes; ++node) {
+      FilterRound round;
+      round.keepers = settings_.filter_keepers;
+      const auto parsers = this->parsers().begin() + static_cast<std::ptrdiff_t>(node * workers);
+      round.parsers.assign(parsers, parsers + static_cast<std::ptrdiff_t>(workers));
+      const WordRange range = filter_slice(filter_words_, nodes, node);
+      while (addition != filter_additions_.end() && addition->word < range.end) round.additions.push_back(*addition++);
+      this->send(settings_.filter_keepers[node], ACTION_FILTER_ROUND, round.encode());
+    }
+    std::vector<KmerBloomFilter::WordBits>().swap(filter_additions_);
+    deliveries_awaited_ = nodes;
+  }
+
+  void filter_delivered() {
+    if (deliveries_awaited_ == 0) throw std::logic_error("a filter delivered that no parser waited for");
+    if (--deliveries_awaited_ == 0 && !this->stopping()) this->spawn_readers();
   }
 
   // --continue: from the contigs checkpoint every phase up to the contigs is skipped, and only
@@ -262,6 +298,10 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       --pairing_.stores_awaited;
       pairing_.messages_promised += message.payload_as<std::uint64_t>();
       pairing_maybe_done();
+    } else if (action == ACTION_FILTER_DELIVERED) {
+      filter_delivered();
+    } else if (action == ACTION_FILTER_KEEPER_FAILED) {
+      throw std::runtime_error(std::string(reinterpret_cast<const char*>(message.payload().data()), message.payload_size()));
     } else {
       Base::receive_other(message);
     }
@@ -649,6 +689,10 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   const std::string graph_checkpoint_options_;
   const std::string contigs_checkpoint_options_;
   std::size_t awaited_ = 0;
+  // A later round's filter for its parsers, while the keepers put it together.
+  std::uint64_t filter_words_ = 0;
+  std::vector<KmerBloomFilter::WordBits> filter_additions_;
+  std::size_t deliveries_awaited_ = 0;
   std::vector<UnitigRecord> unitigs_;
   std::uint64_t unitig_kmers_ = 0;
   std::uint64_t unitigs_promised_ = 0;

@@ -45,9 +45,11 @@ struct AssemblerSettings {
   // stores' tables shrink. Off with --no-count-filter, and when k-mers read once can be solid
   // (--min-coverage 1) or the first k is over 32.
   bool count_filter = true;
-  // For a later round: the first round's, put together on node 0 for this round's parsers.
+  // For a later round: the first round's, gathered on node 0 to find what this round's
+  // carried k-mers add to it.
   std::shared_ptr<const KmerBloomFilter> first_round_filter;
-  // For the first round: where the filter it builds goes, a slice to each (filter_keeper.hpp).
+  // One a node: where the first round's filter goes, a slice to each, and who puts a later
+  // round's filter together on each node for its parsers (filter_keeper.hpp).
   std::vector<ActorName> filter_keepers;
 };
 

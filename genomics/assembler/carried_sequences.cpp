@@ -40,9 +40,29 @@ std::size_t carried_count(const std::string& sequences) {
   return static_cast<std::size_t>(std::count(sequences.begin(), sequences.end(), '\n'));
 }
 
-std::shared_ptr<const KmerBloomFilter> with_carried_kmers(std::shared_ptr<const KmerBloomFilter> filter,
-                                                          const std::string& sequences, int k) {
-  std::shared_ptr<KmerBloomFilter> copy;  // made at the first k-mer the filter lacks
+namespace {
+
+// Sorted by word, one entry a word with the union of its bits.
+void merge_by_word(std::vector<KmerBloomFilter::WordBits>& additions) {
+  std::sort(additions.begin(), additions.end(),
+            [](const KmerBloomFilter::WordBits& a, const KmerBloomFilter::WordBits& b) { return a.word < b.word; });
+  std::size_t kept = 0;
+  for (const KmerBloomFilter::WordBits& addition : additions) {
+    if (kept != 0 && additions[kept - 1].word == addition.word) {
+      additions[kept - 1].bits |= addition.bits;
+    } else {
+      additions[kept++] = addition;
+    }
+  }
+  additions.resize(kept);
+}
+
+}  // namespace
+
+std::vector<KmerBloomFilter::WordBits> carried_kmer_additions(const KmerBloomFilter& filter, const std::string& sequences,
+                                                              int k) {
+  std::vector<KmerBloomFilter::WordBits> additions;
+  std::size_t merge_at = std::size_t{1} << 16;  // a k-mer lacking twice is added twice until merged
   // Looked up a batch at a time, each batch's words asked for first: node 0 does this alone
   // before a round's parsers start, and one lookup at a time waited for memory at every k-mer
   // (35 -> 24 ms for the 4.6 M k-mers carried on 40x E. coli).
@@ -50,16 +70,16 @@ std::shared_ptr<const KmerBloomFilter> with_carried_kmers(std::shared_ptr<const 
   std::array<std::uint64_t, kBatch> hashes{};
   std::size_t batched = 0;
   const auto look_up = [&] {
-    for (std::size_t at = 0; at < batched; ++at) filter->prefetch(hashes[at]);
+    for (std::size_t at = 0; at < batched; ++at) filter.prefetch(hashes[at]);
     for (std::size_t at = 0; at < batched; ++at) {
-      if (filter->may_contain(hashes[at])) continue;
-      if (copy == nullptr) {
-        copy = std::make_shared<KmerBloomFilter>(*filter);
-        filter = copy;
-      }
-      copy->insert(hashes[at]);
+      const KmerBloomFilter::WordBits placed = filter.place(hashes[at]);
+      if (!filter.may_contain(hashes[at])) additions.push_back(placed);
     }
     batched = 0;
+    if (additions.size() >= merge_at) {
+      merge_by_word(additions);
+      merge_at = std::max(merge_at, 2 * additions.size());
+    }
   };
   KmerScanner<1> scanner(k);
   for_each_carried_sequence(sequences, [&](std::string_view sequence) {
@@ -70,7 +90,8 @@ std::shared_ptr<const KmerBloomFilter> with_carried_kmers(std::shared_ptr<const 
     });
   });
   look_up();
-  return filter;
+  merge_by_word(additions);
+  return additions;
 }
 
 }  // namespace xenon::genomics

@@ -37,13 +37,12 @@ std::string carried_fingerprint(const std::string& sequences);
 // How many sequences, one a line.
 std::size_t carried_count(const std::string& sequences);
 
-// The filter with every k-mer (k at most 32) of the sequences in it, so that a later round's
-// filter of k-mers read twice or more passes the carried k-mers too (solid whatever their
-// count): `filter` itself, shared, when it may hold every one already (the usual case: a
-// carried k-mer was solid, so read twice or more, unless the threshold was 1), else a copy
-// with those it lacks put in. The same bits either way; no copy of megabytes when none is
-// needed.
-std::shared_ptr<const KmerBloomFilter> with_carried_kmers(std::shared_ptr<const KmerBloomFilter> filter,
-                                                          const std::string& sequences, int k);
+// What putting every k-mer (k at most 32) of the sequences in the filter would add, so that a
+// later round's filter of k-mers read twice or more passes the carried k-mers too (solid
+// whatever their count): the words that would change, in order, each once with the bits it
+// lacks. Usually none: a carried k-mer was solid, so read twice or more, unless the threshold
+// was 1. The filter is left as it is; its keepers add these to their slices (filter_keeper.hpp).
+std::vector<KmerBloomFilter::WordBits> carried_kmer_additions(const KmerBloomFilter& filter, const std::string& sequences,
+                                                              int k);
 
 }  // namespace xenon::genomics

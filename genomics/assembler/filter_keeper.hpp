@@ -4,32 +4,50 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <xenon/xenon.hpp>
 #include "genomics/counter/counter_protocol.hpp"
+#include "genomics/kmer/kmer_bloom_filter.hpp"
 
 // The first round's filter between rounds (AssemblerSettings::count_filter): a slice of it on
 // every node, so that no node holds the whole filter while the later rounds build and walk
-// their graphs. Node 0 puts it together to start a round's parsers, which hold it on every
-// node while they count, and lets go of it when counting is done. (On 40x E. coli at 8
-// processes the whole filter, 9.2 MB, was what node 0 held above the others in every round.)
+// their graphs. Before a later round counts, the keepers put the round's filter together on
+// every node, each sending its slice to every other (an all-gather), and hand it to their
+// node's parsers: each node sends and receives the filter once, where node 0 used to send it
+// whole to every node (on 40x E. coli, 9.2 MB to each node in each of three rounds).
 //   MultiKAssembly -> every node  request_spawn kFilterKeeperType (no arguments): one keeper a node
-//   coordinator -> keeper     ACTION_FILTER_SLICE_KEEP  FilterSlice: u64 first word, then the words
-//                                                       (filter_slice), little-endian
-//   MultiKAssembly -> keeper  ACTION_FILTER_SLICE_ASK   before each later round
-//   keeper -> MultiKAssembly  ACTION_FILTER_SLICE       the slice it keeps, as it came
-//   MultiKAssembly -> keeper  ACTION_COUNTER_STOP       after the last round's ask, when the first
-//                                                       round built no filter after all, or a failure
+//   coordinator -> keeper     ACTION_FILTER_SLICE_KEEP   FilterSlice, the first round's (filter_slice)
+//   MultiKAssembly -> keeper  ACTION_FILTER_SLICE_ASK    before each later round
+//   keeper -> MultiKAssembly  ACTION_FILTER_SLICE        the slice it keeps, as it came
+//   coordinator -> keeper     ACTION_FILTER_ROUND        FilterRound: the keepers, this node's parsers,
+//                                                        the words the round's carried k-mers add
+//   keeper -> other keepers   ACTION_FILTER_SHARE        FilterSlice: its slice with those words added
+//   keeper -> its parsers     ACTION_PARSER_FILTER       the whole round's filter (counter_protocol.hpp)
+//   parser -> keeper          ACTION_PARSER_FILTER_TAKEN
+//   keeper -> coordinator     ACTION_FILTER_DELIVERED    every parser of its node has it
+//   MultiKAssembly -> keeper  ACTION_COUNTER_STOP        when the run ends, or the first round built
+//                                                        no filter after all
 namespace xenon::genomics {
 
 inline constexpr std::string_view kFilterKeeperType = "genomics.filter-keeper";
 inline constexpr Action ACTION_FILTER_SLICE_KEEP{"genomics.filter-slice.keep"};
 inline constexpr Action ACTION_FILTER_SLICE_ASK{"genomics.filter-slice.ask"};
 inline constexpr Action ACTION_FILTER_SLICE{"genomics.filter-slice"};
+inline constexpr Action ACTION_FILTER_ROUND{"genomics.filter-slice.round"};
+inline constexpr Action ACTION_FILTER_SHARE{"genomics.filter-slice.share"};
+inline constexpr Action ACTION_FILTER_DELIVERED{"genomics.filter-slice.delivered"};
+// MultiKAssembly -> a round's coordinator: a keeper failed (the reason), so the round ends
+// rather than wait for a filter that will not come.
+inline constexpr Action ACTION_FILTER_KEEPER_FAILED{"genomics.filter-slice.keeper-failed"};
+
+// The largest filter the assembler makes (a message between nodes carries up to 4 GiB).
+inline constexpr std::uint64_t kLargestFilterWords = (std::uint64_t{1} << 30) / 8;
 
 // The words [first, end) of a filter of `words` words that slice `index` of `slices` holds:
 // the slices cover the filter in order, their sizes at most one word apart.
@@ -41,28 +59,94 @@ inline WordRange filter_slice(std::size_t words, std::size_t slices, std::size_t
   return {words * index / slices, words * (index + 1) / slices};
 }
 
-// A slice as it travels: its first word, then its words as the filter's bytes hold them.
+// A slice as it travels: u64 the whole filter's words, u64 its first word, then its words as
+// the filter's bytes hold them (little-endian).
 struct FilterSlice {
+  std::uint64_t filter_words = 0;
   std::uint64_t first_word = 0;
   std::span<const std::byte> words;
+
+  std::uint64_t word_count() const { return words.size() / 8; }
 
   // The slice of a filter's bytes (KmerBloomFilter::write_bytes) that `range` names.
   static Payload encode(std::span<const std::byte> filter_bytes, WordRange range) {
     const std::span<const std::byte> words = filter_bytes.subspan(8 * range.first, 8 * (range.end - range.first));
-    Payload slice = Payload::for_overwrite(8 + words.size());
-    store_le64(slice.writable_bytes().data(), range.first);
-    std::copy(words.begin(), words.end(), slice.writable_bytes().data() + 8);
+    Payload slice = Payload::for_overwrite(16 + words.size());
+    store_le64(slice.writable_bytes().data(), filter_bytes.size() / 8);
+    store_le64(slice.writable_bytes().data() + 8, range.first);
+    std::copy(words.begin(), words.end(), slice.writable_bytes().data() + 16);
     return slice;
   }
-  // Throws std::invalid_argument on a message too short to hold the first word.
+  // Throws std::invalid_argument on a slice that is not whole words inside a filter of at
+  // most kLargestFilterWords.
   static FilterSlice view(std::span<const std::byte> bytes) {
-    if (bytes.size() < 8) throw std::invalid_argument("a filter slice of " + std::to_string(bytes.size()) + " bytes");
-    return {load_le64(bytes.data()), bytes.subspan(8)};
+    if (bytes.size() < 16 || bytes.size() % 8 != 0) {
+      throw std::invalid_argument("a filter slice of " + std::to_string(bytes.size()) + " bytes");
+    }
+    const FilterSlice slice{load_le64(bytes.data()), load_le64(bytes.data() + 8), bytes.subspan(16)};
+    if (slice.filter_words == 0 || slice.filter_words > kLargestFilterWords ||
+        slice.first_word > slice.filter_words || slice.word_count() > slice.filter_words - slice.first_word) {
+      throw std::invalid_argument("a filter slice of words " + std::to_string(slice.first_word) + " to " +
+                                  std::to_string(slice.first_word + slice.word_count()) + " of " +
+                                  std::to_string(slice.filter_words));
+    }
+    return slice;
   }
 };
 
-// Keeps its node's slice from the first round to the last round's start, and gives it back
-// when asked; stops when told to.
+// What a keeper needs to put a later round's filter together (coordinator -> keeper,
+// ACTION_FILTER_ROUND): u32 keepers, u32 parsers, their names (u64 each, keepers in node
+// order, then the parsers of the keeper's node), u64 additions, then each addition as u64 word
+// and u64 bits (words of the keeper's slice, in order): the bits the round's carried k-mers
+// set that the first round's filter lacks (carried_sequences.hpp).
+struct FilterRound {
+  std::vector<ActorName> keepers;
+  std::vector<ActorName> parsers;
+  std::vector<KmerBloomFilter::WordBits> additions;
+
+  Payload encode() const {
+    const std::size_t names = keepers.size() + parsers.size();
+    Payload payload = Payload::for_overwrite(8 + 8 * names + 8 + 16 * additions.size());
+    std::byte* out = payload.writable_bytes().data();
+    store_le32(out, static_cast<std::uint32_t>(keepers.size()));
+    store_le32(out + 4, static_cast<std::uint32_t>(parsers.size()));
+    out += 8;
+    for (const std::vector<ActorName>* list : {&keepers, &parsers}) {
+      for (const ActorName name : *list) {
+        store_le64(out, name.value());
+        out += 8;
+      }
+    }
+    store_le64(out, additions.size());
+    out += 8;
+    for (const KmerBloomFilter::WordBits& addition : additions) {
+      store_le64(out, addition.word);
+      store_le64(out + 8, addition.bits);
+      out += 16;
+    }
+    return payload;
+  }
+  // Throws std::invalid_argument on a message of another size than it says.
+  static FilterRound decode(std::span<const std::byte> bytes) {
+    const auto fail = [&] { throw std::invalid_argument("a filter round of " + std::to_string(bytes.size()) + " bytes"); };
+    if (bytes.size() < 16) fail();
+    const std::uint64_t names = std::uint64_t{load_le32(bytes.data())} + load_le32(bytes.data() + 4);
+    if (bytes.size() < 16 + 8 * names) fail();
+    const std::uint64_t additions = load_le64(bytes.data() + 8 + 8 * names);
+    if ((bytes.size() - 16 - 8 * names) / 16 != additions || (bytes.size() - 16 - 8 * names) % 16 != 0) fail();
+    FilterRound round;
+    const std::byte* in = bytes.data() + 8;
+    for (std::uint32_t i = 0; i < load_le32(bytes.data()); ++i, in += 8) round.keepers.push_back(ActorName::from_value(load_le64(in)));
+    for (std::uint32_t i = 0; i < load_le32(bytes.data() + 4); ++i, in += 8) round.parsers.push_back(ActorName::from_value(load_le64(in)));
+    in += 8;
+    for (std::uint64_t i = 0; i < additions; ++i, in += 16) round.additions.push_back({load_le64(in), load_le64(in + 8)});
+    return round;
+  }
+};
+
+// Keeps its node's slice of the first round's filter from the first round to the end of the
+// run, gives it back when asked, and before each later round puts that round's filter together
+// for its node's parsers; stops when told to.
 class FilterKeeper : public Actor {
  public:
   explicit FilterKeeper(std::span<const std::byte> arguments = {}) {
@@ -83,6 +167,14 @@ class FilterKeeper : public Actor {
       } else {
         reply(message, ACTION_FILTER_SLICE, slice_.share());
       }
+    } else if (action == ACTION_FILTER_ROUND) {
+      round_begins(message);
+    } else if (action == ACTION_FILTER_SHARE) {
+      // Another keeper's, perhaps before this keeper's own round message.
+      put_in(FilterSlice::view(message.payload()));
+      deliver_when_whole();
+    } else if (action == ACTION_PARSER_FILTER_TAKEN) {
+      parser_took_filter();
     } else if (action == ACTION_COUNTER_STOP) {
       stop();
     } else {
@@ -91,8 +183,82 @@ class FilterKeeper : public Actor {
   }
 
  private:
-  Payload slice_;
+  // This keeper's slice with the round's additions goes to every other keeper, and into the
+  // filter this node puts together.
+  void round_begins(const Message& message) {
+    if (round_ || slice_.size() == 0) throw std::logic_error("a filter round before the last ended, or before the slice");
+    round_ = FilterRound::decode(message.payload());
+    coordinator_ = message.source();
+    if (std::count(round_->keepers.begin(), round_->keepers.end(), self()) != 1) {
+      throw std::invalid_argument("a filter round whose keepers do not name this one once");
+    }
+    Payload share = Payload::copy_of(slice_.bytes());
+    const FilterSlice mine = FilterSlice::view(share.bytes());
+    std::byte* words = share.writable_bytes().data() + 16;
+    for (const KmerBloomFilter::WordBits& addition : round_->additions) {
+      if (addition.word < mine.first_word || addition.word - mine.first_word >= mine.word_count()) {
+        throw std::invalid_argument("a filter addition to word " + std::to_string(addition.word) + ", outside the slice");
+      }
+      std::byte* word = words + 8 * (addition.word - mine.first_word);
+      store_le64(word, load_le64(word) | addition.bits);
+    }
+    round_->additions = {};
+    for (const ActorName keeper : round_->keepers) {
+      if (keeper != self()) send(keeper, ACTION_FILTER_SHARE, share.share());
+    }
+    put_in(FilterSlice::view(share.bytes()));
+    deliver_when_whole();
+  }
+
+  void put_in(const FilterSlice& slice) {
+    if (whole_.size() == 0) {
+      whole_ = Payload::for_overwrite(8 * slice.filter_words);
+      words_in_ = 0;
+      shares_in_ = 0;
+    }
+    if (whole_.size() != 8 * slice.filter_words || words_in_ + slice.word_count() > slice.filter_words) {
+      throw std::invalid_argument("a filter slice of " + std::to_string(slice.word_count()) + " words of " +
+                                  std::to_string(slice.filter_words) + " after " + std::to_string(words_in_) +
+                                  " words of " + std::to_string(whole_.size() / 8));
+    }
+    std::copy(slice.words.begin(), slice.words.end(), whole_.writable_bytes().data() + 8 * slice.first_word);
+    words_in_ += slice.word_count();
+    ++shares_in_;
+  }
+
+  // Once this keeper's round has begun and every slice is in: the filter to every parser of
+  // this node (one buffer they share until each has taken its copy).
+  void deliver_when_whole() {
+    if (!round_ || whole_.size() == 0 || 8 * words_in_ != whole_.size()) return;
+    if (shares_in_ != round_->keepers.size()) {
+      throw std::logic_error(std::to_string(shares_in_) + " filter slices from " + std::to_string(round_->keepers.size()) + " keepers");
+    }
+    const Payload whole = std::move(whole_);
+    whole_ = Payload{};
+    takers_awaited_ = round_->parsers.size();
+    for (const ActorName parser : round_->parsers) send(parser, ACTION_PARSER_FILTER, whole.share());
+    if (takers_awaited_ == 0) round_ended();
+  }
+
+  void parser_took_filter() {
+    if (!round_ || takers_awaited_ == 0) throw std::logic_error("a parser took a filter it was not given");
+    if (--takers_awaited_ == 0) round_ended();
+  }
+
+  void round_ended() {
+    send(coordinator_, ACTION_FILTER_DELIVERED);
+    round_.reset();
+  }
+
+  Payload slice_;                        // the first round's: FilterSlice
   ActorName asker_ = ActorName::none();  // asked before its slice came
+  // A later round's filter, while this node puts it together and hands it out.
+  std::optional<FilterRound> round_;
+  ActorName coordinator_ = ActorName::none();
+  Payload whole_;  // the filter's bytes: KmerBloomFilter::write_bytes
+  std::uint64_t words_in_ = 0;
+  std::size_t shares_in_ = 0;
+  std::size_t takers_awaited_ = 0;
 };
 
 }  // namespace xenon::genomics

@@ -30,7 +30,9 @@ namespace xenon::genomics {
 // last round writes the output files; every round's k and threshold go into assembly.json and
 // run.json. The sequences are about a genome: small enough for every store to hold a copy.
 // The first round's filter of k-mers read twice or more waits for the later rounds in slices,
-// one on every node (filter_keeper.hpp); this actor gathers it before each later round.
+// one on every node (filter_keeper.hpp); this actor gathers it before each later round, for
+// node 0 to find what the round's carried k-mers add to it, and the keepers put the round's
+// filter together on every node.
 class MultiKAssembly : public Actor {
  public:
   MultiKAssembly(AssemblerSettings settings, CounterOutcome& counted, AssemblyOutcome& outcome, RunLog& log)
@@ -105,7 +107,7 @@ class MultiKAssembly : public Actor {
     AssemblerSettings round = round_settings();
     round.carried_sequences = std::move(carried_);
     round.first_round_filter = std::move(first_round_filter);  // not kept here: see filter_keeper.hpp
-    if (round_ == 0) round.filter_keepers = keepers_;
+    round.filter_keepers = keepers_;
     if (settings_.k_rounds.size() > 1) {
       log_.line("round " + std::to_string(round_ + 1) + " of " + std::to_string(settings_.k_rounds.size()) +
                 ": k=" + std::to_string(round.counting.k) +
@@ -162,7 +164,9 @@ class MultiKAssembly : public Actor {
 
   void slice_arrived(const FilterSlice& slice) {
     if (finishing_) return;  // the run failed while the slices were on their way
-    if (slices_awaited_ == 0) throw std::logic_error("a filter slice not asked for");
+    if (slices_awaited_ == 0 || slice.filter_words != filter_words_) {
+      throw std::logic_error("a filter slice not asked for, or of a filter of " + std::to_string(slice.filter_words) + " words");
+    }
     gathered_.read_words(static_cast<std::size_t>(slice.first_word), slice.words);
     words_gathered_ += slice.words.size() / 8;
     if (--slices_awaited_ != 0) return;
@@ -170,7 +174,6 @@ class MultiKAssembly : public Actor {
       throw std::logic_error("filter slices of " + std::to_string(words_gathered_) + " words for a filter of " +
                              std::to_string(gathered_.words()));
     }
-    if (last_round()) stop_keepers();
     start_round(std::make_shared<const KmerBloomFilter>(std::move(gathered_)));
     gathered_ = KmerBloomFilter();
   }
@@ -196,10 +199,14 @@ class MultiKAssembly : public Actor {
   }
 
   // A round that is running shares the outcome with this actor (on another worker, perhaps):
-  // it ends on its own, and the failure is reported when it has stopped.
+  // it is told (its parsers may be waiting for the keepers' filter) and ends on its own, and
+  // the failure is reported when it has stopped.
   void fail(const std::string& why) {
     if (!coordinator_.is_none()) {
-      if (failure_while_a_round_ran_.empty()) failure_while_a_round_ran_ = why;
+      if (failure_while_a_round_ran_.empty()) {
+        failure_while_a_round_ran_ = why;
+        send(coordinator_, ACTION_FILTER_KEEPER_FAILED, Payload::copy_of(std::as_bytes(std::span(why))));
+      }
       return;
     }
     if (counted_.error.empty()) counted_.error = why;

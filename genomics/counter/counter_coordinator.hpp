@@ -69,6 +69,9 @@ class CounterCoordinator : public Actor {
   virtual std::uint32_t minimizer_length() const { return 0; }
   // A filter the parsers leave out the k-mers read once by (ParserArguments): none here.
   virtual void add_parser_filter(ParserArguments& /*arguments*/) {}
+  // Every parser is spawned: the readers start, or a coordinator whose parsers wait for a
+  // filter (ParserArguments::filter_words) calls spawn_readers() once each has it.
+  virtual void parsers_spawned() { spawn_readers(); }
   // Every k-mer is counted (the histogram is in the outcome and checked): write the counter's
   // output.
   virtual void counted() {
@@ -188,6 +191,8 @@ class CounterCoordinator : public Actor {
 
   const CounterSettings& settings() const { return settings_; }
   const std::vector<ActorName>& stores() const { return stores_; }
+  const std::vector<ActorName>& parsers() const { return parsers_; }  // node by node, worker by worker
+  bool stopping() const { return stopping_; }  // the run failed or is done: start nothing more
   const KmerHistogram& histogram() const { return outcome_.histogram; }
   const InputTally& tally() const { return outcome_.tally; }
   RunLog& log() const { return log_; }
@@ -208,6 +213,37 @@ class CounterCoordinator : public Actor {
 
   std::string output_path(const char* name) const {
     return (std::filesystem::path(settings_.output_directory) / name).string();
+  }
+
+  // One reader per node, each with its share of the input and its node's parsers.
+  void spawn_readers() {
+    std::vector<InputLayout> layouts;
+    for (const std::string& file : settings_.files) layouts.push_back(inspect_input(file));
+    const std::vector<std::vector<InputPiece>> plan = plan_input(layouts, node_count());
+    readers_.assign(plan.size(), ActorName::none());
+    reports_.assign(plan.size(), std::nullopt);
+    const auto workers = static_cast<std::size_t>(worker_count());
+    for (std::size_t node = 0; node < plan.size(); ++node) {
+      ReaderArguments arguments;
+      arguments.reader_index = static_cast<std::uint32_t>(node);
+      arguments.coordinator = self();
+      arguments.parsers.assign(parsers_.begin() + static_cast<std::ptrdiff_t>(node * workers),
+                               parsers_.begin() + static_cast<std::ptrdiff_t>((node + 1) * workers));
+      arguments.files = settings_.files;
+      arguments.pieces = plan[node];
+      arguments.block_bytes = settings_.block_bytes;
+      arguments.overlap_bases = static_cast<std::uint64_t>(settings_.k - 1);
+      arguments.blocks_per_parser = static_cast<std::uint32_t>(settings_.blocks_per_parser);
+      arguments.show_progress = settings_.show_progress && node == 0;  // one line: node 0's share
+      ++children_;
+      const Payload payload = arguments.encode();
+      if (static_cast<int>(node) == node_index()) {
+        readers_[node] = spawn<InputReader>(payload.bytes());
+        send(readers_[node], ACTION_COUNTER_START);
+      } else {
+        spawn_requests_[request_spawn(static_cast<int>(node), 0, kReaderType, payload.share())] = {Role::kReader, node};
+      }
+    }
   }
 
  private:
@@ -414,38 +450,7 @@ class CounterCoordinator : public Actor {
       spawn_all(Role::kParser);
       return;
     }
-    spawn_readers();
-  }
-
-  // One reader per node, each with its share of the input and its node's parsers.
-  void spawn_readers() {
-    std::vector<InputLayout> layouts;
-    for (const std::string& file : settings_.files) layouts.push_back(inspect_input(file));
-    const std::vector<std::vector<InputPiece>> plan = plan_input(layouts, node_count());
-    readers_.assign(plan.size(), ActorName::none());
-    reports_.assign(plan.size(), std::nullopt);
-    const auto workers = static_cast<std::size_t>(worker_count());
-    for (std::size_t node = 0; node < plan.size(); ++node) {
-      ReaderArguments arguments;
-      arguments.reader_index = static_cast<std::uint32_t>(node);
-      arguments.coordinator = self();
-      arguments.parsers.assign(parsers_.begin() + static_cast<std::ptrdiff_t>(node * workers),
-                               parsers_.begin() + static_cast<std::ptrdiff_t>((node + 1) * workers));
-      arguments.files = settings_.files;
-      arguments.pieces = plan[node];
-      arguments.block_bytes = settings_.block_bytes;
-      arguments.overlap_bases = static_cast<std::uint64_t>(settings_.k - 1);
-      arguments.blocks_per_parser = static_cast<std::uint32_t>(settings_.blocks_per_parser);
-      arguments.show_progress = settings_.show_progress && node == 0;  // one line: node 0's share
-      ++children_;
-      const Payload payload = arguments.encode();
-      if (static_cast<int>(node) == node_index()) {
-        readers_[node] = spawn<InputReader>(payload.bytes());
-        send(readers_[node], ACTION_COUNTER_START);
-      } else {
-        spawn_requests_[request_spawn(static_cast<int>(node), 0, kReaderType, payload.share())] = {Role::kReader, node};
-      }
-    }
+    parsers_spawned();
   }
 
   // A reader is done. Once all are, the first problem in input order ends the run, its record

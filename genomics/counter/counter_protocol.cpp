@@ -280,16 +280,14 @@ template struct DumpChunk<4>;
 
 Payload ParserArguments::encode() const {
   const std::size_t stores_end = 8 + 8 * stores.size();
-  const std::size_t filter_bytes = filter != nullptr ? filter->bytes() : 0;
-  Payload payload = Payload::for_overwrite(stores_end + 16 + filter_bytes);
+  Payload payload = Payload::for_overwrite(stores_end + 16);
   std::byte* out = payload.writable_bytes().data();
   store_le32(out, k);
   store_le32(out + 4, static_cast<std::uint32_t>(stores.size()));
   for (std::size_t i = 0; i < stores.size(); ++i) store_le64(out + 8 + 8 * i, stores[i].value());
   store_le32(out + stores_end, minimizer_length);
   store_le32(out + stores_end + 4, filter_k);
-  store_le64(out + stores_end + 8, filter_bytes);
-  if (filter != nullptr) filter->write_bytes(payload.writable_bytes().subspan(stores_end + 16));
+  store_le64(out + stores_end + 8, filter_words);
   return payload;
 }
 
@@ -303,6 +301,10 @@ ParserArguments ParserArguments::decode(std::span<const std::byte> bytes) {
   const std::uint32_t stores = load_le32(bytes.data() + 4);
   const std::size_t stores_end = 8 + 8 * static_cast<std::size_t>(stores);
   require_size(bytes, stores_end + 16, "parser arguments");
+  if (bytes.size() != stores_end + 16) {
+    throw std::invalid_argument("parser arguments: " + std::to_string(bytes.size()) + " bytes for " +
+                                std::to_string(stores) + " stores");
+  }
   for (std::uint32_t i = 0; i < stores; ++i) {
     arguments.stores.push_back(ActorName::from_value(load_le64(bytes.data() + 8 + 8 * i)));
   }
@@ -313,15 +315,8 @@ ParserArguments ParserArguments::decode(std::span<const std::byte> bytes) {
                                 std::to_string(arguments.k));
   }
   arguments.filter_k = load_le32(bytes.data() + stores_end + 4);
-  const std::uint64_t filter_bytes = load_le64(bytes.data() + stores_end + 8);
-  if (filter_bytes != bytes.size() - stores_end - 16) {
-    throw std::invalid_argument("parser arguments: a filter of " + std::to_string(filter_bytes) + " bytes in " +
-                                std::to_string(bytes.size() - stores_end - 16));
-  }
-  if (filter_bytes != 0) {
-    arguments.filter = std::make_shared<const KmerBloomFilter>(KmerBloomFilter::from_bytes(bytes.subspan(stores_end + 16)));
-  }
-  if (arguments.filter != nullptr && (arguments.filter_k == 0 || arguments.filter_k > 32 || arguments.filter_k > arguments.k)) {
+  arguments.filter_words = load_le64(bytes.data() + stores_end + 8);
+  if (arguments.filter_words != 0 && (arguments.filter_k == 0 || arguments.filter_k > 32 || arguments.filter_k > arguments.k)) {
     throw std::invalid_argument("parser arguments: a filter of " + std::to_string(arguments.filter_k) +
                                 "-mers with k " + std::to_string(arguments.k));
   }

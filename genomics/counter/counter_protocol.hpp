@@ -25,6 +25,8 @@
 //   parser -> store       ACTION_KMER_BATCH            hashed k-mers the store owns
 //   store  -> parser      ACTION_KMER_BATCH_STORED     the batch is counted (flow control)
 //   parser -> reader      ACTION_BLOCK_DONE / _FAILED  every batch of the block is counted
+//   ?      -> parser      ACTION_PARSER_FILTER         the filter its arguments name (filter_words),
+//   parser -> ?           ACTION_PARSER_FILTER_TAKEN   before any block; answered once it is taken
 //   reader -> coordinator ACTION_INPUT_DONE            its pieces are read, or it stopped at a problem
 //   coordinator <-> store ACTION_HISTOGRAM_REQUEST, ACTION_HISTOGRAM, ACTION_DUMP_*
 //   coordinator <-> store ACTION_KMERS_SAVE / _SAVED, _LOAD / _LOADED, _FORGET / _FORGOTTEN:
@@ -38,6 +40,9 @@ inline constexpr Action ACTION_COUNTER_START{"genomics.counter.start"};
 inline constexpr Action ACTION_BLOCK{"genomics.counter.block"};
 inline constexpr Action ACTION_KMER_BATCH{"genomics.counter.kmer-batch"};
 inline constexpr Action ACTION_KMER_BATCH_STORED{"genomics.counter.kmer-batch-stored"};
+// The whole filter, as KmerBloomFilter::write_bytes writes it.
+inline constexpr Action ACTION_PARSER_FILTER{"genomics.counter.parser-filter"};
+inline constexpr Action ACTION_PARSER_FILTER_TAKEN{"genomics.counter.parser-filter-taken"};
 inline constexpr Action ACTION_BLOCK_DONE{"genomics.counter.block-done"};
 inline constexpr Action ACTION_BLOCK_FAILED{"genomics.counter.block-failed"};
 inline constexpr Action ACTION_INPUT_DONE{"genomics.counter.input-done"};
@@ -237,9 +242,10 @@ struct ParserArguments {
   // its store only when each of its k-mers of filter_k bases may be in the filter; the others
   // were read once (kmer_filter_window.hpp) and are only tallied.
   std::uint32_t filter_k = 0;
-  // None: no filter. Shared: the parsers on the coordinator's node read its filter, no copy.
-  std::shared_ptr<const KmerBloomFilter> filter;
-
+  // The filter's size, 0 for none. It comes as a message (ACTION_PARSER_FILTER) before the
+  // first block, from whoever put it together on the parser's node: megabytes sent once a node,
+  // not in every parser's arguments from the coordinator's node.
+  std::uint64_t filter_words = 0;
   Payload encode() const;
   static ParserArguments decode(std::span<const std::byte> bytes);
 };

@@ -36,7 +36,7 @@ class KmerParser : public Actor {
   }
 
   explicit KmerParser(std::span<const std::byte> arguments) : KmerParser(ParserArguments::decode(arguments)) {}
-  // On the coordinator's node: its arguments as they are (the filter shared, not copied).
+  // On the coordinator's node: its arguments as they are.
   explicit KmerParser(ParserArguments arguments)
       : arguments_(std::move(arguments)),
         scanner_(static_cast<int>(arguments_.k)),
@@ -51,9 +51,6 @@ class KmerParser : public Actor {
                                   std::to_string(arguments_.k) + ", " +
                                   std::to_string(arguments_.stores.size()) + " stores)");
     }
-    if (arguments_.filter != nullptr && !arguments_.filter->empty()) {
-      filter_window_.emplace(*arguments_.filter, static_cast<int>(arguments_.filter_k), static_cast<int>(arguments_.k));
-    }
   }
 
   void receive(const Message& message) override {
@@ -62,6 +59,8 @@ class KmerParser : public Actor {
       parse_block(message);
     } else if (action == ACTION_KMER_BATCH_STORED) {
       batch_stored(KmerBatch<Words>::decode_stored(message.payload()));
+    } else if (action == ACTION_PARSER_FILTER) {
+      take_filter(message);
     } else if (action == ACTION_COUNTER_STOP) {
       stop();
     } else {
@@ -171,7 +170,20 @@ class KmerParser : public Actor {
     SequenceParser(block.origin, records, kFileLabel).parse(visitor);
   }
 
+  void take_filter(const Message& message) {
+    if (arguments_.filter_words == 0 || filter_) throw std::logic_error("k-mer parser: a filter not asked for, or twice");
+    filter_ = KmerBloomFilter::from_bytes(message.payload());
+    if (filter_->words() != arguments_.filter_words) {
+      throw std::invalid_argument("k-mer parser: a filter of " + std::to_string(filter_->words()) + " words for one of " +
+                                  std::to_string(arguments_.filter_words));
+    }
+    filter_window_.emplace(*filter_, static_cast<int>(arguments_.filter_k), static_cast<int>(arguments_.k));
+    reply(message, ACTION_PARSER_FILTER_TAKEN);
+  }
+
   void parse_block(const Message& message) {
+    // The coordinator lets the readers start once every parser has its filter.
+    if (arguments_.filter_words != 0 && !filter_) throw std::logic_error("k-mer parser: a block before its filter");
     const BlockMessage block = BlockMessage::decode(message.payload());
     current_block_ = block.block_number;
     PendingBlock& pending = pending_[block.block_number];
@@ -229,7 +241,8 @@ class KmerParser : public Actor {
   ParserArguments arguments_;
   KmerScanner<Words> scanner_;
   std::optional<MinimizerWindow> window_;  // with minimizer routing
-  std::optional<KmerFilterWindow> filter_window_;  // with a filter (reads arguments_.filter)
+  std::optional<KmerBloomFilter> filter_;          // with a filter, once it has come
+  std::optional<KmerFilterWindow> filter_window_;  // reads filter_
   std::vector<std::vector<Key>> batches_;  // one per store, filled as k-mers come
   std::size_t batch_keys_;
   std::uint64_t current_block_ = 0;

@@ -30,6 +30,17 @@ class KmerBloomFilter {
   std::size_t words() const { return words_.size(); }
 
   void insert(std::uint64_t hash) { words_[word_of(hash)] |= bits_of(hash); }
+
+  // Where a hash's bits go: one word, 4 bits of it. A filter put together elsewhere from
+  // slices takes additions to its words in this form.
+  struct WordBits {
+    std::uint64_t word = 0;
+    std::uint64_t bits = 0;
+    bool operator==(const WordBits& other) const = default;
+  };
+  WordBits place(std::uint64_t hash) const { return {word_of(hash), bits_of(hash)}; }
+  // std::out_of_range for a word past the end.
+  void add(const WordBits& addition) { words_.at(addition.word) |= addition.bits; }
   bool may_contain(std::uint64_t hash) const {
     const std::uint64_t bits = bits_of(hash);
     return (words_[word_of(hash)] & bits) == bits;

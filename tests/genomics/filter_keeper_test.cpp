@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The keepers of the first round's filter (filter_keeper.hpp): their messages as bytes, and
+// the all-gather by which they put a later round's filter together for every node's parsers,
+// run on one engine with a keeper standing for each node.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <random>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <xenon/xenon.hpp>
+#include "genomics/assembler/carried_sequences.hpp"
+#include "genomics/assembler/filter_keeper.hpp"
+#include "genomics/counter/counter_protocol.hpp"
+#include "genomics/kmer/kmer_bloom_filter.hpp"
+#include "tests/engine/engine_test_support.hpp"
+#include "tests/support/test_support.hpp"
+
+namespace xenon::genomics {
+namespace {
+
+std::vector<std::byte> bytes_of(const Payload& payload) {
+  return {payload.bytes().begin(), payload.bytes().end()};
+}
+
+// A slice names the whole filter's size and its place in it; one that does not fit in its
+// filter is refused.
+TEST(FilterSlice, NamesItsPlaceInTheWholeFilter) {
+  const std::vector<std::byte> filter(8 * 10, std::byte{0xab});
+  const std::vector<std::byte> bytes = bytes_of(FilterSlice::encode(filter, {3, 7}));
+  const FilterSlice slice = FilterSlice::view(bytes);
+  EXPECT_EQ(slice.filter_words, 10u);
+  EXPECT_EQ(slice.first_word, 3u);
+  EXPECT_EQ(slice.word_count(), 4u);
+  EXPECT_EQ(slice.words[0], std::byte{0xab});
+  EXPECT_THROW(FilterSlice::view(std::span(bytes).first(15)), std::invalid_argument);
+  EXPECT_THROW(FilterSlice::view(std::span(bytes).first(bytes.size() - 4)), std::invalid_argument);
+  std::vector<std::byte> past_the_end = bytes;
+  store_le64(past_the_end.data() + 8, 7);  // words 7 to 11 of 10
+  EXPECT_THROW(FilterSlice::view(past_the_end), std::invalid_argument);
+  std::vector<std::byte> no_filter = bytes;
+  store_le64(no_filter.data(), 0);
+  EXPECT_THROW(FilterSlice::view(no_filter), std::invalid_argument);
+}
+
+TEST(FilterRound, TravelsAsBytesOfTheSizeItSays) {
+  FilterRound round;
+  round.keepers = {ActorName::from_value(3), ActorName::from_value(5)};
+  round.parsers = {ActorName::from_value(11)};
+  round.additions = {{2, 0x10}, {9, 0x8001}};
+  const std::vector<std::byte> bytes = bytes_of(round.encode());
+  const FilterRound back = FilterRound::decode(bytes);
+  EXPECT_EQ(back.keepers, round.keepers);
+  EXPECT_EQ(back.parsers, round.parsers);
+  EXPECT_EQ(back.additions, round.additions);
+  for (const std::size_t size : {std::size_t{0}, std::size_t{15}, bytes.size() - 16, bytes.size() - 1}) {
+    EXPECT_THROW(FilterRound::decode(std::span(bytes).first(size)), std::invalid_argument) << size;
+  }
+  std::vector<std::byte> longer = bytes;
+  longer.resize(bytes.size() + 16);
+  EXPECT_THROW(FilterRound::decode(longer), std::invalid_argument) << "an addition more than it says";
+}
+
+// What each stand-in parser was given.
+struct Deliveries {
+  std::mutex mutex;
+  std::vector<KmerBloomFilter> filters;
+};
+
+// Takes the filter as a parser does, and says so.
+class StandInParser : public Actor {
+ public:
+  explicit StandInParser(Deliveries& deliveries) : deliveries_(deliveries) {}
+  void receive(const Message& message) override {
+    if (message.action() == ACTION_PARSER_FILTER) {
+      const std::lock_guard lock(deliveries_.mutex);
+      deliveries_.filters.push_back(KmerBloomFilter::from_bytes(message.payload()));
+      reply(message, ACTION_PARSER_FILTER_TAKEN);
+    } else if (message.action() == ACTION_COUNTER_STOP) {
+      stop();
+    }
+  }
+
+ private:
+  Deliveries& deliveries_;
+};
+
+// Plays the first round's coordinator (a slice to each keeper), MultiKAssembly (asks for
+// them back) and a later round's coordinator (the round's additions and each node's parsers),
+// then stops everyone once every keeper has delivered.
+class RoundDriver : public Actor {
+ public:
+  RoundDriver(std::size_t nodes, std::size_t parsers_a_node, const KmerBloomFilter& first,
+              std::vector<KmerBloomFilter::WordBits> additions, Deliveries& deliveries, std::size_t& delivered)
+      : nodes_(nodes), parsers_a_node_(parsers_a_node), first_(first.to_bytes()), additions_(std::move(additions)),
+        deliveries_(deliveries), delivered_(delivered) {}
+
+  void receive(const Message& message) override {
+    const Action action = message.action();
+    if (action == testing::ACTION_START) {
+      for (std::size_t node = 0; node < nodes_; ++node) {
+        keepers_.push_back(spawn_on<FilterKeeper>(static_cast<int>(node) % worker_count()));
+        for (std::size_t parser = 0; parser < parsers_a_node_; ++parser) {
+          parsers_.push_back(spawn_on<StandInParser>(static_cast<int>(parser) % worker_count(), deliveries_));
+        }
+      }
+      const std::size_t words = first_.size() / 8;
+      for (std::size_t node = 0; node < nodes_; ++node) {
+        send(keepers_[node], ACTION_FILTER_SLICE_KEEP, FilterSlice::encode(first_, filter_slice(words, nodes_, node)));
+        send(keepers_[node], ACTION_FILTER_SLICE_ASK);
+      }
+    } else if (action == ACTION_FILTER_SLICE) {
+      if (++slices_back_ == nodes_) begin_round();
+    } else if (action == ACTION_FILTER_DELIVERED) {
+      if (++delivered_ != nodes_) return;
+      for (const ActorName keeper : keepers_) send(keeper, ACTION_COUNTER_STOP);
+      for (const ActorName parser : parsers_) send(parser, ACTION_COUNTER_STOP);
+    } else if (action == ACTION_CHILD_STOPPED) {
+      EXPECT_EQ(message.payload_size(), 0u) << "a keeper or parser failed";
+      if (++stopped_ == keepers_.size() + parsers_.size()) stop();
+    }
+  }
+
+ private:
+  void begin_round() {
+    const std::size_t words = first_.size() / 8;
+    auto addition = additions_.begin();
+    for (std::size_t node = 0; node < nodes_; ++node) {
+      FilterRound round;
+      round.keepers = keepers_;
+      round.parsers.assign(parsers_.begin() + static_cast<std::ptrdiff_t>(node * parsers_a_node_),
+                           parsers_.begin() + static_cast<std::ptrdiff_t>((node + 1) * parsers_a_node_));
+      const WordRange range = filter_slice(words, nodes_, node);
+      while (addition != additions_.end() && addition->word < range.end) round.additions.push_back(*addition++);
+      send(keepers_[node], ACTION_FILTER_ROUND, round.encode());
+    }
+  }
+
+  std::size_t nodes_;
+  std::size_t parsers_a_node_;
+  std::vector<std::byte> first_;
+  std::vector<KmerBloomFilter::WordBits> additions_;
+  Deliveries& deliveries_;
+  std::size_t& delivered_;
+  std::vector<ActorName> keepers_;
+  std::vector<ActorName> parsers_;
+  std::size_t slices_back_ = 0;
+  std::size_t stopped_ = 0;
+};
+
+// Every parser of every node gets the first round's filter with the carried k-mers' additions,
+// whole, however many nodes (a keeper each) and parsers a node there are; each keeper says so
+// once.
+TEST(FilterKeepers, PutTheRoundsFilterTogetherForEveryParser) {
+  testing::Watchdog watchdog("filter keepers");
+  std::mt19937_64 random(11);
+  KmerBloomFilter first = KmerBloomFilter::sized_for(5000);
+  for (int i = 0; i < 3000; ++i) first.insert(random());
+  std::string carried;
+  for (int sequence = 0; sequence < 40; ++sequence) {
+    std::string bases(60, 'A');
+    for (char& base : bases) base = "ACGT"[random() % 4];
+    carried += bases + "\n";
+  }
+  const std::vector<KmerBloomFilter::WordBits> additions = carried_kmer_additions(first, carried, 21);
+  ASSERT_FALSE(additions.empty());
+  KmerBloomFilter expected = first;
+  for (const KmerBloomFilter::WordBits& addition : additions) expected.add(addition);
+
+  for (const std::size_t nodes : {1u, 3u, 8u}) {
+    for (const std::size_t parsers_a_node : {0u, 1u, 2u}) {
+      Deliveries deliveries;
+      std::size_t delivered = 0;
+      Engine engine(testing::with_threads(2));
+      engine.send(engine.spawn<RoundDriver>(nodes, parsers_a_node, first, additions, deliveries, delivered),
+                  testing::ACTION_START);
+      engine.run();
+      EXPECT_EQ(delivered, nodes);
+      ASSERT_EQ(deliveries.filters.size(), nodes * parsers_a_node) << nodes << " nodes";
+      for (const KmerBloomFilter& filter : deliveries.filters) EXPECT_EQ(filter, expected) << nodes << " nodes";
+      EXPECT_EQ(engine.statistics().dead_letters, 0u);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace xenon::genomics
