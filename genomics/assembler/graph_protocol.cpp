@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "genomics/assembler/graph_protocol.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <xenon/xenon.hpp>
@@ -9,33 +10,39 @@
 
 namespace xenon::genomics {
 
-// u64 threshold, u64 filter_items, u64 length of `carried`, its bytes, then the stores as
-// ParserArguments (with no filter).
+// u64 threshold, u64 filter_items, u64 carried_anywhere (0 or 1), u64 length of `carried`,
+// its bytes, then the stores as ParserArguments (with no filter).
 Payload GraphSetup::encode() const {
   ParserArguments stores_part_fields;
   stores_part_fields.k = k;
   stores_part_fields.stores = stores;
   stores_part_fields.minimizer_length = minimizer_length;
   const Payload stores_part = stores_part_fields.encode();
-  Payload payload = Payload::for_overwrite(24 + carried.size() + stores_part.size());
+  Payload payload = Payload::for_overwrite(32 + carried.size() + stores_part.size());
   std::byte* out = payload.writable_bytes().data();
   store_le64(out, threshold);
   store_le64(out + 8, filter_items);
-  store_le64(out + 16, carried.size());
-  std::copy(carried.begin(), carried.end(), reinterpret_cast<char*>(out + 24));
-  std::copy(stores_part.bytes().begin(), stores_part.bytes().end(), out + 24 + carried.size());
+  store_le64(out + 16, carried_anywhere ? 1 : 0);
+  store_le64(out + 24, carried.size());
+  std::copy(carried.begin(), carried.end(), reinterpret_cast<char*>(out + 32));
+  std::copy(stores_part.bytes().begin(), stores_part.bytes().end(), out + 32 + carried.size());
   return payload;
 }
 
 GraphSetup GraphSetup::decode(std::span<const std::byte> bytes) {
-  if (bytes.size() < 24) throw std::invalid_argument("graph setup message too short");
-  const std::uint64_t carried_bytes = load_le64(bytes.data() + 16);
-  if (carried_bytes > bytes.size() - 24) throw std::invalid_argument("graph setup: carried sequences cut short");
-  const ParserArguments arguments = ParserArguments::decode(bytes.subspan(24 + carried_bytes));
+  if (bytes.size() < 32) throw std::invalid_argument("graph setup message too short");
+  const std::uint64_t carried_anywhere = load_le64(bytes.data() + 16);
+  const std::uint64_t carried_bytes = load_le64(bytes.data() + 24);
+  if (carried_bytes > bytes.size() - 32) throw std::invalid_argument("graph setup: carried sequences cut short");
+  if (carried_anywhere > 1 || (carried_bytes != 0 && carried_anywhere == 0)) {
+    throw std::invalid_argument("graph setup: carried sequences here and nowhere");
+  }
+  const ParserArguments arguments = ParserArguments::decode(bytes.subspan(32 + carried_bytes));
   GraphSetup setup;
   setup.threshold = load_le64(bytes.data());
   setup.filter_items = load_le64(bytes.data() + 8);
-  setup.carried = std::string_view(reinterpret_cast<const char*>(bytes.data() + 24), carried_bytes);
+  setup.carried_anywhere = carried_anywhere != 0;
+  setup.carried = std::string_view(reinterpret_cast<const char*>(bytes.data() + 32), carried_bytes);
   setup.k = arguments.k;
   setup.stores = arguments.stores;
   setup.minimizer_length = arguments.minimizer_length;
@@ -46,6 +53,18 @@ GraphSetup GraphSetup::decode(std::span<const std::byte> bytes) {
                                 (setup.filter_items != 0 ? " and a filter" : ""));
   }
   return setup;
+}
+
+std::string_view carried_share(std::string_view sequences, std::size_t shares, std::size_t index) {
+  // The first line that begins at or after a byte: at it, or after the next line break.
+  const auto line_at = [&](std::size_t byte) {
+    if (byte == 0 || byte >= sequences.size()) return std::min(byte, sequences.size());
+    const std::size_t end = sequences.find('\n', byte - 1);
+    return end == std::string_view::npos ? sequences.size() : end + 1;
+  };
+  const std::size_t first = line_at(sequences.size() * index / shares);
+  const std::size_t end = line_at(sequences.size() * (index + 1) / shares);
+  return sequences.substr(first, end - first);
 }
 
 Payload SolidAnswer::encode() const {

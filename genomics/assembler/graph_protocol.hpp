@@ -14,6 +14,11 @@
 // Each step ends everywhere before the coordinator starts the next:
 //   coordinator -> store  ACTION_GRAPH_SOLIDIFY  keep k-mers counted at least `threshold` times,
 //                                                and those of the sequences carried from a smaller k
+//                                                (each store gets a share of them: carried_share)
+//   store -> store        ACTION_GRAPH_CARRIED_KMERS  the k-mers of its share the other store owns
+//                                                (KmerBatch, block number 0)
+//   store -> store        ACTION_GRAPH_CARRIED_JUDGED   answers each batch (flow control)
+//   store -> every store  ACTION_GRAPH_CARRIED_SENT   u64 batches of carried k-mers it sent that store
 //   store -> store        ACTION_GRAPH_FILTER_PART  the filter asked for (filter_items), merged
 //                                                with those of the store's children in merge_tree.hpp,
 //                                                to its parent there
@@ -33,6 +38,9 @@ namespace xenon::genomics {
 inline constexpr Action ACTION_GRAPH_SOLIDIFY{"genomics.graph.solidify"};
 inline constexpr Action ACTION_GRAPH_SOLID{"genomics.graph.solid"};
 inline constexpr Action ACTION_GRAPH_FILTER_PART{"genomics.graph.filter-part"};
+inline constexpr Action ACTION_GRAPH_CARRIED_KMERS{"genomics.graph.carried-kmers"};
+inline constexpr Action ACTION_GRAPH_CARRIED_JUDGED{"genomics.graph.carried-judged"};
+inline constexpr Action ACTION_GRAPH_CARRIED_SENT{"genomics.graph.carried-sent"};
 inline constexpr Action ACTION_GRAPH_EDGES{"genomics.graph.edges"};
 inline constexpr Action ACTION_GRAPH_EDGES_DONE{"genomics.graph.edges-done"};
 inline constexpr Action ACTION_GRAPH_WALK{"genomics.graph.walk"};
@@ -56,10 +64,12 @@ struct GraphSetup {
   std::vector<ActorName> stores;
   std::uint32_t minimizer_length = 0;  // k-mers are in the store of their minimizer
   // Sequences carried from the round of a smaller k, one a line (multi_k_assembly.hpp): each
-  // store keeps the k-mers of them it owns, whatever their count (at least 1). A view: of the
-  // coordinator's sequences when encoding, of the message's bytes after decode() (megabytes
-  // that no side copies).
+  // store keeps the k-mers of them it owns, whatever their count (at least 1). This store's
+  // share (carried_share): it sends each k-mer of them to the store that owns it. A view: of
+  // the coordinator's sequences when encoding, of the message's bytes after decode().
   std::string_view carried;
+  // Whether any store has a share (then every store reports to every other what it sent).
+  bool carried_anywhere = false;
   // Not 0 (the first of several rounds, k <= 32): every store also answers with a filter of
   // its k-mers counted twice or more, all sized alike for this many over all stores, whose
   // union leaves out of the later rounds the k-mers read once (kmer_filter_window.hpp).
@@ -69,6 +79,10 @@ struct GraphSetup {
   // Valid while `bytes` are (carried views into them).
   static GraphSetup decode(std::span<const std::byte> bytes);
 };
+
+// Share `index` of `shares` of sequences one a line: the lines that begin in that share of the
+// bytes. Every line is in one share; the shares are in order.
+std::string_view carried_share(std::string_view sequences, std::size_t shares, std::size_t index);
 
 // A store's answer to the setup: its solid k-mers, and the filter asked for (or none).
 struct SolidAnswer {

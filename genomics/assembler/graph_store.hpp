@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <xenon/xenon.hpp>
+#include "genomics/assembler/carried_kmer_exchange.hpp"
 #include "genomics/assembler/carried_sequences.hpp"
 #include "genomics/assembler/graph_protocol.hpp"
 #include "genomics/assembler/lookup_batcher.hpp"
@@ -68,6 +69,19 @@ class GraphStore : public KmerStore<Words> {
       return;
     } else if (action == ACTION_GRAPH_FILTER_PART) {
       filter_part_arrived(KmerBloomFilter::from_bytes(message.payload()));
+      return;
+    } else if (action == ACTION_GRAPH_CARRIED_KMERS) {
+      // Answered at once, judged or not: one that waits for this store's setup waits briefly.
+      carried_.batch_arrived(message.share_payload(), count_in_table());
+      this->reply(message, ACTION_GRAPH_CARRIED_JUDGED);
+      keep_solid_when_carried_in();
+      return;
+    } else if (action == ACTION_GRAPH_CARRIED_JUDGED) {
+      carried_batch_judged();
+      return;
+    } else if (action == ACTION_GRAPH_CARRIED_SENT) {
+      carried_.report_arrived(message.payload_as<std::uint64_t>());
+      keep_solid_when_carried_in();
       return;
     } else if (action == ACTION_GRAPH_EDGES) {
       phase_ = Phase::kEdges;
@@ -199,6 +213,7 @@ class GraphStore : public KmerStore<Words> {
     // What counting freed (a parser's filter, its arguments, batches) came from holes in the
     // heap where earlier rounds left them, and stays resident until given back.
     release_freed_memory();
+    if (setup_done_) throw std::logic_error("a second graph setup for one store");
     const GraphSetup setup = GraphSetup::decode(message.payload());
     coordinator_ = message.source();
     stores_ = setup.stores;
@@ -209,15 +224,82 @@ class GraphStore : public KmerStore<Words> {
     minimizer_length_ = static_cast<int>(setup.minimizer_length);
     minimizers_.emplace(static_cast<int>(setup.k), minimizer_length_);
     k_ = static_cast<int>(setup.k);
+    threshold_ = setup.threshold;
+    filter_items_ = setup.filter_items;
+    carried_anywhere_ = setup.carried_anywhere;
+    // Carried k-mers are solid whatever their count: this store's share goes to their owners.
+    carried_.judge_from_now(threshold_, count_in_table());
+    if (carried_anywhere_) {
+      // The share is read from the router's own reference to the message's bytes (a small
+      // payload is copied, not shared).
+      Payload holder = message.share_payload();
+      const std::string_view share = GraphSetup::decode(holder.bytes()).carried;
+      carried_router_.emplace(std::move(holder), share, k_, minimizer_length_, stores_.size());
+      route_carried();
+    }
+    setup_done_ = true;
+    keep_solid_when_carried_in();
+  }
+
+  // This store's share of the carried sequences to the stores that own its k-mers (its own
+  // judged at once), a batch's worth of k-mers at a time while fewer than kCarriedInFlight
+  // batches wait to be judged (each is answered: ACTION_GRAPH_CARRIED_JUDGED); once all have
+  // gone, how many batches went to each store.
+  void route_carried() {
+    static constexpr std::size_t kCarriedInFlight = 16;
+    bool done = false;
+    while (!done && carried_in_flight_ < kCarriedInFlight) {
+      done = carried_router_->route_some(carried_router_->batch_keys(), [this](std::size_t store, Payload batch) {
+        if (store == self_index_) {
+          carried_.batch_arrived(std::move(batch), count_in_table());
+        } else {
+          this->send(stores_[store], ACTION_GRAPH_CARRIED_KMERS, std::move(batch));
+          ++carried_in_flight_;
+        }
+      });
+    }
+    if (!done) return;  // goes on as the answers come
+    for (std::size_t store = 0; store < stores_.size(); ++store) {
+      this->send_value(stores_[store], ACTION_GRAPH_CARRIED_SENT, carried_router_->sent()[store]);
+    }
+    carried_router_.reset();
+  }
+
+  void carried_batch_judged() {
+    if (carried_in_flight_ == 0) throw std::logic_error("an answer for a batch of carried k-mers not sent");
+    --carried_in_flight_;
+    if (carried_router_) route_carried();
+  }
+
+  auto count_in_table() const {
+    return [this](const Key& key) { return this->table_.count_of(key); };
+  }
+
+  // Once the setup and (if any store has a share) every carried k-mer this store owns are in:
+  // the solid k-mers become vertices.
+  void keep_solid_when_carried_in() {
+    if (!setup_done_ || filter_phase_ != FilterPhase::kBeforeSetup) return;
+    if (!carried_anywhere_) {
+      if (carried_.anything_arrived()) throw std::logic_error("carried k-mers in a round that carries none");
+    } else if (!carried_.complete(stores_.size())) {
+      return;
+    }
+    keep_solid(carried_.take());
+  }
+
+  void keep_solid(const typename CarriedKmerExchange<Words>::Kept& carried) {
+    // The batches of carried k-mers came and went through holes in the heap, which stay
+    // resident until given back (on node 0, 3.5 MiB more at the peak that follows).
+    release_freed_memory();
+    const std::uint64_t threshold = threshold_;
     // Carried k-mers are solid whatever their count; those no read has are added with one.
-    const CarriedKmers carried = carried_kmers(setup.carried, setup.threshold);
     const auto keep = [&](const Key& key, std::uint64_t count) {
-      return count >= setup.threshold ||
+      return count >= threshold ||
              std::binary_search(carried.under_threshold.begin(), carried.under_threshold.end(), key);
     };
     std::size_t solid = 0;
     KmerBloomFilter filter;
-    if (setup.filter_items != 0) filter = KmerBloomFilter::sized_for(setup.filter_items);
+    if (filter_items_ != 0) filter = KmerBloomFilter::sized_for(filter_items_);
     this->table_.for_each([&](const Key& key, std::uint64_t count) {
       solid += keep(key, count);
       if constexpr (Words == 1) {
@@ -284,42 +366,6 @@ class GraphStore : public KmerStore<Words> {
     filter_ = KmerBloomFilter();
     filter_phase_ = FilterPhase::kSent;
     this->send(coordinator_, ACTION_GRAPH_SOLID, answer.encode());
-  }
-
-  // The carried k-mers (of the sequences, one a line) that this store owns, as the parsers
-  // route them, which the threshold alone would not keep: those counted fewer times, and
-  // those no read has. Each sorted, each key once. Looked up in the counts rather than
-  // gathered into a set of their own: a set of every carried k-mer a store owns was a
-  // quarter of a later round's peak, and nearly all of them are counted above the threshold.
-  struct CarriedKmers {
-    std::vector<Key> under_threshold;
-    std::vector<Key> uncounted;
-  };
-  CarriedKmers carried_kmers(std::string_view sequences, std::uint64_t threshold) const {
-    CarriedKmers carried;
-    KmerScanner<Words> scanner(k_);
-    MinimizerWindow window(k_, minimizer_length_);
-    const auto stores = static_cast<std::uint32_t>(stores_.size());
-    for_each_carried_sequence(sequences, [&](std::string_view sequence) {
-      scanner.reset();
-      window.reset();
-      scanner.feed(sequence, [&](const PackedKmer<Words>& kmer) {
-        if (store_of_minimizer(window.minimum(), stores) != self_index_) return;
-        const Key key = key_of<Words>(kmer);
-        const std::uint64_t count = this->table_.count_of(key);
-        if (count == 0) {
-          carried.uncounted.push_back(key);
-        } else if (count < threshold) {
-          carried.under_threshold.push_back(key);
-        }
-      }, window);
-    });
-    for (std::vector<Key>* keys : {&carried.under_threshold, &carried.uncounted}) {
-      std::sort(keys->begin(), keys->end());
-      keys->erase(std::unique(keys->begin(), keys->end()), keys->end());
-      keys->shrink_to_fit();
-    }
-    return carried;
   }
 
   LookupAnswer answer(const Key& key, std::uint8_t flags) {
@@ -600,7 +646,15 @@ class GraphStore : public KmerStore<Words> {
   }
 
   ActorName coordinator_;
-  // The solid k-mers phase: this store's count, and the filter being merged up merge_tree.hpp.
+  // The solid k-mers phase: the setup, the carried k-mers coming in, then this store's count,
+  // and the filter being merged up merge_tree.hpp.
+  bool setup_done_ = false;
+  std::uint64_t threshold_ = 0;
+  std::uint64_t filter_items_ = 0;
+  bool carried_anywhere_ = false;
+  std::optional<CarriedKmerRouter<Words>> carried_router_;  // while this store's share goes out
+  std::size_t carried_in_flight_ = 0;                        // batches of it not yet answered
+  CarriedKmerExchange<Words> carried_;
   enum class FilterPhase { kBeforeSetup, kMerging, kSent };
   FilterPhase filter_phase_ = FilterPhase::kBeforeSetup;
   std::uint64_t solid_kmers_ = 0;
