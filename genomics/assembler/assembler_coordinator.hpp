@@ -511,8 +511,9 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       threading_.stores.push_back(this->stores()[store]);
       ++threading_.stores_awaited;
     }
-    const Payload shared = request.encode();
-    for (const ActorName store : threading_.stores) this->send(store, ACTION_THREAD_READS, shared.share());
+    request.coordinator = this->self();
+    // To the first store, which passes it on down the tree (thread_protocol.hpp).
+    if (!threading_.stores.empty()) this->send(threading_.stores.front(), ACTION_THREAD_READS, request.encode());
     this->log().line("reads threaded by " + std::to_string(threading_.stores_awaited) + " stores, each " +
                      (request.rethread_kept ? "the reads it kept" : "its share of the input"));
     if (threading_.stores_awaited == 0) threading_maybe_done();

@@ -91,10 +91,11 @@ class GraphStore : public KmerStore<Words> {
       send_unvisited(message);
       return;
     } else if (action == ACTION_THREAD_READS) {
-      threading_coordinator_ = message.source();
+      ThreadingRequest request = ThreadingRequest::decode(message.payload(), this->self());
+      for (const ActorName child : request.pass_on_to) this->send(child, ACTION_THREAD_READS, message.share_payload());
+      threading_coordinator_ = request.coordinator;
       // Last round's kept reads go to the new share, or are dropped when it does not want them.
-      share_ = std::make_unique<ReadShare>(ThreadingRequest::decode(message.payload(), this->self()),
-                                            std::move(kept_reads_));
+      share_ = std::make_unique<ReadShare>(std::move(request), std::move(kept_reads_));
       kept_reads_ = {};
       this->send(this->self(), ACTION_THREAD_NEXT);
       return;

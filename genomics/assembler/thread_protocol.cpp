@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "genomics/assembler/merge_tree.hpp"
 #include "genomics/assembler/varint.hpp"
 #include "genomics/io/checkpoint_file.hpp"
 #include "genomics/kmer/kmer.hpp"
@@ -56,6 +57,7 @@ std::uint32_t narrow32(std::uint64_t value, const char* what) {
 Payload ThreadingRequest::encode() const {
   CheckpointWriter writer;
   writer.u64(k);
+  writer.u64(coordinator.value());
   writer.u64(keep_crossing_reads ? 1 : 0);
   writer.u64(rethread_kept ? 1 : 0);
   writer.u64(paths ? 1 : 0);
@@ -85,6 +87,7 @@ ThreadingRequest ThreadingRequest::decode(std::span<const std::byte> bytes, Acto
   const std::uint64_t k = reader.u64();
   if (k == 0 || k > kMaxK) throw std::invalid_argument("threading request: k = " + std::to_string(k));
   request.k = static_cast<std::uint32_t>(k);
+  request.coordinator = ActorName::from_value(reader.u64());
   request.keep_crossing_reads = reader.u64() != 0;
   request.rethread_kept = reader.u64() != 0;
   request.paths = reader.u64() != 0;
@@ -107,18 +110,23 @@ ThreadingRequest ThreadingRequest::decode(std::span<const std::byte> bytes, Acto
   const std::uint64_t files = reader.u64();
   for (std::uint64_t i = 0; i < files; ++i) request.files.push_back(reader.text());
   const std::uint64_t shares = reader.u64();
+  std::vector<ActorName> owners;
+  std::size_t place = 0;
   bool found = false;
   for (std::uint64_t share = 0; share < shares; ++share) {
     const ActorName owner = ActorName::from_value(reader.u64());
     const std::uint64_t pieces = reader.u64();
     if (owner == store && found) throw std::invalid_argument("threading request: two shares for one store");
+    if (owner == store) place = owners.size();
     found = found || owner == store;
+    owners.push_back(owner);
     for (std::uint64_t i = 0; i < pieces; ++i) {
       InputPiece piece = read_piece(reader, request.files.size());
       if (owner == store) request.pieces.push_back(piece);
     }
   }
   if (!found) throw std::invalid_argument("threading request: no share for store " + std::to_string(store.value()));
+  for (const std::size_t child : merge_tree::children(place, owners.size())) request.pass_on_to.push_back(owners[child]);
   if (request.bridges && request.dead_ends.size() != request.ends.size()) {
     throw std::invalid_argument("threading request: dead ends for " + std::to_string(request.dead_ends.size()) +
                                 " unitigs, ends for " + std::to_string(request.ends.size()));

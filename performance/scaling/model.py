@@ -20,16 +20,21 @@ Figures it uses, per tool, from the report:
   bytes, messages and frames each node sent to others at Pr: node 0's excess over the mean of
       the others is what node 0 alone sends, the rest is an all-to-all exchange (k-mers hashed
       over the nodes). Where the report says what each node sent node 0 (bytes_to_node0) and
-      Pr >= 3, node 0's excess in bytes is taken as a broadcast: B, what node 0 sends each
-      other node beyond what the others send each other (a filter or the sequences every node
-      needs), sent again to every node added; else as C, a volume that does not grow with N.
+      Pr >= 3, node 0's excess in bytes is taken as broadcasts: B, what node 0 sends each
+      other node beyond what the others send each other, sent again to every node added; and,
+      where node 0's line also says what it sent each node (bytes_to_nodes) and some node is
+      not its child in the binary tree of the nodes (1, 2, 4, ...: merge_tree.hpp with one
+      store a node), R, what it sent each child beyond the others: a broadcast relayed down
+      that tree (the threading requests' unitig ends), which node 0 sends ceil(log2 N) times
+      and the others pass on. Else as C, a volume that does not grow with N.
 
 Prediction at N nodes, of node 0 (the node that does the serial steps and sends the most):
   T(N) = S + I * W / N + frames(N) * latency + bytes(N) / bandwidth + barriers(N)
-  bytes(N)  = B * (N - 1) + A * x(N) / N, or C * x(N) / x(Pr) + A * x(N) / N without B, with
+  bytes(N)  = B * (N - 1) + R * ceil(log2 N) + A * x(N) / N, or C * x(N) / x(Pr) + A * x(N) / N
+              without B and R, with
               x(n) = (n - 1) / n the share of hashed data that leaves a node, A the all-to-all
               volume;
-  frames(N) = max((bytes(N) - B * (N - 1)) / mean frame bytes at Pr, (N - 1) * phases): at
+  frames(N) = max((bytes(N) - broadcasts) / mean frame bytes at Pr, (N - 1) * phases): at
               least one frame to every peer in every phase (a broadcast's megabytes go in large
               messages, within that floor);
   barriers(N) = phases * (2 * latency + 2 * (N - 1) * message overhead): at the end of every
@@ -45,7 +50,9 @@ Assumptions (each makes the prediction optimistic or pessimistic as said):
   - the parallel work divides over N nodes with the imbalance measured at Pr (more nodes
     usually worsen it: optimistic);
   - communication does not overlap computation, and every frame pays a full latency (no
-    pipelining: pessimistic); only node 0's sending is counted, as it sends the most;
+    pipelining: pessimistic); only node 0's sending is counted, as it sends the most (a
+    relayed broadcast reaches the last node after ceil(log2 N) transfers of R, about when node
+    0 has sent its copies, so node 0's sending stands for it);
   - busy time at Pr is wall-clock time, so on fewer cores than processes (2 cores here) the
     parallel busy time is inflated by time the OS gave to other ranks; the model takes W from
     Pw and only S, I and the bytes from Pr, so I may be inflated (pessimistic).
@@ -133,6 +140,10 @@ def read_report(path):
                                   for key in ("busy_s", "bytes_sent", "msgs_sent", "frames_sent")}
             if "bytes_to_node0" in fields:
                 run["ranks"][rank]["bytes_to_node0"] = number(fields, "bytes_to_node0", index)
+            if "bytes_to_nodes" in fields:
+                values = fields["bytes_to_nodes"].split(",")
+                run["ranks"][rank]["bytes_to_nodes"] = [
+                    number({"bytes_to_nodes": value}, "bytes_to_nodes", index) for value in values]
         elif kind == "SCALING_PHASE":
             serial = fields.get("serial_s", "n/a")
             run["phases"][fields.get("phase", "?")] = 0.0 if serial == "n/a" else number(fields, "serial_s", index)
@@ -183,18 +194,36 @@ class ToolModel:
             self.own[key] = max(0.0, ranks[0][key] - mean_other)
             # The volume every node exchanges, self-sends included, over all nodes.
             self.all_to_all[key] = mean_other * p / crossing(p)
-        # Node 0's excess as a broadcast: what it sends each peer beyond what the others send
-        # each other (their bytes less what went to node 0, over their p - 2 other peers).
+        # Node 0's excess as broadcasts: what it sends each peer beyond what the others send
+        # each other (their bytes less what went to node 0, over their p - 2 other peers). A
+        # relayed one (R) goes down the binary tree of the nodes, so node 0 sends it only to
+        # its children there (nodes 1, 2, 4, ...) and the others pass it on: where node 0's
+        # bytes to each node are known and some node is not its child, R is what it sent each
+        # child beyond each other node, and a direct one (B) what it sent every node beyond
+        # the exchange.
         self.broadcast = 0.0
+        self.relayed = 0.0
         if p >= 3 and all("bytes_to_node0" in ranks[r] for r in range(1, p)):
             between_others = sum((ranks[r]["bytes_sent"] - ranks[r]["bytes_to_node0"]) / (p - 2)
                                  for r in range(1, p)) / (p - 1)
-            self.broadcast = max(0.0, ranks[0]["bytes_sent"] / (p - 1) - between_others)
+            to_nodes = ranks[0].get("bytes_to_nodes")
+            children = tree_children(p)
+            if to_nodes is not None and len(to_nodes) == p - 1 and len(children) < p - 1:
+                to_child = sum(to_nodes[c - 1] for c in children) / len(children)
+                others = [n for n in range(1, p) if n not in children]
+                to_other = sum(to_nodes[n - 1] for n in others) / len(others)
+                self.relayed = max(0.0, to_child - to_other)
+                # The others pass on p - 1 - L of its copies between themselves.
+                between_others -= self.relayed * (p - 1 - len(children)) / ((p - 1) * (p - 2))
+                self.broadcast = max(0.0, to_other - between_others)
+            else:
+                self.broadcast = max(0.0, ranks[0]["bytes_sent"] / (p - 1) - between_others)
             self.own["bytes_sent"] = 0.0
             self.all_to_all["bytes_sent"] = between_others * (p - 1) * p / crossing(p)
         frames = sum(rank["frames_sent"] for rank in ranks.values())
         # The mean frame of the exchange: a broadcast's megabytes went in a few large messages.
-        framed_bytes = sum(rank["bytes_sent"] for rank in ranks.values()) - self.broadcast * (p - 1)
+        framed_bytes = (sum(rank["bytes_sent"] for rank in ranks.values()) -
+                        (self.broadcast + self.relayed) * (p - 1))
         self.frame_bytes = framed_bytes / frames if frames and framed_bytes > 0 else 65536.0
 
     def sent(self, key, nodes):
@@ -202,14 +231,23 @@ class ToolModel:
         if nodes == 1:
             return 0.0, 0.0
         shared = self.all_to_all[key] * crossing(nodes) / nodes
-        broadcast = self.broadcast * (nodes - 1) if key == "bytes_sent" else 0.0
-        return broadcast + self.own[key] * crossing(nodes) / crossing(self.reference) + shared, shared
+        if key != "bytes_sent":
+            return self.own[key] * crossing(nodes) / crossing(self.reference) + shared, shared
+        children = len(tree_children(nodes))
+        passed_on = self.relayed * (nodes - 1 - children) / (nodes - 1)  # by the mean other node
+        return self.broadcasts(nodes) + self.own[key] * crossing(nodes) / crossing(self.reference) + shared, \
+            shared + passed_on
+
+    def broadcasts(self, nodes):
+        """What node 0 sends of broadcasts at `nodes` nodes: every node a direct one, its
+        children in the tree a relayed one."""
+        return self.broadcast * (nodes - 1) + self.relayed * len(tree_children(nodes))
 
     def predict(self, nodes, latency, bandwidth):
         node0_bytes, _ = self.sent("bytes_sent", nodes)
         # A broadcast travels in large messages (megabytes): its latency is one a node and
         # phase, the floor below, not one a mean frame.
-        framed = node0_bytes - self.broadcast * (nodes - 1)
+        framed = node0_bytes - self.broadcasts(nodes)
         frames = max(framed / self.frame_bytes, (nodes - 1) * self.phases) if nodes > 1 else 0.0
         terms = {
             "serial steps on node 0": self.serial,
@@ -222,6 +260,9 @@ class ToolModel:
         limit = max(terms, key=terms.get)
         if limit == "node 0's bandwidth" and self.broadcast * (nodes - 1) > node0_bytes / 2:
             limit += f" (mostly what it sends every node: {self.broadcast / 1e6:.1f} MB each)"
+        elif limit == "node 0's bandwidth" and self.broadcasts(nodes) > node0_bytes / 2:
+            limit += (f" (mostly broadcasts: {self.relayed / 1e6:.1f} MB relayed to each of "
+                      f"{len(tree_children(nodes))} nodes, {self.broadcast / 1e6:.1f} MB sent to every node)")
         if limit == "serial steps on node 0" and self.serial_by_phase:
             worst = max(self.serial_by_phase, key=self.serial_by_phase.get)
             limit += f" (mostly {worst}: {self.serial_by_phase[worst]:.2f} s)"
@@ -230,6 +271,17 @@ class ToolModel:
     def fitted_work(self):
         """S + W: the one-node time the fit implies, what speedups and efficiencies are against."""
         return self.serial + self.parallel
+
+
+def tree_children(nodes):
+    """Node 0's children in the binary tree a relayed broadcast goes down
+    (genomics/assembler/merge_tree.hpp, one store a node): 1, 2, 4, ... below `nodes`."""
+    children = []
+    step = 1
+    while step < nodes:
+        children.append(step)
+        step *= 2
+    return children
 
 
 def crossing(nodes):
@@ -284,6 +336,7 @@ def main():
               f"work_s={model.work:.3f} "
               f"serial_s={model.serial:.3f} parallel_s={model.parallel:.3f} imbalance={model.imbalance:.2f} "
               f"node0_own_bytes={model.own['bytes_sent']:.0f} node0_broadcast_bytes_per_node={model.broadcast:.0f} "
+              f"relayed_broadcast_bytes={model.relayed:.0f} "
               f"all_to_all_bytes={model.all_to_all['bytes_sent']:.0f} "
               f"frame_bytes={model.frame_bytes:.0f} phases={model.phases}")
         for processes, run in sorted(tools[model.tool].items()):

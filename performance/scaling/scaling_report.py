@@ -9,7 +9,8 @@ over the runs of a tool, the issue's targets marked met or MISSED.
 Each STATS_DIR holds the TOOL-node-N.json files of one run (one tool, one process count P).
 Lines (key=value, machine-readable):
   SCALING tool=T P=P rank=R phase=NAME busy_s=... [peak_rss_mib= msgs_sent= bytes_sent= ...]
-      phase=all carries the node's totals (bytes_to_node0: what it sent node 0 of bytes_sent); the other phases come from node 0's log, mapped
+      phase=all carries the node's totals (bytes_to_node0: what it sent node 0 of bytes_sent; on
+      node 0's line bytes_to_nodes: what it sent each other node); the other phases come from node 0's log, mapped
       onto each node's busy timeline (50 ms buckets, split by overlap).
   SCALING_PHASE tool=T P=P phase=NAME busy_total_s= busy_max_s= max_over_mean= serial_s=
   SCALING_RUN tool=T P=P busy_total_s= serial_s= serial_fraction= busy_max_over_mean= peak_rss_max_mib=
@@ -137,11 +138,15 @@ def fmt(value):
 
 
 def to_node0(node):
-    """'bytes_to_node0=N ' where the node's statistics say where its bytes went, else ''."""
+    """'bytes_to_node0=N ' where the node's statistics say where its bytes went, else ''; for
+    node 0, 'bytes_to_nodes=B1,B2,...' instead: what it sent each other node, in node order."""
     per_node = node.get("to_nodes_bytes")
     if not isinstance(per_node, list) or not per_node:
         return ""
-    return f"bytes_to_node0={per_node[0] if node['node'] != 0 else 0} "
+    if node["node"] == 0:
+        to_nodes = f"bytes_to_nodes={','.join(str(value) for value in per_node[1:])} " if len(per_node) > 1 else ""
+        return "bytes_to_node0=0 " + to_nodes
+    return f"bytes_to_node0={per_node[0]} "
 
 
 def report_run(nodes, threshold):

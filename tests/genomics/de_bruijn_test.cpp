@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <map>
 #include <random>
 #include <string>
@@ -755,6 +757,42 @@ TEST(ReadThreads, EndsAsLongAsTheLongestReadFindTheSameCrossings) {
   EXPECT_THROW(ReadThreads(ends, kK, span + 1), std::invalid_argument);
   EXPECT_THROW(ReadThreads(ends, kK, 0), std::invalid_argument);
   EXPECT_THROW(ReadThreads(ends, kK, ReadThreads::kEndSpan + 1), std::invalid_argument);
+}
+
+// The request goes to the first store of its shares, and each store passes it on to its
+// children in the binary tree of the shares (merge_tree.hpp): every store gets it exactly
+// once, whatever the count, the first passes it to ceil(log2 n) stores, and each reports to
+// the coordinator named in it, not to the store that passed it on.
+TEST(ReadThreads, ARequestGoesDownATreeOfTheStoresReachingEachOnce) {
+  const xenon::ActorName coordinator = xenon::ActorName::make(0, 0, 1);
+  for (const std::uint32_t stores : {1u, 2u, 3u, 8u, 13u}) {
+    ThreadingRequest request;
+    request.k = kK;
+    request.coordinator = coordinator;
+    request.ends = {{1, std::string(kK, 'A'), {}}};
+    request.files = {"a.fq"};
+    InputPiece piece;
+    piece.whole = true;
+    for (std::uint32_t store = 0; store < stores; ++store) {
+      request.shares.push_back({xenon::ActorName::make(store, 0, 7), {piece}});
+    }
+    const xenon::Payload message = request.encode();
+    std::map<std::uint64_t, int> received;
+    std::vector<xenon::ActorName> to_visit = {request.shares.front().store};
+    while (!to_visit.empty()) {
+      const xenon::ActorName store = to_visit.back();
+      to_visit.pop_back();
+      ++received[store.value()];
+      const ThreadingRequest taken = ThreadingRequest::decode(message.bytes(), store);
+      EXPECT_EQ(taken.coordinator, coordinator);
+      if (store == request.shares.front().store) {
+        EXPECT_EQ(taken.pass_on_to.size(), static_cast<std::size_t>(std::ceil(std::log2(stores)))) << stores;
+      }
+      to_visit.insert(to_visit.end(), taken.pass_on_to.begin(), taken.pass_on_to.end());
+    }
+    EXPECT_EQ(received.size(), stores);
+    for (const auto& [store, times] : received) EXPECT_EQ(times, 1) << store;
+  }
 }
 
 // Every store is sent the same request and takes its own pieces from it by its name.

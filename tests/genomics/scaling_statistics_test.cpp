@@ -197,6 +197,44 @@ TEST(ScalingModel, SendsABroadcastToEveryNodeAdded) {
       << run.output;
 }
 
+// At P = 4 node 0 sends nodes 1 and 2, its children in the tree (1, 2, 4, ...), 100 MB more
+// than node 3, and node 2 passes it on to node 3; every node sends every other 10 MB of the
+// exchange (5 MB to node 0): a relayed broadcast, which node 0 sends ceil(log2 N) times, not
+// a direct one.
+constexpr const char* kRelayedReport =
+    "SCALING tool=demo P=1 rank=0 phase=all busy_s=12.0 bytes_sent=0 msgs_sent=0 frames_sent=0\n"
+    "SCALING_RUN tool=demo P=1 busy_total_s=12.0\n"
+    "SCALING tool=demo P=4 rank=0 phase=all busy_s=3.0 bytes_sent=230000000 msgs_sent=30 frames_sent=30 "
+    "bytes_to_node0=0 bytes_to_nodes=110000000,110000000,10000000\n"
+    "SCALING tool=demo P=4 rank=1 phase=all busy_s=3.0 bytes_sent=25000000 msgs_sent=30 frames_sent=30 "
+    "bytes_to_node0=5000000\n"
+    "SCALING tool=demo P=4 rank=2 phase=all busy_s=3.0 bytes_sent=125000000 msgs_sent=30 frames_sent=30 "
+    "bytes_to_node0=5000000\n"
+    "SCALING tool=demo P=4 rank=3 phase=all busy_s=3.0 bytes_sent=25000000 msgs_sent=30 frames_sent=30 "
+    "bytes_to_node0=5000000\n"
+    "SCALING_PHASE tool=demo P=4 phase=work busy_total_s=12.0 serial_s=0.0\n"
+    "SCALING_RUN tool=demo P=4 busy_total_s=12.0\n";
+
+TEST(ScalingModel, RelaysABroadcastDownATreeOfTheNodes) {
+  TemporaryDirectory out("xenon-model");
+  const std::string input = out.write("report.txt", kRelayedReport);
+  const auto run = run_command("python3 performance/scaling/model.py --nodes 256 --bandwidth-mbs 1000 "
+                               "--latency-us 1 --cores 4 " + input);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto fit = fields_of_line(run.output, "MODEL_FIT tool=demo");
+  EXPECT_NEAR(number(fit, "relayed_broadcast_bytes"), 100e6, 1);
+  EXPECT_NEAR(number(fit, "node0_broadcast_bytes_per_node"), 0.0, 1);
+  EXPECT_NEAR(number(fit, "all_to_all_bytes"), 160e6, 1) << "node 2's passing on is not exchange";
+  // 100 MB to each of node 0's 8 children at 256 nodes (not 255 nodes), and its share of the
+  // exchange.
+  const auto at256 = fields_of_line(run.output, "MODEL tool=demo N=256 ");
+  EXPECT_NEAR(number(at256, "bandwidth_s"), 0.8 + 0.160 * 255 / 256 / 256, 1e-4);
+  EXPECT_NE(run.output.find("limit=\"node 0's bandwidth (mostly broadcasts: 100.0 MB relayed to each of 8 nodes, "
+                            "0.0 MB sent to every node)\""),
+            std::string::npos)
+      << run.output;
+}
+
 TEST(ScalingModel, RefusesBadInputInOneLine) {
   TemporaryDirectory out("xenon-model");
   const std::map<std::string, std::string> cases = {
