@@ -74,6 +74,12 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     setup.stores = this->stores();
     setup.minimizer_length = minimizer_length();
     if (builds_count_filter(settings_)) setup.filter_items = count_filter_items();
+    if (setup.filter_items != 0) {
+      // Every store sends each keeper its part of the keeper's slice (filter_keeper.hpp).
+      if (settings_.filter_keepers.empty()) throw std::logic_error("a filter for the later rounds with no keeper for it");
+      setup.filter_keepers = settings_.filter_keepers;
+      outcome_.first_round_filter_words = KmerBloomFilter::bytes_for(setup.filter_items) / 8;
+    }
     // Each store gets a share of the carried sequences and sends their k-mers to the stores
     // that own them: node 0 sends them once, not to every store (4.6 MB to every node in
     // each later round of 40x E. coli).
@@ -131,22 +137,6 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       return 0;
     }
     return items;
-  }
-
-  // The filter merged over every store (store 0's answer), for the later rounds: a slice to
-  // each node's keeper, straight from the answer's bytes (filter_keeper.hpp).
-  void keep_first_round_filter(std::span<const std::byte> filter_bytes) {
-    if (filter_bytes.size() % 8 != 0 || outcome_.first_round_filter_words != 0 || settings_.filter_keepers.empty()) {
-      throw std::invalid_argument("a filter of " + std::to_string(filter_bytes.size()) +
-                                  " bytes not asked for, or twice, or with no keeper for it");
-    }
-    const std::size_t words = filter_bytes.size() / 8;
-    const std::size_t slices = settings_.filter_keepers.size();
-    for (std::size_t index = 0; index < slices; ++index) {
-      this->send(settings_.filter_keepers[index], ACTION_FILTER_SLICE_KEEP,
-                 FilterSlice::encode(filter_bytes, filter_slice(words, slices, index)));
-    }
-    outcome_.first_round_filter_words = words;
   }
 
   // A round after the first: the first round's k-mers read twice or more, and this round's
@@ -257,9 +247,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   void receive_other(const Message& message) override {
     const Action action = message.action();
     if (action == ACTION_GRAPH_SOLID) {
-      const SolidAnswerView answer = SolidAnswerView::of(message.payload());
-      outcome_.solid_kmers += answer.solid;
-      if (!answer.filter_bytes.empty()) keep_first_round_filter(answer.filter_bytes);
+      outcome_.solid_kmers += message.payload_as<std::uint64_t>();
       if (--awaited_ != 0) return;
       progress_.phase_done("%llu solid k-mers (counted %llu times or more; threshold %llu beside well-read branches)",
                            outcome_.solid_kmers, solid_floor(settings_, outcome_.coverage_threshold),

@@ -17,12 +17,15 @@
 
 // The first round's filter between rounds (AssemblerSettings::count_filter): a slice of it on
 // every node, so that no node holds the whole filter while the later rounds build and walk
-// their graphs. Before a later round counts, the keepers put the round's filter together on
+// their graphs. Every first-round store sends each keeper its part of that keeper's slice,
+// which the keeper ORs together (a reduce-scatter: no node gathers the whole filter, and node
+// 0 sends no more of it than any other). Before a later round counts, the keepers put the round's filter together on
 // every node, each sending its slice to every other (an all-gather), and hand it to their
 // node's parsers: each node sends and receives the filter once, where node 0 used to send it
 // whole to every node (on 40x E. coli, 9.2 MB to each node in each of three rounds).
 //   MultiKAssembly -> every node  request_spawn kFilterKeeperType (no arguments): one keeper a node
-//   coordinator -> keeper     ACTION_FILTER_SLICE_KEEP   FilterSlice, the first round's (filter_slice)
+//   store -> keeper           ACTION_FILTER_PART         FilterPart: its filter's words of the keeper's
+//                                                        slice (filter_slice), from every store
 //   MultiKAssembly -> keeper  ACTION_FILTER_SLICE_ASK    before each later round
 //   keeper -> MultiKAssembly  ACTION_FILTER_SLICE        the slice it keeps, as it came
 //   coordinator -> keeper     ACTION_FILTER_ROUND        FilterRound: the keepers, this node's parsers,
@@ -36,7 +39,7 @@
 namespace xenon::genomics {
 
 inline constexpr std::string_view kFilterKeeperType = "genomics.filter-keeper";
-inline constexpr Action ACTION_FILTER_SLICE_KEEP{"genomics.filter-slice.keep"};
+inline constexpr Action ACTION_FILTER_PART{"genomics.filter-slice.part"};
 inline constexpr Action ACTION_FILTER_SLICE_ASK{"genomics.filter-slice.ask"};
 inline constexpr Action ACTION_FILTER_SLICE{"genomics.filter-slice"};
 inline constexpr Action ACTION_FILTER_ROUND{"genomics.filter-slice.round"};
@@ -68,14 +71,18 @@ struct FilterSlice {
 
   std::uint64_t word_count() const { return words.size() / 8; }
 
-  // The slice of a filter's bytes (KmerBloomFilter::write_bytes) that `range` names.
-  static Payload encode(std::span<const std::byte> filter_bytes, WordRange range) {
-    const std::span<const std::byte> words = filter_bytes.subspan(8 * range.first, 8 * (range.end - range.first));
-    Payload slice = Payload::for_overwrite(16 + words.size());
-    store_le64(slice.writable_bytes().data(), filter_bytes.size() / 8);
-    store_le64(slice.writable_bytes().data() + 8, range.first);
-    std::copy(words.begin(), words.end(), slice.writable_bytes().data() + 16);
+  // The slice of `filter` that `range` names.
+  static Payload encode(const KmerBloomFilter& filter, WordRange range) {
+    Payload slice = Payload::for_overwrite(bytes_for(range));
+    write(filter, range, slice.writable_bytes());
     return slice;
+  }
+  static std::size_t bytes_for(WordRange range) { return 16 + 8 * (range.end - range.first); }
+  // The same into `out` (bytes_for(range) bytes).
+  static void write(const KmerBloomFilter& filter, WordRange range, std::span<std::byte> out) {
+    store_le64(out.data(), filter.words());
+    store_le64(out.data() + 8, range.first);
+    filter.write_words(range.first, out.subspan(16, 8 * (range.end - range.first)));
   }
   // Throws std::invalid_argument on a slice that is not whole words inside a filter of at
   // most kLargestFilterWords.
@@ -91,6 +98,28 @@ struct FilterSlice {
                                   std::to_string(slice.filter_words));
     }
     return slice;
+  }
+};
+
+// One store's part of a keeper's slice (store -> keeper, ACTION_FILTER_PART): u64 the parts
+// the keeper gets in all (one from every store), then the slice of the store's filter
+// (FilterSlice).
+struct FilterPart {
+  std::uint64_t parts = 0;
+  FilterSlice slice;
+
+  static Payload encode(std::uint64_t parts, const KmerBloomFilter& filter, WordRange range) {
+    Payload part = Payload::for_overwrite(8 + FilterSlice::bytes_for(range));
+    store_le64(part.writable_bytes().data(), parts);
+    FilterSlice::write(filter, range, part.writable_bytes().subspan(8));
+    return part;
+  }
+  // Throws std::invalid_argument as FilterSlice::view does, or for no parts.
+  static FilterPart view(std::span<const std::byte> bytes) {
+    if (bytes.size() < 8 || load_le64(bytes.data()) == 0) {
+      throw std::invalid_argument("a filter part of " + std::to_string(bytes.size()) + " bytes, or of no parts");
+    }
+    return {load_le64(bytes.data()), FilterSlice::view(bytes.subspan(8))};
   }
 };
 
@@ -155,14 +184,11 @@ class FilterKeeper : public Actor {
 
   void receive(const Message& message) override {
     const Action action = message.action();
-    if (action == ACTION_FILTER_SLICE_KEEP) {
-      if (slice_.size() != 0) throw std::logic_error("a second filter slice for one keeper");
-      FilterSlice::view(message.payload());  // checked as it arrives, not when it is needed
-      slice_ = message.share_payload();
-      if (!asker_.is_none()) send(asker_, ACTION_FILTER_SLICE, slice_.share());
+    if (action == ACTION_FILTER_PART) {
+      part_arrived(FilterPart::view(message.payload()));
     } else if (action == ACTION_FILTER_SLICE_ASK) {
-      // The slice and the ask come from two actors: the ask may overtake the slice.
-      if (slice_.size() == 0) {
+      // The parts and the ask come from several actors: the ask may overtake some parts.
+      if (!slice_complete()) {
         asker_ = message.source();
       } else {
         reply(message, ACTION_FILTER_SLICE, slice_.share());
@@ -183,10 +209,39 @@ class FilterKeeper : public Actor {
   }
 
  private:
+  bool slice_complete() const { return parts_expected_ != 0 && parts_in_ == parts_expected_; }
+
+  // The first part sets the slice's place and size; each later one is ORed in. Once every
+  // store's part is in, an ask that came first is answered.
+  void part_arrived(const FilterPart& part) {
+    if (slice_complete()) throw std::logic_error("a filter part after every part came");
+    if (parts_expected_ == 0) {
+      parts_expected_ = part.parts;
+      slice_ = Payload::for_overwrite(16 + part.slice.words.size());
+      std::byte* out = slice_.writable_bytes().data();
+      store_le64(out, part.slice.filter_words);
+      store_le64(out + 8, part.slice.first_word);
+      std::copy(part.slice.words.begin(), part.slice.words.end(), out + 16);
+    } else {
+      const FilterSlice mine = FilterSlice::view(slice_.bytes());
+      if (part.parts != parts_expected_ || part.slice.filter_words != mine.filter_words ||
+          part.slice.first_word != mine.first_word || part.slice.words.size() != mine.words.size()) {
+        throw std::invalid_argument("a filter part of words " + std::to_string(part.slice.first_word) + " to " +
+                                    std::to_string(part.slice.first_word + part.slice.word_count()) + " for the slice of words " +
+                                    std::to_string(mine.first_word) + " to " + std::to_string(mine.first_word + mine.word_count()));
+      }
+      std::byte* words = slice_.writable_bytes().data() + 16;
+      for (std::size_t at = 0; at < part.slice.words.size(); at += 8) {
+        store_le64(words + at, load_le64(words + at) | load_le64(part.slice.words.data() + at));
+      }
+    }
+    if (++parts_in_ == parts_expected_ && !asker_.is_none()) send(asker_, ACTION_FILTER_SLICE, slice_.share());
+  }
+
   // This keeper's slice with the round's additions goes to every other keeper, and into the
   // filter this node puts together.
   void round_begins(const Message& message) {
-    if (round_ || slice_.size() == 0) throw std::logic_error("a filter round before the last ended, or before the slice");
+    if (round_ || !slice_complete()) throw std::logic_error("a filter round before the last ended, or before the slice");
     round_ = FilterRound::decode(message.payload());
     coordinator_ = message.source();
     if (std::count(round_->keepers.begin(), round_->keepers.end(), self()) != 1) {
@@ -250,8 +305,10 @@ class FilterKeeper : public Actor {
     round_.reset();
   }
 
-  Payload slice_;                        // the first round's: FilterSlice
-  ActorName asker_ = ActorName::none();  // asked before its slice came
+  Payload slice_;                        // the first round's: FilterSlice, ORed from the parts
+  std::uint64_t parts_expected_ = 0;     // 0 until the first part came
+  std::uint64_t parts_in_ = 0;
+  ActorName asker_ = ActorName::none();  // asked before its slice was whole
   // A later round's filter, while this node puts it together and hands it out.
   std::optional<FilterRound> round_;
   ActorName coordinator_ = ActorName::none();

@@ -10,44 +10,53 @@
 
 namespace xenon::genomics {
 
-// u64 threshold, u64 filter_items, u64 carried_anywhere (0 or 1), u64 length of `carried`,
-// its bytes, then the stores as ParserArguments (with no filter).
+// u64 threshold, u64 filter_items, u64 carried_anywhere (0 or 1), u64 keepers, their names
+// (u64 each), u64 length of `carried`, its bytes, then the stores as ParserArguments (with no
+// filter).
 Payload GraphSetup::encode() const {
   ParserArguments stores_part_fields;
   stores_part_fields.k = k;
   stores_part_fields.stores = stores;
   stores_part_fields.minimizer_length = minimizer_length;
   const Payload stores_part = stores_part_fields.encode();
-  Payload payload = Payload::for_overwrite(32 + carried.size() + stores_part.size());
+  const std::size_t head = 40 + 8 * filter_keepers.size();
+  Payload payload = Payload::for_overwrite(head + carried.size() + stores_part.size());
   std::byte* out = payload.writable_bytes().data();
   store_le64(out, threshold);
   store_le64(out + 8, filter_items);
   store_le64(out + 16, carried_anywhere ? 1 : 0);
-  store_le64(out + 24, carried.size());
-  std::copy(carried.begin(), carried.end(), reinterpret_cast<char*>(out + 32));
-  std::copy(stores_part.bytes().begin(), stores_part.bytes().end(), out + 32 + carried.size());
+  store_le64(out + 24, filter_keepers.size());
+  for (std::size_t i = 0; i < filter_keepers.size(); ++i) store_le64(out + 32 + 8 * i, filter_keepers[i].value());
+  store_le64(out + head - 8, carried.size());
+  std::copy(carried.begin(), carried.end(), reinterpret_cast<char*>(out + head));
+  std::copy(stores_part.bytes().begin(), stores_part.bytes().end(), out + head + carried.size());
   return payload;
 }
 
 GraphSetup GraphSetup::decode(std::span<const std::byte> bytes) {
-  if (bytes.size() < 32) throw std::invalid_argument("graph setup message too short");
+  if (bytes.size() < 40) throw std::invalid_argument("graph setup message too short");
   const std::uint64_t carried_anywhere = load_le64(bytes.data() + 16);
-  const std::uint64_t carried_bytes = load_le64(bytes.data() + 24);
-  if (carried_bytes > bytes.size() - 32) throw std::invalid_argument("graph setup: carried sequences cut short");
+  const std::uint64_t keepers = load_le64(bytes.data() + 24);
+  if (keepers > (bytes.size() - 40) / 8) throw std::invalid_argument("graph setup: filter keepers cut short");
+  const std::size_t head = 40 + 8 * static_cast<std::size_t>(keepers);
+  const std::uint64_t carried_bytes = load_le64(bytes.data() + head - 8);
+  if (carried_bytes > bytes.size() - head) throw std::invalid_argument("graph setup: carried sequences cut short");
   if (carried_anywhere > 1 || (carried_bytes != 0 && carried_anywhere == 0)) {
     throw std::invalid_argument("graph setup: carried sequences here and nowhere");
   }
-  const ParserArguments arguments = ParserArguments::decode(bytes.subspan(32 + carried_bytes));
+  const ParserArguments arguments = ParserArguments::decode(bytes.subspan(head + carried_bytes));
   GraphSetup setup;
   setup.threshold = load_le64(bytes.data());
   setup.filter_items = load_le64(bytes.data() + 8);
   setup.carried_anywhere = carried_anywhere != 0;
-  setup.carried = std::string_view(reinterpret_cast<const char*>(bytes.data() + 32), carried_bytes);
+  for (std::uint64_t i = 0; i < keepers; ++i) setup.filter_keepers.push_back(ActorName::from_value(load_le64(bytes.data() + 32 + 8 * i)));
+  setup.carried = std::string_view(reinterpret_cast<const char*>(bytes.data() + head), carried_bytes);
   setup.k = arguments.k;
   setup.stores = arguments.stores;
   setup.minimizer_length = arguments.minimizer_length;
   if (setup.k % 2 == 0 || setup.k > static_cast<std::uint32_t>(kMaxKmerLength) || setup.stores.empty() ||
-      setup.minimizer_length == 0 || setup.minimizer_length > setup.k || (setup.filter_items != 0 && setup.k > 32)) {
+      setup.minimizer_length == 0 || setup.minimizer_length > setup.k ||
+      (setup.filter_items != 0 && (setup.k > 32 || setup.filter_keepers.empty()))) {
     throw std::invalid_argument("graph setup with k = " + std::to_string(setup.k) + " and " +
                                 std::to_string(setup.stores.size()) + " stores" +
                                 (setup.filter_items != 0 ? " and a filter" : ""));
@@ -65,19 +74,6 @@ std::string_view carried_share(std::string_view sequences, std::size_t shares, s
   const std::size_t first = line_at(sequences.size() * index / shares);
   const std::size_t end = line_at(sequences.size() * (index + 1) / shares);
   return sequences.substr(first, end - first);
-}
-
-Payload SolidAnswer::encode() const {
-  Payload payload = Payload::for_overwrite(8 + filter.bytes());
-  const std::span<std::byte> out = payload.writable_bytes();
-  store_le64(out.data(), solid);
-  filter.write_bytes(out.subspan(8));
-  return payload;
-}
-
-SolidAnswerView SolidAnswerView::of(std::span<const std::byte> bytes) {
-  if (bytes.size() < 8) throw std::invalid_argument("solid k-mers message too short");
-  return {load_le64(bytes.data()), bytes.subspan(8)};
 }
 
 void append_unitig(std::vector<std::byte>& message, std::string_view bases, std::uint64_t coverage_sum) {

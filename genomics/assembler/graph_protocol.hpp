@@ -19,11 +19,9 @@
 //                                                (KmerBatch, block number 0)
 //   store -> store        ACTION_GRAPH_CARRIED_JUDGED   answers each batch (flow control)
 //   store -> every store  ACTION_GRAPH_CARRIED_SENT   u64 batches of carried k-mers it sent that store
-//   store -> store        ACTION_GRAPH_FILTER_PART  the filter asked for (filter_items), merged
-//                                                with those of the store's children in merge_tree.hpp,
-//                                                to its parent there
-//   store -> coordinator  ACTION_GRAPH_SOLID     SolidAnswer: u64 vertices kept, then (store 0
-//                                                only) the filter merged over every store
+//   store -> keeper       ACTION_FILTER_PART     the filter asked for (filter_items): each keeper its
+//                                                part of the keeper's slice (filter_keeper.hpp)
+//   store -> coordinator  ACTION_GRAPH_SOLID     u64 vertices kept
 //   coordinator -> store  ACTION_GRAPH_EDGES     find each vertex's neighbours
 //   store -> coordinator  ACTION_GRAPH_EDGES_DONE  u64 edges
 //   coordinator -> store  ACTION_GRAPH_WALK      walk the unitigs that start at its vertices
@@ -37,7 +35,6 @@ namespace xenon::genomics {
 
 inline constexpr Action ACTION_GRAPH_SOLIDIFY{"genomics.graph.solidify"};
 inline constexpr Action ACTION_GRAPH_SOLID{"genomics.graph.solid"};
-inline constexpr Action ACTION_GRAPH_FILTER_PART{"genomics.graph.filter-part"};
 inline constexpr Action ACTION_GRAPH_CARRIED_KMERS{"genomics.graph.carried-kmers"};
 inline constexpr Action ACTION_GRAPH_CARRIED_JUDGED{"genomics.graph.carried-judged"};
 inline constexpr Action ACTION_GRAPH_CARRIED_SENT{"genomics.graph.carried-sent"};
@@ -70,10 +67,12 @@ struct GraphSetup {
   std::string_view carried;
   // Whether any store has a share (then every store reports to every other what it sent).
   bool carried_anywhere = false;
-  // Not 0 (the first of several rounds, k <= 32): every store also answers with a filter of
-  // its k-mers counted twice or more, all sized alike for this many over all stores, whose
-  // union leaves out of the later rounds the k-mers read once (kmer_filter_window.hpp).
+  // Not 0 (the first of several rounds, k <= 32): every store also builds a filter of its
+  // k-mers counted twice or more, all sized alike for this many over all stores, whose union
+  // leaves out of the later rounds the k-mers read once (kmer_filter_window.hpp), and sends
+  // each of these keepers (one a node) its part of the keeper's slice (filter_keeper.hpp).
   std::uint64_t filter_items = 0;
+  std::vector<ActorName> filter_keepers;
 
   Payload encode() const;
   // Valid while `bytes` are (carried views into them).
@@ -83,22 +82,6 @@ struct GraphSetup {
 // Share `index` of `shares` of sequences one a line: the lines that begin in that share of the
 // bytes. Every line is in one share; the shares are in order.
 std::string_view carried_share(std::string_view sequences, std::size_t shares, std::size_t index);
-
-// A store's answer to the setup: its solid k-mers, and the filter asked for (or none).
-struct SolidAnswer {
-  std::uint64_t solid = 0;
-  KmerBloomFilter filter;
-
-  Payload encode() const;
-};
-// An answer read in place: the filter's bytes (KmerBloomFilter::write_bytes), if any, stay in
-// the message. Throws std::invalid_argument on a message too short.
-struct SolidAnswerView {
-  std::uint64_t solid = 0;
-  std::span<const std::byte> filter_bytes;
-
-  static SolidAnswerView of(std::span<const std::byte> bytes);
-};
 
 // A unitig as a store found it: its bases and the sum of its k-mers' counts.
 struct UnitigRecord {

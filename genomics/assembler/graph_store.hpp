@@ -16,9 +16,9 @@
 #include <xenon/xenon.hpp>
 #include "genomics/assembler/carried_kmer_exchange.hpp"
 #include "genomics/assembler/carried_sequences.hpp"
+#include "genomics/assembler/filter_keeper.hpp"
 #include "genomics/assembler/graph_protocol.hpp"
 #include "genomics/assembler/lookup_batcher.hpp"
-#include "genomics/assembler/merge_tree.hpp"
 #include "genomics/assembler/read_share.hpp"
 #include "genomics/assembler/mate_pairing.hpp"
 #include "genomics/assembler/thread_protocol.hpp"
@@ -66,9 +66,6 @@ class GraphStore : public KmerStore<Words> {
       batcher_->answered(message.payload(), [this](std::uint64_t tag, LookupAnswer found) { answered(tag, found); });
     } else if (action == ACTION_GRAPH_SOLIDIFY) {
       solidify(message);
-      return;
-    } else if (action == ACTION_GRAPH_FILTER_PART) {
-      filter_part_arrived(KmerBloomFilter::from_bytes(message.payload()));
       return;
     } else if (action == ACTION_GRAPH_CARRIED_KMERS) {
       // Answered at once, judged or not: one that waits for this store's setup waits briefly.
@@ -227,6 +224,7 @@ class GraphStore : public KmerStore<Words> {
     k_ = static_cast<int>(setup.k);
     threshold_ = setup.threshold;
     filter_items_ = setup.filter_items;
+    filter_keepers_ = setup.filter_keepers;
     carried_anywhere_ = setup.carried_anywhere;
     // Carried k-mers are solid whatever their count: this store's share goes to their owners.
     carried_.judge_from_now(threshold_, count_in_table());
@@ -279,7 +277,7 @@ class GraphStore : public KmerStore<Words> {
   // Once the setup and (if any store has a share) every carried k-mer this store owns are in:
   // the solid k-mers become vertices.
   void keep_solid_when_carried_in() {
-    if (!setup_done_ || filter_phase_ != FilterPhase::kBeforeSetup) return;
+    if (!setup_done_ || solid_kept_) return;
     if (!carried_anywhere_) {
       if (carried_.anything_arrived()) throw std::logic_error("carried k-mers in a round that carries none");
     } else if (!carried_.complete(stores_.size())) {
@@ -328,45 +326,13 @@ class GraphStore : public KmerStore<Words> {
     kept = PageArray<KeptKmer>();
     batcher_ = std::make_unique<LookupBatcher<Words>>(stores_.size(), kBatchEntries);
     solid_kmers_ = solid;
-    filter_parts_expected_ = filter.empty() ? 0 : merge_tree::children(self_index_, stores_.size()).size();
-    absorb_filter(std::move(filter));
-    filter_phase_ = FilterPhase::kMerging;
-    answer_solid_when_merged();
-  }
-
-  // A child's filter in merge_tree.hpp (with its own children's merged in). One that comes
-  // before this store's own ACTION_GRAPH_SOLIDIFY is merged all the same (OR does not mind the
-  // order); the answer waits for the setup.
-  void filter_part_arrived(KmerBloomFilter part) {
-    if (filter_phase_ == FilterPhase::kSent) throw std::logic_error("a filter part after this store sent its own on");
-    absorb_filter(std::move(part));
-    ++filter_parts_received_;
-    if (filter_phase_ == FilterPhase::kMerging) answer_solid_when_merged();
-  }
-  void absorb_filter(KmerBloomFilter part) {
-    if (filter_.empty()) {
-      filter_ = std::move(part);
-    } else if (!part.empty()) {
-      filter_.merge(part);
+    solid_kept_ = true;
+    // Each keeper its part of its slice of the filter (filter_keeper.hpp), then the count.
+    for (std::size_t keeper = 0; keeper < filter_keepers_.size() && !filter.empty(); ++keeper) {
+      this->send(filter_keepers_[keeper], ACTION_FILTER_PART,
+                 FilterPart::encode(stores_.size(), filter, filter_slice(filter.words(), filter_keepers_.size(), keeper)));
     }
-  }
-  // Once the children's filters are merged: the filter goes on to the parent (store 0: to the
-  // coordinator, in its answer), the count of solid k-mers to the coordinator.
-  void answer_solid_when_merged() {
-    if (filter_parts_received_ < filter_parts_expected_) return;
-    if (filter_parts_received_ > filter_parts_expected_) throw std::logic_error("a filter part this store did not wait for");
-    SolidAnswer answer;
-    answer.solid = solid_kmers_;
-    if (!filter_.empty() && self_index_ != 0) {
-      Payload part = Payload::for_overwrite(filter_.bytes());
-      filter_.write_bytes(part.writable_bytes());
-      this->send(stores_[merge_tree::parent(self_index_)], ACTION_GRAPH_FILTER_PART, std::move(part));
-    } else {
-      answer.filter = std::move(filter_);
-    }
-    filter_ = KmerBloomFilter();
-    filter_phase_ = FilterPhase::kSent;
-    this->send(coordinator_, ACTION_GRAPH_SOLID, answer.encode());
+    this->send_value(coordinator_, ACTION_GRAPH_SOLID, static_cast<std::uint64_t>(solid_kmers_));
   }
 
   LookupAnswer answer(const Key& key, std::uint8_t flags) {
@@ -647,21 +613,17 @@ class GraphStore : public KmerStore<Words> {
   }
 
   ActorName coordinator_;
-  // The solid k-mers phase: the setup, the carried k-mers coming in, then this store's count,
-  // and the filter being merged up merge_tree.hpp.
+  // The solid k-mers phase: the setup, the carried k-mers coming in, then this store's count.
   bool setup_done_ = false;
+  bool solid_kept_ = false;
   std::uint64_t threshold_ = 0;
   std::uint64_t filter_items_ = 0;
+  std::vector<ActorName> filter_keepers_;
   bool carried_anywhere_ = false;
   std::optional<CarriedKmerRouter<Words>> carried_router_;  // while this store's share goes out
   std::size_t carried_in_flight_ = 0;                        // batches of it not yet answered
   CarriedKmerExchange<Words> carried_;
-  enum class FilterPhase { kBeforeSetup, kMerging, kSent };
-  FilterPhase filter_phase_ = FilterPhase::kBeforeSetup;
   std::uint64_t solid_kmers_ = 0;
-  KmerBloomFilter filter_;  // this store's and its children's so far
-  std::size_t filter_parts_expected_ = 0;
-  std::size_t filter_parts_received_ = 0;
   std::vector<ActorName> stores_;
   std::size_t self_index_ = 0;
   std::optional<KmerShape<Words>> shape_;

@@ -55,6 +55,14 @@ void KmerBloomFilter::write_bytes(std::span<std::byte> out) const {
   for (std::size_t i = 0; i < words_.size(); ++i) store_le64(out.data() + 8 * i, words_[i]);
 }
 
+void KmerBloomFilter::write_words(std::size_t first, std::span<std::byte> out) const {
+  if (out.size() % 8 != 0 || first > words_.size() || out.size() / 8 > words_.size() - first) {
+    throw std::invalid_argument("words " + std::to_string(first) + " to " + std::to_string(first + out.size() / 8) +
+                                " of a k-mer filter of " + std::to_string(words_.size()));
+  }
+  for (std::size_t i = 0; i < out.size() / 8; ++i) store_le64(out.data() + 8 * i, words_[first + i]);
+}
+
 KmerBloomFilter KmerBloomFilter::from_bytes(std::span<const std::byte> bytes) {
   if (bytes.size() % 8 != 0) {
     throw std::invalid_argument("a k-mer filter of " + std::to_string(bytes.size()) + " bytes, not whole words");

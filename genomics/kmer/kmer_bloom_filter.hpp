@@ -57,6 +57,9 @@ class KmerBloomFilter {
   // The same bytes into `out` (bytes() of them), as a message's payload holds them: no copy
   // of megabytes between.
   void write_bytes(std::span<std::byte> out) const;
+  // The words [first, first + out.size() / 8) as write_bytes writes them: a slice of the
+  // filter for the node that keeps it. std::invalid_argument past the end or not whole words.
+  void write_words(std::size_t first, std::span<std::byte> out) const;
   static KmerBloomFilter from_bytes(std::span<const std::byte> bytes);
   // Replaces the words from `first_word` on by `bytes` (little-endian words, as write_bytes
   // writes them): a slice of a filter kept elsewhere. std::invalid_argument on a size not a

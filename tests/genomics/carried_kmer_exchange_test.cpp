@@ -53,7 +53,7 @@ TEST(CarriedShare, PutsEveryLineInOneShareWhole) {
   }
 }
 
-TEST(GraphSetup, CarriesAShareAndWhetherAnyStoreHasOne) {
+TEST(GraphSetup, CarriesAShareWhetherAnyStoreHasOneAndTheFiltersKeepers) {
   GraphSetup setup;
   setup.k = 33;
   setup.threshold = 4;
@@ -76,6 +76,16 @@ TEST(GraphSetup, CarriesAShareAndWhetherAnyStoreHasOne) {
   store_le64(bytes.data() + 16, 0);  // sequences here, yet nowhere
   EXPECT_THROW(GraphSetup::decode(bytes), std::invalid_argument);
   EXPECT_THROW(GraphSetup::decode(std::span(payload.bytes()).first(31)), std::invalid_argument);
+
+  // A filter for the later rounds names its keepers, one a node; one without them is refused.
+  setup.k = 21;
+  setup.filter_items = 1000;
+  setup.filter_keepers = {ActorName::from_value(8), ActorName::from_value(9)};
+  const GraphSetup with_filter = GraphSetup::decode(setup.encode().bytes());
+  EXPECT_EQ(with_filter.filter_items, 1000u);
+  EXPECT_EQ(with_filter.filter_keepers, setup.filter_keepers);
+  setup.filter_keepers = {};
+  EXPECT_THROW(GraphSetup::decode(setup.encode().bytes()), std::invalid_argument);
 }
 
 // Each store routes its share, a part at a time; every batch reaches its store (here straight away, after that

@@ -4,6 +4,7 @@
 // run on one engine with a keeper standing for each node.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
@@ -29,15 +30,17 @@ std::vector<std::byte> bytes_of(const Payload& payload) {
 }
 
 // A slice names the whole filter's size and its place in it; one that does not fit in its
-// filter is refused.
+// filter is refused. A store's part of a slice says how many parts the slice has.
 TEST(FilterSlice, NamesItsPlaceInTheWholeFilter) {
-  const std::vector<std::byte> filter(8 * 10, std::byte{0xab});
+  KmerBloomFilter filter = KmerBloomFilter::with_words(10);
+  for (std::uint64_t i = 0; i < 200; ++i) filter.insert(i * 0x9e3779b97f4a7c15ULL);
   const std::vector<std::byte> bytes = bytes_of(FilterSlice::encode(filter, {3, 7}));
   const FilterSlice slice = FilterSlice::view(bytes);
   EXPECT_EQ(slice.filter_words, 10u);
   EXPECT_EQ(slice.first_word, 3u);
   EXPECT_EQ(slice.word_count(), 4u);
-  EXPECT_EQ(slice.words[0], std::byte{0xab});
+  const std::vector<std::byte> whole = filter.to_bytes();
+  EXPECT_TRUE(std::equal(slice.words.begin(), slice.words.end(), whole.begin() + 24)) << "words 3 to 7";
   EXPECT_THROW(FilterSlice::view(std::span(bytes).first(15)), std::invalid_argument);
   EXPECT_THROW(FilterSlice::view(std::span(bytes).first(bytes.size() - 4)), std::invalid_argument);
   std::vector<std::byte> past_the_end = bytes;
@@ -46,6 +49,16 @@ TEST(FilterSlice, NamesItsPlaceInTheWholeFilter) {
   std::vector<std::byte> no_filter = bytes;
   store_le64(no_filter.data(), 0);
   EXPECT_THROW(FilterSlice::view(no_filter), std::invalid_argument);
+  EXPECT_THROW(FilterSlice::encode(filter, {8, 11}), std::invalid_argument);
+
+  const std::vector<std::byte> part_bytes = bytes_of(FilterPart::encode(3, filter, {3, 7}));
+  const FilterPart part = FilterPart::view(part_bytes);
+  EXPECT_EQ(part.parts, 3u);
+  EXPECT_EQ(part.slice.first_word, 3u);
+  EXPECT_TRUE(std::equal(part.slice.words.begin(), part.slice.words.end(), slice.words.begin(), slice.words.end()));
+  std::vector<std::byte> no_parts = part_bytes;
+  store_le64(no_parts.data(), 0);
+  EXPECT_THROW(FilterPart::view(no_parts), std::invalid_argument);
 }
 
 TEST(FilterRound, TravelsAsBytesOfTheSizeItSays) {
@@ -90,15 +103,15 @@ class StandInParser : public Actor {
   Deliveries& deliveries_;
 };
 
-// Plays the first round's coordinator (a slice to each keeper), MultiKAssembly (asks for
-// them back) and a later round's coordinator (the round's additions and each node's parsers),
+// Plays the first round's stores (each keeper its part of the keeper's slice), MultiKAssembly
+// (asks for the slices back) and a later round's coordinator (the round's additions and each node's parsers),
 // then stops everyone once every keeper has delivered.
 class RoundDriver : public Actor {
  public:
-  RoundDriver(std::size_t nodes, std::size_t parsers_a_node, const KmerBloomFilter& first,
+  RoundDriver(std::size_t nodes, std::size_t parsers_a_node, std::vector<KmerBloomFilter> stores_filters,
               std::vector<KmerBloomFilter::WordBits> additions, Deliveries& deliveries, std::size_t& delivered)
-      : nodes_(nodes), parsers_a_node_(parsers_a_node), first_(first.to_bytes()), additions_(std::move(additions)),
-        deliveries_(deliveries), delivered_(delivered) {}
+      : nodes_(nodes), parsers_a_node_(parsers_a_node), stores_filters_(std::move(stores_filters)),
+        additions_(std::move(additions)), deliveries_(deliveries), delivered_(delivered) {}
 
   void receive(const Message& message) override {
     const Action action = message.action();
@@ -109,10 +122,14 @@ class RoundDriver : public Actor {
           parsers_.push_back(spawn_on<StandInParser>(static_cast<int>(parser) % worker_count(), deliveries_));
         }
       }
-      const std::size_t words = first_.size() / 8;
+      // Every store its part of every keeper's slice, the ask before the last parts.
+      const std::size_t words = stores_filters_.front().words();
       for (std::size_t node = 0; node < nodes_; ++node) {
-        send(keepers_[node], ACTION_FILTER_SLICE_KEEP, FilterSlice::encode(first_, filter_slice(words, nodes_, node)));
-        send(keepers_[node], ACTION_FILTER_SLICE_ASK);
+        for (std::size_t store = 0; store < stores_filters_.size(); ++store) {
+          if (store + 1 == stores_filters_.size()) send(keepers_[node], ACTION_FILTER_SLICE_ASK);
+          send(keepers_[node], ACTION_FILTER_PART,
+               FilterPart::encode(stores_filters_.size(), stores_filters_[store], filter_slice(words, nodes_, node)));
+        }
       }
     } else if (action == ACTION_FILTER_SLICE) {
       if (++slices_back_ == nodes_) begin_round();
@@ -128,7 +145,7 @@ class RoundDriver : public Actor {
 
  private:
   void begin_round() {
-    const std::size_t words = first_.size() / 8;
+    const std::size_t words = stores_filters_.front().words();
     auto addition = additions_.begin();
     for (std::size_t node = 0; node < nodes_; ++node) {
       FilterRound round;
@@ -143,7 +160,7 @@ class RoundDriver : public Actor {
 
   std::size_t nodes_;
   std::size_t parsers_a_node_;
-  std::vector<std::byte> first_;
+  std::vector<KmerBloomFilter> stores_filters_;  // whose union is the first round's filter
   std::vector<KmerBloomFilter::WordBits> additions_;
   Deliveries& deliveries_;
   std::size_t& delivered_;
@@ -153,14 +170,20 @@ class RoundDriver : public Actor {
   std::size_t stopped_ = 0;
 };
 
-// Every parser of every node gets the first round's filter with the carried k-mers' additions,
-// whole, however many nodes (a keeper each) and parsers a node there are; each keeper says so
-// once.
+// Every parser of every node gets the union of the first round's stores' filters with the
+// carried k-mers' additions, whole, however many nodes (a keeper each) and parsers a node
+// there are; each keeper says so once.
 TEST(FilterKeepers, PutTheRoundsFilterTogetherForEveryParser) {
   testing::Watchdog watchdog("filter keepers");
   std::mt19937_64 random(11);
+  // Three stores' filters, each with its own k-mers.
+  std::vector<KmerBloomFilter> stores_filters(3, KmerBloomFilter::sized_for(5000));
   KmerBloomFilter first = KmerBloomFilter::sized_for(5000);
-  for (int i = 0; i < 3000; ++i) first.insert(random());
+  for (int i = 0; i < 3000; ++i) {
+    const std::uint64_t hash = random();
+    stores_filters[static_cast<std::size_t>(i) % 3].insert(hash);
+    first.insert(hash);
+  }
   std::string carried;
   for (int sequence = 0; sequence < 40; ++sequence) {
     std::string bases(60, 'A');
@@ -177,7 +200,7 @@ TEST(FilterKeepers, PutTheRoundsFilterTogetherForEveryParser) {
       Deliveries deliveries;
       std::size_t delivered = 0;
       Engine engine(testing::with_threads(2));
-      engine.send(engine.spawn<RoundDriver>(nodes, parsers_a_node, first, additions, deliveries, delivered),
+      engine.send(engine.spawn<RoundDriver>(nodes, parsers_a_node, stores_filters, additions, deliveries, delivered),
                   testing::ACTION_START);
       engine.run();
       EXPECT_EQ(delivered, nodes);
