@@ -4,12 +4,12 @@
 #include <cstddef>
 #include <vector>
 
-// A binary tree over the stores 0 .. n-1 along which something mergeable (the first round's
-// filter of k-mers read twice or more) flows to store 0: store s hands its part, merged with
-// its children's, to s less its lowest set bit; its children are s + 1, s + 2, s + 4, ...
-// below that bit (every power of two for store 0) and below n. So every store receives at
-// most ceil(log2 n) parts, and the longest chain is as long, where gathering at one place
-// would have one node receive n - 1 parts at once.
+// A binary tree over the stores 0 .. n-1, along which what every store needs goes down from
+// store 0 (the threading request: thread_protocol.hpp), or what merges could go up to it:
+// store s's parent is s less its lowest set bit; its children are s + 1, s + 2, s + 4, ...
+// below that bit (every power of two for store 0) and below n. So store 0 sends ceil(log2 n)
+// copies, no store more, and the longest chain is as long, where sending from one place would
+// have it send n - 1.
 namespace xenon::genomics::merge_tree {
 
 // Where store `store` (not 0) sends its merged part.
