@@ -23,12 +23,13 @@ namespace xenon::genomics {
 // Runs an assembly as several k in turn (settings.k_rounds, smallest first), on node 0: one
 // AssemblerCoordinator a round, each with stores of its own on every worker of every node,
 // the next spawned when the last has stopped. A round before the last stops after cleaning
-// and hands the next its unitigs (carried_sequences.hpp), which the next sends every store
-// with the threshold: each keeps the k-mers of them it owns whatever their count, so what a smaller k
-// joined through thin coverage stays joined at the larger k (as MEGAHIT and SPAdes carry a
-// smaller k's contigs); their counts stay the reads' own, so coverage still means depth. The
-// last round writes the output files; every round's k and threshold go into assembly.json and
-// run.json. The sequences are about a genome: small enough for every store to hold a copy.
+// and hands the next its unitigs (carried_sequences.hpp), a share of which the next sends
+// each store with the threshold; the stores route their k-mers to their owners
+// (carried_kmer_exchange.hpp), and each keeps those it owns whatever their count, so what a
+// smaller k joined through thin coverage stays joined at the larger k (as MEGAHIT and SPAdes
+// carry a smaller k's contigs); their counts stay the reads' own, so coverage still means
+// depth. The last round writes the output files; every round's k and threshold go into
+// assembly.json and run.json.
 // The first round's filter of k-mers read twice or more waits for the later rounds in slices,
 // one on every node (filter_keeper.hpp); this actor gathers it before each later round, for
 // node 0 to find what the round's carried k-mers add to it, and the keepers put the round's
