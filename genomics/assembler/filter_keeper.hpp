@@ -17,15 +17,18 @@
 
 // The first round's filter between rounds (AssemblerSettings::count_filter): a slice of it on
 // every node, so that no node holds the whole filter while the later rounds build and walk
-// their graphs. Every first-round store sends each keeper its part of that keeper's slice,
-// which the keeper ORs together (a reduce-scatter: no node gathers the whole filter, and node
-// 0 sends no more of it than any other). Before a later round counts, the keepers put the round's filter together on
-// every node, each sending its slice to every other (an all-gather), and hand it to their
-// node's parsers: each node sends and receives the filter once, where node 0 used to send it
-// whole to every node (on 40x E. coli, 9.2 MB to each node in each of three rounds).
+// their graphs. The first round's stores merge their filters on each node, and each node's
+// first store sends each keeper its node's part of the keeper's slice, which the keeper ORs
+// together (a reduce-scatter: no node receives the whole filter from the others, and node 0
+// sends no more of it than any other). Before a later round counts, the keepers put the
+// round's filter together on every node, each sending its slice to every other (an
+// all-gather), and hand it to their node's parsers: each node receives the filter once, where
+// node 0 used to send it whole to every node (on 40x E. coli, 9.2 MB to each node in each of
+// three rounds). MultiKAssembly still gathers the slices on node 0 before each later round,
+// to find what the round's carried k-mers add.
 //   MultiKAssembly -> every node  request_spawn kFilterKeeperType (no arguments): one keeper a node
-//   store -> keeper           ACTION_FILTER_PART         FilterPart: its filter's words of the keeper's
-//                                                        slice (filter_slice), from every store
+//   store -> keeper           ACTION_FILTER_PART         FilterPart: its node's filter's words of the
+//                                                        keeper's slice (filter_slice), from every node
 //   MultiKAssembly -> keeper  ACTION_FILTER_SLICE_ASK    before each later round
 //   keeper -> MultiKAssembly  ACTION_FILTER_SLICE        the slice it keeps, as it came
 //   coordinator -> keeper     ACTION_FILTER_ROUND        FilterRound: the keepers, this node's parsers,
@@ -49,7 +52,7 @@ inline constexpr Action ACTION_FILTER_DELIVERED{"genomics.filter-slice.delivered
 // rather than wait for a filter that will not come.
 inline constexpr Action ACTION_FILTER_KEEPER_FAILED{"genomics.filter-slice.keeper-failed"};
 
-// The largest filter the assembler makes (a message between nodes carries up to 4 GiB).
+// The largest filter a keeper takes: the assembler makes none over 1 GiB (count_filter_items).
 inline constexpr std::uint64_t kLargestFilterWords = (std::uint64_t{1} << 30) / 8;
 
 // The words [first, end) of a filter of `words` words that slice `index` of `slices` holds:
@@ -101,9 +104,9 @@ struct FilterSlice {
   }
 };
 
-// One store's part of a keeper's slice (store -> keeper, ACTION_FILTER_PART): u64 the parts
-// the keeper gets in all (one from every store), then the slice of the store's filter
-// (FilterSlice).
+// One node's part of a keeper's slice (a node's first store -> keeper, ACTION_FILTER_PART):
+// u64 the parts the keeper gets in all (one from every node), then the slice of the node's
+// filter (FilterSlice).
 struct FilterPart {
   std::uint64_t parts = 0;
   FilterSlice slice;
@@ -281,12 +284,13 @@ class FilterKeeper : public Actor {
     ++shares_in_;
   }
 
-  // Once this keeper's round has begun and every slice is in: the filter to every parser of
-  // this node (one buffer they share until each has taken its copy).
+  // Once this keeper's round has begun and every keeper's slice is in (counted by slices: a
+  // slice may be empty when the filter has fewer words than there are nodes): the filter to
+  // every parser of this node (one buffer they share until each has taken its copy).
   void deliver_when_whole() {
-    if (!round_ || whole_.size() == 0 || 8 * words_in_ != whole_.size()) return;
-    if (shares_in_ != round_->keepers.size()) {
-      throw std::logic_error(std::to_string(shares_in_) + " filter slices from " + std::to_string(round_->keepers.size()) + " keepers");
+    if (!round_ || shares_in_ != round_->keepers.size()) return;
+    if (8 * words_in_ != whole_.size()) {
+      throw std::logic_error(std::to_string(words_in_) + " words from every keeper for a filter of " + std::to_string(whole_.size() / 8));
     }
     const Payload whole = std::move(whole_);
     whole_ = Payload{};

@@ -19,8 +19,10 @@
 //                                                (KmerBatch, block number 0)
 //   store -> store        ACTION_GRAPH_CARRIED_JUDGED   answers each batch (flow control)
 //   store -> every store  ACTION_GRAPH_CARRIED_SENT   u64 batches of carried k-mers it sent that store
-//   store -> keeper       ACTION_FILTER_PART     the filter asked for (filter_items): each keeper its
-//                                                part of the keeper's slice (filter_keeper.hpp)
+//   store -> store        ACTION_GRAPH_FILTER_PART  the filter asked for (filter_items), to its
+//                                                node's first store, which ORs the node's together
+//   store -> keeper       ACTION_FILTER_PART     from a node's first store: each keeper its part of
+//                                                the keeper's slice (filter_keeper.hpp)
 //   store -> coordinator  ACTION_GRAPH_SOLID     u64 vertices kept
 //   coordinator -> store  ACTION_GRAPH_EDGES     find each vertex's neighbours
 //   store -> coordinator  ACTION_GRAPH_EDGES_DONE  u64 edges
@@ -35,6 +37,7 @@ namespace xenon::genomics {
 
 inline constexpr Action ACTION_GRAPH_SOLIDIFY{"genomics.graph.solidify"};
 inline constexpr Action ACTION_GRAPH_SOLID{"genomics.graph.solid"};
+inline constexpr Action ACTION_GRAPH_FILTER_PART{"genomics.graph.filter-part"};
 inline constexpr Action ACTION_GRAPH_CARRIED_KMERS{"genomics.graph.carried-kmers"};
 inline constexpr Action ACTION_GRAPH_CARRIED_JUDGED{"genomics.graph.carried-judged"};
 inline constexpr Action ACTION_GRAPH_CARRIED_SENT{"genomics.graph.carried-sent"};

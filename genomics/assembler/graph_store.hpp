@@ -67,6 +67,9 @@ class GraphStore : public KmerStore<Words> {
     } else if (action == ACTION_GRAPH_SOLIDIFY) {
       solidify(message);
       return;
+    } else if (action == ACTION_GRAPH_FILTER_PART) {
+      node_filter_arrived(KmerBloomFilter::from_bytes(message.payload()));
+      return;
     } else if (action == ACTION_GRAPH_CARRIED_KMERS) {
       // Answered at once, judged or not: one that waits for this store's setup waits briefly.
       carried_.batch_arrived(message.share_payload(), count_in_table());
@@ -327,12 +330,56 @@ class GraphStore : public KmerStore<Words> {
     batcher_ = std::make_unique<LookupBatcher<Words>>(stores_.size(), kBatchEntries);
     solid_kmers_ = solid;
     solid_kept_ = true;
-    // Each keeper its part of its slice of the filter (filter_keeper.hpp), then the count.
-    for (std::size_t keeper = 0; keeper < filter_keepers_.size() && !filter.empty(); ++keeper) {
-      this->send(filter_keepers_[keeper], ACTION_FILTER_PART,
-                 FilterPart::encode(stores_.size(), filter, filter_slice(filter.words(), filter_keepers_.size(), keeper)));
+    // The filter to the node's first store, which merges the node's filters and sends each
+    // keeper its part of the keeper's slice (filter_keeper.hpp); then the count.
+    if (!filter.empty()) {
+      const std::size_t first = node_first_store();
+      if (self_index_ == first) {
+        node_filter_arrived(std::move(filter));
+      } else {
+        Payload whole = Payload::for_overwrite(filter.bytes());
+        filter.write_bytes(whole.writable_bytes());
+        this->send(stores_[first], ACTION_GRAPH_FILTER_PART, std::move(whole));
+      }
     }
     this->send_value(coordinator_, ACTION_GRAPH_SOLID, static_cast<std::uint64_t>(solid_kmers_));
+  }
+
+  // The first of this node's stores (they are in node order), and how many the node has.
+  std::size_t node_first_store() const {
+    const std::uint32_t node = this->self().node();
+    return static_cast<std::size_t>(std::find_if(stores_.begin(), stores_.end(),
+                                                 [node](const ActorName store) { return store.node() == node; }) -
+                                    stores_.begin());
+  }
+  std::size_t stores_on_node() const {
+    const std::uint32_t node = this->self().node();
+    return static_cast<std::size_t>(std::count_if(stores_.begin(), stores_.end(),
+                                                  [node](const ActorName store) { return store.node() == node; }));
+  }
+
+  // On a node's first store: a filter of the node's (its own once it has kept its solid
+  // k-mers; the others' perhaps before this store's setup), ORed into the node's. Once all
+  // are in, each keeper gets its part of the keeper's slice.
+  void node_filter_arrived(KmerBloomFilter filter) {
+    if (node_filter_.empty()) {
+      node_filter_ = std::move(filter);
+    } else {
+      node_filter_.merge(filter);
+    }
+    ++node_filters_in_;
+    if (!solid_kept_ || node_filter_.empty()) return;  // this store's own comes with its setup
+    const std::size_t expected = stores_on_node();
+    if (node_filters_in_ < expected) return;
+    if (node_filters_in_ > expected || self_index_ != node_first_store()) {
+      throw std::logic_error(std::to_string(node_filters_in_) + " filters for a node of " + std::to_string(expected) + " stores");
+    }
+    for (std::size_t keeper = 0; keeper < filter_keepers_.size(); ++keeper) {
+      this->send(filter_keepers_[keeper], ACTION_FILTER_PART,
+                 FilterPart::encode(filter_keepers_.size(), node_filter_,
+                                    filter_slice(node_filter_.words(), filter_keepers_.size(), keeper)));
+    }
+    node_filter_ = KmerBloomFilter();
   }
 
   LookupAnswer answer(const Key& key, std::uint8_t flags) {
@@ -624,6 +671,9 @@ class GraphStore : public KmerStore<Words> {
   std::size_t carried_in_flight_ = 0;                        // batches of it not yet answered
   CarriedKmerExchange<Words> carried_;
   std::uint64_t solid_kmers_ = 0;
+  // On a node's first store: the node's stores' filters ORed, until all are in.
+  KmerBloomFilter node_filter_;
+  std::size_t node_filters_in_ = 0;
   std::vector<ActorName> stores_;
   std::size_t self_index_ = 0;
   std::optional<KmerShape<Words>> shape_;

@@ -397,8 +397,8 @@ class CounterCoordinator : public Actor {
 
   // One actor per worker of every node, in the order node by node, worker by worker.
   void spawn_all(Role role) {
-    // The parsers' arguments: as they are for this node's (the filter shared), encoded for
-    // the other nodes' (one payload their requests share).
+    // The parsers' arguments: as they are for this node's, encoded for the other nodes' (one
+    // payload their requests share).
     const ParserArguments parsers = role == Role::kStore ? ParserArguments{} : parser_arguments();
     const Payload arguments = role == Role::kStore || node_count() == 1 ? Payload{} : parsers.encode();
     std::vector<ActorName>& names = role == Role::kStore ? stores_ : parsers_;

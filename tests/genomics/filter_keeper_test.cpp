@@ -176,37 +176,42 @@ class RoundDriver : public Actor {
 TEST(FilterKeepers, PutTheRoundsFilterTogetherForEveryParser) {
   testing::Watchdog watchdog("filter keepers");
   std::mt19937_64 random(11);
-  // Three stores' filters, each with its own k-mers.
-  std::vector<KmerBloomFilter> stores_filters(3, KmerBloomFilter::sized_for(5000));
-  KmerBloomFilter first = KmerBloomFilter::sized_for(5000);
-  for (int i = 0; i < 3000; ++i) {
-    const std::uint64_t hash = random();
-    stores_filters[static_cast<std::size_t>(i) % 3].insert(hash);
-    first.insert(hash);
-  }
   std::string carried;
   for (int sequence = 0; sequence < 40; ++sequence) {
     std::string bases(60, 'A');
     for (char& base : bases) base = "ACGT"[random() % 4];
     carried += bases + "\n";
   }
-  const std::vector<KmerBloomFilter::WordBits> additions = carried_kmer_additions(first, carried, 21);
-  ASSERT_FALSE(additions.empty());
-  KmerBloomFilter expected = first;
-  for (const KmerBloomFilter::WordBits& addition : additions) expected.add(addition);
+  // A filter of thousands of words, and one of 3: more keepers than words leave some slices
+  // empty, which must not end a round before every keeper's slice is in.
+  for (const std::uint64_t words : {KmerBloomFilter::bytes_for(5000) / 8, std::uint64_t{3}}) {
+    // Three stores' filters, each with its own k-mers.
+    std::vector<KmerBloomFilter> stores_filters(3, KmerBloomFilter::with_words(words));
+    KmerBloomFilter first = KmerBloomFilter::with_words(words);
+    for (int i = 0; i < 3000; ++i) {
+      const std::uint64_t hash = random();
+      if (words < 10 && i > 5) break;  // a few bits in a few words
+      stores_filters[static_cast<std::size_t>(i) % 3].insert(hash);
+      first.insert(hash);
+    }
+    const std::vector<KmerBloomFilter::WordBits> additions = carried_kmer_additions(first, carried, 21);
+    ASSERT_FALSE(additions.empty());
+    KmerBloomFilter expected = first;
+    for (const KmerBloomFilter::WordBits& addition : additions) expected.add(addition);
 
-  for (const std::size_t nodes : {1u, 3u, 8u}) {
-    for (const std::size_t parsers_a_node : {0u, 1u, 2u}) {
-      Deliveries deliveries;
-      std::size_t delivered = 0;
-      Engine engine(testing::with_threads(2));
-      engine.send(engine.spawn<RoundDriver>(nodes, parsers_a_node, stores_filters, additions, deliveries, delivered),
-                  testing::ACTION_START);
-      engine.run();
-      EXPECT_EQ(delivered, nodes);
-      ASSERT_EQ(deliveries.filters.size(), nodes * parsers_a_node) << nodes << " nodes";
-      for (const KmerBloomFilter& filter : deliveries.filters) EXPECT_EQ(filter, expected) << nodes << " nodes";
-      EXPECT_EQ(engine.statistics().dead_letters, 0u);
+    for (const std::size_t nodes : {1u, 3u, 8u}) {
+      for (const std::size_t parsers_a_node : {0u, 1u, 2u}) {
+        Deliveries deliveries;
+        std::size_t delivered = 0;
+        Engine engine(testing::with_threads(2));
+        engine.send(engine.spawn<RoundDriver>(nodes, parsers_a_node, stores_filters, additions, deliveries, delivered),
+                    testing::ACTION_START);
+        engine.run();
+        EXPECT_EQ(delivered, nodes) << words << " words";
+        ASSERT_EQ(deliveries.filters.size(), nodes * parsers_a_node) << nodes << " nodes, " << words << " words";
+        for (const KmerBloomFilter& filter : deliveries.filters) EXPECT_EQ(filter, expected) << nodes << " nodes, " << words << " words";
+        EXPECT_EQ(engine.statistics().dead_letters, 0u);
+      }
     }
   }
 }
