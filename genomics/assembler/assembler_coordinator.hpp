@@ -273,14 +273,29 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
         unitig_kmers_ += record.bases.size() - static_cast<std::size_t>(settings_.counting.k) + 1;
         unitigs_.push_back(std::move(record));
       }
-      walks_maybe_done();
+      joined_maybe_done();
     } else if (action == ACTION_GRAPH_WALK_DONE) {
-      const std::span<const std::byte> totals = message.payload();
-      if (totals.size() != 16) throw std::invalid_argument("walk report of the wrong size");
-      unitigs_promised_ += load_le64(totals.data());
-      kmers_promised_ += load_le64(totals.data() + 8);
-      --awaited_;
-      walks_maybe_done();
+      const auto [pieces, kmers] = pair_of(message.payload(), "walk report");
+      joining_.pieces_walked += pieces;
+      joining_.kmers_walked += kmers;
+      if (++joining_.walks_reported == this->stores().size()) {
+        progress_.phase_done("%llu pieces of unitigs walked", joining_.pieces_walked);
+        this->log().begin_phase("unitigs");
+      }
+      joined_maybe_done();
+    } else if (action == ACTION_JOIN_STARTED) {
+      joining_.tokens_started += message.payload_as<std::uint64_t>();
+      ++joining_.starts_reported;
+      gather_when_tokens_finished();
+    } else if (action == ACTION_JOIN_FINISHED) {
+      joining_.tokens_finished += message.payload_as<std::uint64_t>();
+      gather_when_tokens_finished();
+    } else if (action == ACTION_GRAPH_JOINED) {
+      const auto [unitigs, kmers] = pair_of(message.payload(), "joining report");
+      unitigs_promised_ += unitigs;
+      kmers_promised_ += kmers;
+      ++joining_.joins_reported;
+      joined_maybe_done();
     } else if (action == ACTION_UNVISITED) {
       add_unvisited(message.payload());
       if (--awaited_ == 0) assemble();
@@ -331,13 +346,43 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     for (const ActorName store : this->stores()) this->send(store, action, payload.share());
   }
 
-  // Unitig messages and the stores' reports travel separately: the step is over when every
-  // store has reported and every unitig it reported has arrived.
-  void walks_maybe_done() {
-    if (awaited_ != 0 || unitigs_.size() != unitigs_promised_) return;
-    if (unitig_kmers_ != kmers_promised_) throw std::runtime_error("unitig k-mers differ from the stores' reports");
-    progress_.phase_done("%llu pieces of unitigs walked", static_cast<unsigned long long>(unitigs_.size()));
-    this->log().begin_phase("unitigs");
+  static std::pair<std::uint64_t, std::uint64_t> pair_of(std::span<const std::byte> bytes, const char* what) {
+    if (bytes.size() != 16) throw std::invalid_argument(std::string(what) + " of the wrong size");
+    return {load_le64(bytes.data()), load_le64(bytes.data() + 8)};
+  }
+
+  // Every token along the chains of pieces has reached the other end of its chain (none is
+  // lost: the sums meet only once every store has said how many it started).
+  void gather_when_tokens_finished() {
+    if (joining_.tokens_finished > joining_.tokens_started && joining_.starts_reported == this->stores().size()) {
+      throw std::logic_error("more tokens finished than the stores started");
+    }
+    if (joining_.gather_sent || joining_.starts_reported != this->stores().size() ||
+        joining_.tokens_finished != joining_.tokens_started) {
+      return;
+    }
+    joining_.gather_sent = true;
+    to_every_store(ACTION_JOIN_GATHER, Payload{});
+  }
+
+  // Unitig messages and the stores' reports travel separately (and in no order between
+  // stores): the step is over when every store has reported its walks and its joined
+  // unitigs, and every unitig it reported has arrived.
+  void joined_maybe_done() {
+    const std::size_t stores = this->stores().size();
+    if (joining_.walks_reported != stores || joining_.joins_reported != stores ||
+        unitigs_.size() != unitigs_promised_) {
+      return;
+    }
+    if (unitig_kmers_ != kmers_promised_ || kmers_promised_ != joining_.kmers_walked) {
+      throw std::runtime_error("unitig k-mers differ from the stores' reports: " + std::to_string(joining_.kmers_walked) +
+                               " walked, " + std::to_string(kmers_promised_) + " reported joined, " +
+                               std::to_string(unitig_kmers_) + " arrived");
+    }
+    this->log().line(progress_.report("the stores joined the %llu pieces into %llu (%llu tokens along the chains)",
+                                      joining_.pieces_walked, static_cast<std::uint64_t>(unitigs_.size()),
+                                      joining_.tokens_started));
+    joining_ = {};
     unitigs_promised_ = ~std::uint64_t{0};  // no second time
     to_every_store(ACTION_UNVISITED_REQUEST, Payload{});
   }
@@ -691,6 +736,18 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   std::uint64_t filter_words_ = 0;
   std::vector<KmerBloomFilter::WordBits> filter_additions_;
   std::size_t deliveries_awaited_ = 0;
+  // The stores' pieces joined into unitigs (piece_joining.hpp): what they reported.
+  struct Joining {
+    std::size_t walks_reported = 0;
+    std::uint64_t pieces_walked = 0;
+    std::uint64_t kmers_walked = 0;
+    std::size_t starts_reported = 0;
+    std::uint64_t tokens_started = 0;
+    std::uint64_t tokens_finished = 0;
+    bool gather_sent = false;
+    std::size_t joins_reported = 0;
+  };
+  Joining joining_;
   std::vector<UnitigRecord> unitigs_;
   std::uint64_t unitig_kmers_ = 0;
   std::uint64_t unitigs_promised_ = 0;

@@ -97,8 +97,8 @@ inline constexpr const char* kScaffoldsFile = "scaffolds.fasta";
 inline constexpr const char* kAssemblySummaryFile = "assembly.json";
 inline constexpr const char* kGraphFile = "graph.gfa";        // the graph the contigs were read from
 inline constexpr const char* kGraphImageFile = "graph.png";  // drawn by Bandage from graph.gfa
-// In DIR/checkpoints: the graph as the stores left it (the unitig pieces their walks found,
-// and the cycles), with the counts, histogram and tally: what --continue starts from.
+// In DIR/checkpoints: the graph as the stores left it (the unitigs they joined from their
+// walks' pieces, and the cycles), with the counts, histogram and tally: what --continue starts from.
 inline constexpr const char* kGraphCheckpoint = "graph";
 // The contigs (about the genome's size) and graph.gfa, with the outcome up to them: all the
 // outputs need.

@@ -11,7 +11,7 @@
 namespace xenon::genomics {
 
 // An assembly's two checkpoints, after the counter's counts that begin each (--continue):
-//  - "graph": the graph's pieces as the walks gave them, and the outcome's counts up to them;
+//  - "graph": the graph's pieces as the stores joined them, and the outcome's counts up to them;
 //  - "contigs": every output before it is written, and the outcome's counts up to it.
 // Each is only read back for the same options: those it depends on, besides k and the inputs.
 std::string graph_checkpoint_options(const AssemblerSettings& settings);

@@ -16,7 +16,8 @@
 
 namespace xenon::genomics {
 
-// A piece of the graph as the stores' walks (or the cycles) gave it, before compaction.
+// A piece of the graph as the stores gave it (the unitigs they joined from their walks'
+// pieces, and pieces left for compaction) or a cycle, before compaction.
 struct GraphPiece {
   std::string bases;
   std::uint64_t coverage = 0;
@@ -40,7 +41,7 @@ enum class NextStep {
 };
 
 // The steps of one assembly after the stores' walks, in order, on node 0:
-//  1. the walks' pieces compacted into unitigs, and the graph cleaned (tips, bubbles); then
+//  1. what the stores could not join of the walks' pieces compacted, and the graph cleaned (tips, bubbles); then
 //     dead ends joined where reads bridge them (read_bridges.hpp); a round
 //     before the last ends here;
 //  2. repeat rounds: the reads threaded through the graph settle repeats shorter than a read,

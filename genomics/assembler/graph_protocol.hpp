@@ -27,8 +27,17 @@
 //   coordinator -> store  ACTION_GRAPH_EDGES     find each vertex's neighbours
 //   store -> coordinator  ACTION_GRAPH_EDGES_DONE  u64 edges
 //   coordinator -> store  ACTION_GRAPH_WALK      walk the unitigs that start at its vertices
+//   store -> coordinator  ACTION_GRAPH_WALK_DONE  u64 pieces walked, u64 k-mers in them
+//   then the pieces joined into unitigs by the stores (piece_joining.hpp):
+//   store -> every store  ACTION_JOIN_ENDS       its pieces' ends whose junctions that store owns
+//   store -> every store  ACTION_JOIN_LINKS      the links found at its junctions, of that store's pieces
+//   store -> store        ACTION_JOIN_TOKENS     tokens along chains of pieces
+//   store -> coordinator  ACTION_JOIN_STARTED    u64 tokens it started (once)
+//   store -> coordinator  ACTION_JOIN_FINISHED   u64 more tokens that reached their chain's other end
+//   coordinator -> store  ACTION_JOIN_GATHER     every token has finished: gather the chains
+//   store -> store        ACTION_JOIN_PIECES     pieces of chains that store collects
 //   store -> coordinator  ACTION_UNITIGS         unitigs (UnitigRecords), then
-//                         ACTION_GRAPH_WALK_DONE  u64 unitigs sent, u64 k-mers in them
+//                         ACTION_GRAPH_JOINED    u64 unitigs sent, u64 k-mers in them
 //   coordinator -> store  ACTION_UNVISITED_REQUEST  vertices no walk reached (cycles)
 //   store -> coordinator  ACTION_UNVISITED       VertexRecords
 //   store <-> store       ACTION_LOOKUP, ACTION_LOOKUP_REPLY  (LookupBatcher)
@@ -44,8 +53,16 @@ inline constexpr Action ACTION_GRAPH_CARRIED_SENT{"genomics.graph.carried-sent"}
 inline constexpr Action ACTION_GRAPH_EDGES{"genomics.graph.edges"};
 inline constexpr Action ACTION_GRAPH_EDGES_DONE{"genomics.graph.edges-done"};
 inline constexpr Action ACTION_GRAPH_WALK{"genomics.graph.walk"};
-inline constexpr Action ACTION_UNITIGS{"genomics.graph.unitigs"};
 inline constexpr Action ACTION_GRAPH_WALK_DONE{"genomics.graph.walk-done"};
+inline constexpr Action ACTION_JOIN_ENDS{"genomics.graph.join-ends"};
+inline constexpr Action ACTION_JOIN_LINKS{"genomics.graph.join-links"};
+inline constexpr Action ACTION_JOIN_TOKENS{"genomics.graph.join-tokens"};
+inline constexpr Action ACTION_JOIN_STARTED{"genomics.graph.join-started"};
+inline constexpr Action ACTION_JOIN_FINISHED{"genomics.graph.join-finished"};
+inline constexpr Action ACTION_JOIN_GATHER{"genomics.graph.join-gather"};
+inline constexpr Action ACTION_JOIN_PIECES{"genomics.graph.join-pieces"};
+inline constexpr Action ACTION_UNITIGS{"genomics.graph.unitigs"};
+inline constexpr Action ACTION_GRAPH_JOINED{"genomics.graph.joined"};
 inline constexpr Action ACTION_UNVISITED_REQUEST{"genomics.graph.unvisited-request"};
 inline constexpr Action ACTION_UNVISITED{"genomics.graph.unvisited"};
 inline constexpr Action ACTION_LOOKUP{"genomics.graph.lookup"};

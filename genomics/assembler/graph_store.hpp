@@ -21,6 +21,7 @@
 #include "genomics/assembler/lookup_batcher.hpp"
 #include "genomics/assembler/read_share.hpp"
 #include "genomics/assembler/mate_pairing.hpp"
+#include "genomics/assembler/piece_joining.hpp"
 #include "genomics/assembler/thread_protocol.hpp"
 #include "genomics/run/freed_memory.hpp"
 #include "genomics/assembler/unitig_walk.hpp"
@@ -35,9 +36,9 @@ namespace xenon::genomics {
 // A k-mer store that goes on to hold its part of the de Bruijn graph. After counting, it keeps
 // its solid k-mers as vertices, learns each vertex's edges by asking the stores that own the
 // eight possible neighbours, then walks the unitigs (maximal paths without branches) that
-// start at its vertices, asking other stores for the next vertex a batch of walks at a time,
-// and sends each unitig to the coordinator once: of its two walks, one from each end, only the
-// one that starts with the smaller k-mer is kept. Vertices on no walk lie on cycles of
+// start at its vertices, asking other stores for the next vertex a batch of walks at a time
+// (each vertex claimed by one walk), then joins the pieces with the other stores
+// (piece_joining.hpp) and sends the unitigs to the coordinator. Vertices on no walk lie on cycles of
 // unbranched vertices; the coordinator asks for those last. Later it threads its share of
 // the reads through the cleaned graph's unitigs (ReadShare), as often as the coordinator asks,
 // keeping those that crossed two unitigs to thread them again in the next repeat round.
@@ -87,6 +88,26 @@ class GraphStore : public KmerStore<Words> {
       phase_ = Phase::kEdges;
     } else if (action == ACTION_GRAPH_WALK) {
       phase_ = Phase::kWalks;
+    } else if (action == ACTION_JOIN_ENDS) {
+      if (joining_->ends_arrived(message.payload())) send_links();
+      return;
+    } else if (action == ACTION_JOIN_LINKS) {
+      if (joining_->links_arrived(message.payload())) start_tokens();
+      return;
+    } else if (action == ACTION_JOIN_TOKENS) {
+      if (!joining_->all_links_in()) {  // its sender had all its links; this store waits for its own
+        early_tokens_.push_back(message.share_payload());
+        return;
+      }
+      pass_tokens(message.payload());
+      return;
+    } else if (action == ACTION_JOIN_GATHER) {
+      gather_chains();
+      return;
+    } else if (action == ACTION_JOIN_PIECES) {
+      joining_->gathered(message.payload(), emitter());
+      report_joined_when_done();
+      return;
     } else if (action == ACTION_UNVISITED_REQUEST) {
       send_unvisited(message);
       return;
@@ -229,6 +250,8 @@ class GraphStore : public KmerStore<Words> {
     filter_items_ = setup.filter_items;
     filter_keepers_ = setup.filter_keepers;
     carried_anywhere_ = setup.carried_anywhere;
+    // Before any other store can have walked: its pieces' ends may come before this store walks.
+    joining_.emplace(k_, stores_.size(), self_index_);
     // Carried k-mers are solid whatever their count: this store's share goes to their owners.
     carried_.judge_from_now(threshold_, count_in_table());
     if (carried_anywhere_) {
@@ -457,12 +480,100 @@ class GraphStore : public KmerStore<Words> {
     } else if (phase_ == Phase::kWalks && start_cursor_ == vertices_.slots() && starts_.empty() &&
                active_walks_ == 0 && batcher_->outstanding() == 0) {
       phase_ = Phase::kDone;
-      flush_unitigs();
-      Payload totals = Payload::for_overwrite(16);
-      store_le64(totals.writable_bytes().data(), unitigs_sent_);
-      store_le64(totals.writable_bytes().data() + 8, kmers_sent_);
-      this->send(coordinator_, ACTION_GRAPH_WALK_DONE, std::move(totals));
+      send_pair(ACTION_GRAPH_WALK_DONE, joining_->pieces(), kmers_walked_);
+      send_ends();
     }
+  }
+
+  void send_pair(Action action, std::uint64_t first, std::uint64_t second) {
+    Payload totals = Payload::for_overwrite(16);
+    store_le64(totals.writable_bytes().data(), first);
+    store_le64(totals.writable_bytes().data() + 8, second);
+    this->send(coordinator_, action, std::move(totals));
+  }
+
+  // Joining the pieces (piece_joining.hpp): each step's message to every store, this store's
+  // own taken at once.
+  void send_ends() {
+    PieceJoining::Messages ends = joining_->ends();
+    for (std::size_t store = 0; store < stores_.size(); ++store) {
+      if (store != self_index_) this->send(stores_[store], ACTION_JOIN_ENDS, Payload::copy_of(ends[store]));
+    }
+    if (joining_->ends_arrived(ends[self_index_])) send_links();
+  }
+
+  void send_links() {
+    PieceJoining::Messages links = joining_->links();
+    for (std::size_t store = 0; store < stores_.size(); ++store) {
+      if (store != self_index_) this->send(stores_[store], ACTION_JOIN_LINKS, Payload::copy_of(links[store]));
+    }
+    if (joining_->links_arrived(links[self_index_])) start_tokens();
+  }
+
+  void start_tokens() {
+    send_tokens(joining_->start_tokens());
+    this->send_value(coordinator_, ACTION_JOIN_STARTED, joining_->tokens_started());
+    std::vector<Payload> early;
+    early.swap(early_tokens_);
+    for (const Payload& tokens : early) pass_tokens(tokens.bytes());
+    report_finished_tokens();
+  }
+
+  void pass_tokens(std::span<const std::byte> tokens) {
+    send_tokens(joining_->pass_tokens(tokens));
+    report_finished_tokens();
+  }
+
+  // Tokens for other stores' pieces go; this store's own are passed on here, until none is left.
+  void send_tokens(PieceJoining::Messages tokens) {
+    std::vector<std::vector<std::byte>> own;
+    for (;;) {
+      for (std::size_t store = 0; store < stores_.size(); ++store) {
+        if (tokens[store].empty()) continue;
+        if (store == self_index_) {
+          own.push_back(std::move(tokens[store]));
+        } else {
+          this->send(stores_[store], ACTION_JOIN_TOKENS, Payload::copy_of(tokens[store]));
+        }
+      }
+      if (own.empty()) return;
+      const std::vector<std::byte> next = std::move(own.back());
+      own.pop_back();
+      tokens = joining_->pass_tokens(next);
+    }
+  }
+
+  void report_finished_tokens() {
+    const std::uint64_t finished = joining_->tokens_finished();
+    if (finished == tokens_reported_) return;
+    this->send_value(coordinator_, ACTION_JOIN_FINISHED, finished - tokens_reported_);
+    tokens_reported_ = finished;
+  }
+
+  void gather_chains() {
+    PieceJoining::Messages pieces = joining_->gather(emitter());
+    for (std::size_t store = 0; store < stores_.size(); ++store) {
+      if (!pieces[store].empty()) this->send(stores_[store], ACTION_JOIN_PIECES, Payload::copy_of(pieces[store]));
+    }
+    report_joined_when_done();
+  }
+
+  // Every unitig (joined, or a piece left as it was) to the coordinator, in messages of about
+  // kUnitigMessageBytes.
+  PieceJoining::Emit emitter() {
+    return [this](std::string_view bases, std::uint64_t coverage_sum) {
+      append_unitig(unitigs_, bases, coverage_sum);
+      ++unitigs_sent_;
+      kmers_sent_ += bases.size() - static_cast<std::size_t>(k_) + 1;
+      if (unitigs_.size() >= kUnitigMessageBytes) flush_unitigs();
+    };
+  }
+
+  void report_joined_when_done() {
+    if (!joining_->done()) return;
+    flush_unitigs();
+    send_pair(ACTION_GRAPH_JOINED, unitigs_sent_, kmers_sent_);
+    joining_.reset();
   }
 
   void ask_edges() {
@@ -614,13 +725,11 @@ class GraphStore : public KmerStore<Words> {
     advance(id);
   }
 
-  // Every piece goes to the coordinator: it claimed its vertices, and no other piece has them.
+  // Every piece is kept to be joined: it claimed its vertices, and no other piece has them.
   void finish(std::size_t id) {
-    const Walk& walk = walks_[id];
-    append_unitig(unitigs_, walk.bases, walk.coverage);
-    ++unitigs_sent_;
-    kmers_sent_ += walk.bases.size() - static_cast<std::size_t>(k_) + 1;
-    if (unitigs_.size() >= kUnitigMessageBytes) flush_unitigs();
+    Walk& walk = walks_[id];
+    kmers_walked_ += walk.bases.size() - static_cast<std::size_t>(k_) + 1;
+    joining_->add_piece(std::move(walk.bases), walk.coverage);
     release(id);
   }
 
@@ -691,6 +800,10 @@ class GraphStore : public KmerStore<Words> {
   std::vector<Walk> walks_;
   std::vector<std::size_t> free_walks_;
   std::size_t active_walks_ = 0;
+  std::uint64_t kmers_walked_ = 0;
+  std::optional<PieceJoining> joining_;  // from the setup until its unitigs have gone
+  std::vector<Payload> early_tokens_;    // that came before all of this store's links
+  std::uint64_t tokens_reported_ = 0;    // finished, told the coordinator
   std::vector<std::byte> unitigs_;
   std::uint64_t unitigs_sent_ = 0;
   std::uint64_t kmers_sent_ = 0;

@@ -6,6 +6,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace xenon::genomics {
@@ -58,6 +59,13 @@ class VarintReader {
     const std::uint64_t value = next();
     if (value > 0xffffffffu) fail(std::string(field) + " out of range");
     return static_cast<std::uint32_t>(value);
+  }
+  // The next `length` bytes as they are (bases, say), as a view into the message.
+  std::string_view text(std::uint64_t length, const char* of) {
+    if (length > left()) fail(std::string(of) + " cut off at the end");
+    const std::string_view taken(reinterpret_cast<const char*>(bytes_.data() + at_), static_cast<std::size_t>(length));
+    at_ += static_cast<std::size_t>(length);
+    return taken;
   }
   [[noreturn]] void fail(const std::string& problem) const { throw std::invalid_argument(what_ + (": " + problem)); }
 

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The stores joining the walks' pieces into unitigs (piece_joining.hpp): run over 1 to 8
+// stores whose messages arrive in a random order, and checked against node 0 compacting every
+// piece alone, as it did before: the same unitigs, and only what the stores cannot join
+// (cycles of pieces, junctions that are their own reverse complement, branches) left to it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "genomics/assembler/piece_joining.hpp"
+#include "genomics/assembler/unitig_graph.hpp"
+#include "genomics/assembler/varint.hpp"
+#include "genomics/kmer/kmer_ops.hpp"
+
+namespace xenon::genomics {
+namespace {
+
+struct RawPiece {
+  std::string bases;
+  std::uint64_t coverage_sum = 0;
+};
+
+std::string random_bases(std::mt19937_64& random, std::size_t length) {
+  std::string bases(length, 'A');
+  for (char& base : bases) base = "ACGT"[random() % 4];
+  return bases;
+}
+
+// `sequence` cut into pieces that share k-1 bases where they meet, each read either way.
+void cut(std::mt19937_64& random, const std::string& sequence, std::size_t k, std::vector<RawPiece>& pieces) {
+  const std::size_t kmers = sequence.size() - k + 1;
+  std::size_t first = 0;
+  while (first < kmers) {
+    const std::size_t taken = std::min<std::size_t>(kmers - first, 1 + random() % 40);
+    std::string bases = sequence.substr(first, taken + k - 1);
+    if (random() % 2 == 0) bases = reverse_complement(bases);
+    pieces.push_back({std::move(bases), 1 + random() % 1000});
+    first += taken;
+  }
+}
+
+// Unitigs of random bases (with k = 21 no two share a junction by chance), a branch (two
+// unitigs leaving the end of one), a cycle in `cycle_pieces` pieces, and a unitig cut where
+// its junction reads the same both ways.
+std::vector<RawPiece> random_pieces(std::mt19937_64& random, std::size_t k, std::size_t& cycle_pieces) {
+  std::vector<RawPiece> pieces;
+  for (int unitig = 0; unitig < 30; ++unitig) cut(random, random_bases(random, k + random() % 400), k, pieces);
+  const std::string trunk = random_bases(random, 150);
+  const std::string junction = trunk.substr(trunk.size() - (k - 1));
+  cut(random, trunk, k, pieces);
+  cut(random, junction + random_bases(random, 90), k, pieces);
+  cut(random, junction + random_bases(random, 120), k, pieces);
+  const std::string circle = random_bases(random, 300);
+  const std::size_t before_cycle = pieces.size();
+  cut(random, circle + circle.substr(0, k - 1), k, pieces);
+  cycle_pieces = pieces.size() - before_cycle;
+  const std::string half = random_bases(random, (k - 1) / 2);
+  const std::string palindrome = half + reverse_complement(half);  // k - 1 bases, k odd
+  cut(random, random_bases(random, 60) + palindrome, k, pieces);
+  cut(random, palindrome + random_bases(random, 70), k, pieces);
+  std::shuffle(pieces.begin(), pieces.end(), random);
+  return pieces;
+}
+
+std::vector<std::tuple<std::string, std::uint64_t, bool>> compacted(std::size_t k, const std::vector<RawPiece>& pieces) {
+  UnitigGraph graph(static_cast<int>(k));
+  for (const RawPiece& piece : pieces) graph.add(piece.bases, piece.coverage_sum, false);
+  graph.compact();
+  std::vector<std::tuple<std::string, std::uint64_t, bool>> unitigs;
+  for (const Unitig& unitig : graph.unitigs()) unitigs.emplace_back(unitig.bases, unitig.coverage_sum, unitig.circular);
+  return unitigs;
+}
+
+// The stores and the coordinator, their messages taken in a random order; tokens that come
+// before all of a store's links wait, as the stores make them.
+class JoiningRun {
+ public:
+  JoiningRun(std::size_t k, std::size_t stores, std::uint64_t seed) : random_(seed) {
+    for (std::size_t store = 0; store < stores; ++store) joinings_.emplace_back(static_cast<int>(k), stores, store);
+    waiting_.resize(stores);
+  }
+  PieceJoining& store(std::size_t index) { return joinings_[index]; }
+
+  std::vector<RawPiece> run() {
+    for (std::size_t store = 0; store < joinings_.size(); ++store) post(kEnds, joinings_[store].ends());
+    while (!queue_.empty()) {
+      const std::size_t pick = random_() % queue_.size();
+      const Letter letter = std::move(queue_[pick]);
+      queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(pick));
+      deliver(letter);
+    }
+    EXPECT_EQ(finished_, started_);
+    EXPECT_TRUE(gathered_);
+    for (const PieceJoining& joining : joinings_) EXPECT_TRUE(joining.done());
+    return out_;
+  }
+
+ private:
+  enum Kind { kEnds, kLinks, kTokens, kPieces };
+  struct Letter {
+    std::size_t to;
+    Kind kind;
+    std::vector<std::byte> bytes;
+  };
+
+  void post(Kind kind, PieceJoining::Messages messages) {
+    for (std::size_t to = 0; to < messages.size(); ++to) {
+      if (kind == kEnds || kind == kLinks || !messages[to].empty()) queue_.push_back({to, kind, std::move(messages[to])});
+    }
+  }
+
+  void deliver(const Letter& letter) {
+    PieceJoining& joining = joinings_[letter.to];
+    const PieceJoining::Emit emit = [this](std::string_view bases, std::uint64_t coverage_sum) {
+      out_.push_back({std::string(bases), coverage_sum});
+    };
+    switch (letter.kind) {
+      case kEnds:
+        if (joining.ends_arrived(letter.bytes)) post(kLinks, joining.links());
+        return;
+      case kLinks:
+        if (!joining.links_arrived(letter.bytes)) return;
+        post(kTokens, joining.start_tokens());
+        started_ += joining.tokens_started();
+        ++starts_reported_;
+        for (const std::vector<std::byte>& tokens : waiting_[letter.to]) post(kTokens, joining.pass_tokens(tokens));
+        waiting_[letter.to].clear();
+        break;
+      case kTokens:
+        if (!joining.all_links_in()) {
+          waiting_[letter.to].push_back(letter.bytes);
+          return;
+        }
+        post(kTokens, joining.pass_tokens(letter.bytes));
+        break;
+      case kPieces:
+        joining.gathered(letter.bytes, emit);
+        return;
+    }
+    finished_ = 0;
+    for (const PieceJoining& each : joinings_) finished_ += each.tokens_finished();
+    if (!gathered_ && starts_reported_ == joinings_.size() && finished_ == started_) {
+      gathered_ = true;
+      for (PieceJoining& each : joinings_) post(kPieces, each.gather(emit));
+    }
+  }
+
+  std::mt19937_64 random_;
+  std::vector<PieceJoining> joinings_;
+  std::vector<std::vector<std::vector<std::byte>>> waiting_;
+  std::vector<Letter> queue_;
+  std::uint64_t started_ = 0;
+  std::uint64_t finished_ = 0;
+  std::size_t starts_reported_ = 0;
+  bool gathered_ = false;
+  std::vector<RawPiece> out_;
+};
+
+TEST(PieceJoining, JoinsWhatCompactionWouldWhereverThePiecesAndMessagesGo) {
+  constexpr std::size_t k = 21;
+  for (const std::size_t stores : {1u, 2u, 3u, 8u}) {
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+      std::mt19937_64 random(seed * 100 + stores);
+      std::size_t cycle_pieces = 0;
+      const std::vector<RawPiece> pieces = random_pieces(random, k, cycle_pieces);
+      JoiningRun run(k, stores, seed);
+      for (const RawPiece& piece : pieces) run.store(random() % stores).add_piece(piece.bases, piece.coverage_sum);
+      const std::vector<RawPiece> unitigs = run.run();
+      const auto expected = compacted(k, pieces);
+      EXPECT_EQ(compacted(k, unitigs), expected) << stores << " stores, seed " << seed;
+      // Every unitig arrives whole but the cycle, left in its pieces for node 0 to join.
+      EXPECT_EQ(unitigs.size(), expected.size() - 1 + cycle_pieces) << stores << " stores, seed " << seed;
+      EXPECT_GT(pieces.size(), 2 * unitigs.size()) << "pieces to join";
+    }
+  }
+}
+
+TEST(PieceJoining, LeavesACycleOfTwoPiecesAsItWasAndJoinsAChainOfTwo) {
+  constexpr std::size_t k = 21;
+  std::mt19937_64 random(11);
+  const std::string circle = random_bases(random, 60);
+  const std::string closed = circle + circle.substr(0, k - 1);  // 60 k-mers
+  const std::string line = random_bases(random, 50);
+  JoiningRun run(k, 2, 7);
+  run.store(0).add_piece(closed.substr(0, 50), 6);  // 30 k-mers
+  run.store(1).add_piece(closed.substr(30), 9);     // the other 30: each piece goes on into the other
+  run.store(1).add_piece(line.substr(0, 35), 3);
+  run.store(0).add_piece(reverse_complement(line.substr(15)), 4);  // goes on from the one before, read backwards
+  std::vector<RawPiece> out = run.run();
+  std::sort(out.begin(), out.end(), [](const RawPiece& a, const RawPiece& b) { return a.coverage_sum < b.coverage_sum; });
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].bases, closed.substr(0, 50));  // the cycle's pieces, unjoined
+  EXPECT_EQ(out[2].bases, closed.substr(30));
+  EXPECT_TRUE(out[1].bases == line || out[1].bases == reverse_complement(line)) << out[1].bases;
+  EXPECT_EQ(out[1].coverage_sum, 7u);  // 3 + 4
+}
+
+TEST(PieceJoining, RefusesMessagesThatDoNotFit) {
+  PieceJoining joining(21, 2, 0);
+  EXPECT_THROW(joining.add_piece("ACGT", 1), std::invalid_argument);
+  std::vector<std::byte> ends;
+  put_varint(ends, 5);  // a store outside the two
+  EXPECT_THROW(joining.ends_arrived(ends), std::invalid_argument);
+  std::vector<std::byte> links;
+  put_varint(links, 0);  // a piece this store does not have
+  put_varint(links, 0);
+  put_varint(links, 1);
+  put_varint(links, 0);
+  EXPECT_THROW(joining.links_arrived(links), std::invalid_argument);
+  EXPECT_THROW(joining.start_tokens(), std::logic_error) << "before every store's links";
+  EXPECT_THROW(PieceJoining(21, 2, 2), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace xenon::genomics
