@@ -31,8 +31,9 @@
 #include "genomics/counter/counter_coordinator.hpp"
 #include "genomics/io/atomic_output_file.hpp"
 #include "genomics/io/input_plan.hpp"
-#include "genomics/run/freed_memory.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
+#include "genomics/run/freed_memory.hpp"
+#include "genomics/run/scattered_bytes.hpp"
 
 namespace xenon::genomics {
 
@@ -88,6 +89,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     awaited_ = stores.size();
     for (std::size_t store = 0; store < stores.size(); ++store) {
       setup.carried = carried_share(settings_.carried_sequences, stores.size(), store);
+      if (stores[store].node() != this->self().node()) count_scattered_bytes(setup.carried.size());
       this->send(stores[store], ACTION_GRAPH_SOLIDIFY, setup.encode());
     }
     // Sent now (the parsers' filter was made before counting): megabytes this node would

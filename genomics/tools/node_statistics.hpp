@@ -15,6 +15,7 @@
 #include "genomics/io/atomic_output_file.hpp"
 #include "genomics/io/input_bytes.hpp"
 #include "genomics/io/run_log.hpp"
+#include "genomics/run/scattered_bytes.hpp"
 
 namespace xenon::genomics {
 
@@ -56,6 +57,9 @@ class NodeStatistics {
     field(json, "messages_to_other_nodes", std::to_string(statistics.messages_to_other_nodes));
     field(json, "actors_moved", std::to_string(statistics.actors_moved));  // load balancing (-balance)
     field(json, "bytes_to_other_nodes", std::to_string(statistics.bytes_to_other_nodes));
+    // Of those, shares of data this node alone held (genomics/run/scattered_bytes.hpp).
+    field(json, "bytes_scattered_to_other_nodes",
+          std::to_string(bytes_scattered_by_this_process().load(std::memory_order_relaxed)));
     field(json, "frames_sent", std::to_string(statistics.frames_sent));
     field(json, "frames_received", std::to_string(statistics.frames_received));
     field(json, "busy_nanoseconds", std::to_string(statistics.busy_nanoseconds));

@@ -26,12 +26,15 @@ Figures it uses, per tool, from the report:
       not its child in the binary tree of the nodes (1, 2, 4, ...: merge_tree.hpp with one
       store a node), R, what it sent each child beyond the others: a broadcast relayed down
       that tree (the threading requests' unitig ends), which node 0 sends ceil(log2 N) times
-      and the others pass on. Else as C, a volume that does not grow with N.
+      and the others pass on. Else as C, a volume that does not grow with N. Before either,
+      what node 0's line says it scattered (scattered_bytes: shares of data it alone held, a
+      different share each node, such as the carried sequences) is taken out: the whole of
+      it, D, is split over the nodes.
 
 Prediction at N nodes, of node 0 (the node that does the serial steps and sends the most):
   T(N) = S + I * W / N + frames(N) * latency + bytes(N) / bandwidth + barriers(N)
-  bytes(N)  = B * (N - 1) + R * ceil(log2 N) + A * x(N) / N, or C * x(N) / x(Pr) + A * x(N) / N
-              without B and R, with
+  bytes(N)  = B * (N - 1) + R * ceil(log2 N) + D * x(N) + A * x(N) / N, or
+              C * x(N) / x(Pr) + D * x(N) + A * x(N) / N without B and R, with
               x(n) = (n - 1) / n the share of hashed data that leaves a node, A the all-to-all
               volume;
   frames(N) = max((bytes(N) - broadcasts) / mean frame bytes at Pr, (N - 1) * phases): at
@@ -140,6 +143,8 @@ def read_report(path):
                                   for key in ("busy_s", "bytes_sent", "msgs_sent", "frames_sent")}
             if "bytes_to_node0" in fields:
                 run["ranks"][rank]["bytes_to_node0"] = number(fields, "bytes_to_node0", index)
+            if "scattered_bytes" in fields:
+                run["ranks"][rank]["scattered_bytes"] = number(fields, "scattered_bytes", index)
             if "bytes_to_nodes" in fields:
                 values = fields["bytes_to_nodes"].split(",")
                 run["ranks"][rank]["bytes_to_nodes"] = [
@@ -203,6 +208,13 @@ class ToolModel:
         # the exchange.
         self.broadcast = 0.0
         self.relayed = 0.0
+        # Shares of data node 0 alone held, a different one each node (scattered_bytes, to the
+        # other p - 1 nodes of p shares): the whole, T, is split over the nodes, so node 0
+        # sends T (N - 1) / N at N nodes, and each node's T / p is no part of a broadcast.
+        scattered = ranks[0].get("scattered_bytes", 0.0)
+        self.scattered = scattered * p / (p - 1)
+        share = self.scattered / p
+        self.own["bytes_sent"] = max(0.0, self.own["bytes_sent"] - scattered)
         if p >= 3 and all("bytes_to_node0" in ranks[r] for r in range(1, p)):
             between_others = sum((ranks[r]["bytes_sent"] - ranks[r]["bytes_to_node0"]) / (p - 2)
                                  for r in range(1, p)) / (p - 1)
@@ -215,15 +227,15 @@ class ToolModel:
                 self.relayed = max(0.0, to_child - to_other)
                 # The others pass on p - 1 - L of its copies between themselves.
                 between_others -= self.relayed * (p - 1 - len(children)) / ((p - 1) * (p - 2))
-                self.broadcast = max(0.0, to_other - between_others)
+                self.broadcast = max(0.0, to_other - share - between_others)
             else:
-                self.broadcast = max(0.0, ranks[0]["bytes_sent"] / (p - 1) - between_others)
+                self.broadcast = max(0.0, ranks[0]["bytes_sent"] / (p - 1) - share - between_others)
             self.own["bytes_sent"] = 0.0
             self.all_to_all["bytes_sent"] = between_others * (p - 1) * p / crossing(p)
         frames = sum(rank["frames_sent"] for rank in ranks.values())
         # The mean frame of the exchange: a broadcast's megabytes went in a few large messages.
         framed_bytes = (sum(rank["bytes_sent"] for rank in ranks.values()) -
-                        (self.broadcast + self.relayed) * (p - 1))
+                        (self.broadcast + self.relayed) * (p - 1) - scattered)
         self.frame_bytes = framed_bytes / frames if frames and framed_bytes > 0 else 65536.0
 
     def sent(self, key, nodes):
@@ -239,9 +251,10 @@ class ToolModel:
             shared + passed_on
 
     def broadcasts(self, nodes):
-        """What node 0 sends of broadcasts at `nodes` nodes: every node a direct one, its
-        children in the tree a relayed one."""
-        return self.broadcast * (nodes - 1) + self.relayed * len(tree_children(nodes))
+        """What node 0 sends in large one-off messages at `nodes` nodes: every node a direct
+        broadcast and its share of the scattered data, its children in the tree a relayed one."""
+        return (self.broadcast * (nodes - 1) + self.relayed * len(tree_children(nodes)) +
+                self.scattered * crossing(nodes))
 
     def predict(self, nodes, latency, bandwidth):
         node0_bytes, _ = self.sent("bytes_sent", nodes)
@@ -260,6 +273,8 @@ class ToolModel:
         limit = max(terms, key=terms.get)
         if limit == "node 0's bandwidth" and self.broadcast * (nodes - 1) > node0_bytes / 2:
             limit += f" (mostly what it sends every node: {self.broadcast / 1e6:.1f} MB each)"
+        elif limit == "node 0's bandwidth" and self.scattered * crossing(nodes) > node0_bytes / 2:
+            limit += f" (mostly the shares of {self.scattered / 1e6:.1f} MB it scatters)"
         elif limit == "node 0's bandwidth" and self.broadcasts(nodes) > node0_bytes / 2:
             limit += (f" (mostly broadcasts: {self.relayed / 1e6:.1f} MB relayed to each of "
                       f"{len(tree_children(nodes))} nodes, {self.broadcast / 1e6:.1f} MB sent to every node)")
@@ -336,7 +351,7 @@ def main():
               f"work_s={model.work:.3f} "
               f"serial_s={model.serial:.3f} parallel_s={model.parallel:.3f} imbalance={model.imbalance:.2f} "
               f"node0_own_bytes={model.own['bytes_sent']:.0f} node0_broadcast_bytes_per_node={model.broadcast:.0f} "
-              f"relayed_broadcast_bytes={model.relayed:.0f} "
+              f"relayed_broadcast_bytes={model.relayed:.0f} scattered_bytes={model.scattered:.0f} "
               f"all_to_all_bytes={model.all_to_all['bytes_sent']:.0f} "
               f"frame_bytes={model.frame_bytes:.0f} phases={model.phases}")
         for processes, run in sorted(tools[model.tool].items()):

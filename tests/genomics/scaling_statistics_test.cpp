@@ -120,6 +120,26 @@ TEST(ScalingStatistics, TheAssemblerNamesItsPhasesAndATamperedTimelineIsCaught) 
   EXPECT_NE(refused.output.find("busy timeline sums to"), std::string::npos) << refused.output;
 }
 
+// Node 0 sends each store its share of the sequences carried to the next round: over two
+// nodes, half of them goes to node 1, reported apart from the rest of what node 0 sent.
+TEST(ScalingStatistics, NodeZeroReportsTheSharesOfTheCarriedSequencesItScatters) {
+  SKIP_WITHOUT_MPI();
+  ASSERT_TRUE(xenon::testing::test_data_present());
+  TemporaryDirectory out("xenon-stats");
+  const auto run = mpi_run(2, "assembler", "--quiet -t 1 --graph-image no --stats " + out.path() + "/stats -o " +
+                                               out.path() + "/out " + lambda_reads());
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto lines = run_command(report(out.path() + "/stats"));
+  ASSERT_EQ(lines.exit_code, 0) << lines.output;
+  const auto node0 = fields_of_line(lines.output, "SCALING tool=assembler P=2 rank=0 phase=all");
+  const std::string log = out.read("out/assembler.log");
+  ASSERT_NE(log.find("round 2 of"), std::string::npos) << "lambda's reads give more than one k: " << log;
+  EXPECT_GT(number(node0, "scattered_bytes"), 1000.0) << lines.output;
+  EXPECT_LT(number(node0, "scattered_bytes"), number(node0, "bytes_sent")) << lines.output;
+  const auto node1 = fields_of_line(lines.output, "SCALING tool=assembler P=2 rank=1 phase=all");
+  EXPECT_EQ(node1.count("scattered_bytes"), 0u) << "only node 0 has sequences to scatter: " << lines.output;
+}
+
 TEST(ScalingStatistics, AStatisticsDirectoryThatCannotBeMadeFailsBeforeTheRun) {
   ASSERT_TRUE(xenon::testing::test_data_present());
   TemporaryDirectory out("xenon-stats");
@@ -234,6 +254,38 @@ TEST(ScalingModel, RelaysABroadcastDownATreeOfTheNodes) {
   EXPECT_NE(output.find("limit=\"node 0's bandwidth (mostly broadcasts: 100.0 MB relayed to each of 8 nodes, "
                         "0.0 MB sent to every node)\""),
             std::string::npos)
+      << output;
+}
+
+// At P = 4 node 0 sends every other node 30 MB more than the others send each other, all of
+// it shares of data it alone held (scattered_bytes: 90 MB to the 3 others, 120 MB in all with
+// its own share): split over the nodes, not sent to every node added.
+constexpr const char* kScatteredReport =
+    "SCALING tool=demo P=1 rank=0 phase=all busy_s=12.0 bytes_sent=0 msgs_sent=0 frames_sent=0\n"
+    "SCALING_RUN tool=demo P=1 busy_total_s=12.0\n"
+    "SCALING tool=demo P=4 rank=0 phase=all busy_s=3.0 bytes_sent=120000000 msgs_sent=30 frames_sent=30 "
+    "bytes_to_node0=0 bytes_to_nodes=40000000,40000000,40000000 scattered_bytes=90000000\n"
+    "SCALING tool=demo P=4 rank=1 phase=all busy_s=3.0 bytes_sent=25000000 msgs_sent=30 frames_sent=30 "
+    "bytes_to_node0=5000000\n"
+    "SCALING tool=demo P=4 rank=2 phase=all busy_s=3.0 bytes_sent=25000000 msgs_sent=30 frames_sent=30 "
+    "bytes_to_node0=5000000\n"
+    "SCALING tool=demo P=4 rank=3 phase=all busy_s=3.0 bytes_sent=25000000 msgs_sent=30 frames_sent=30 "
+    "bytes_to_node0=5000000\n"
+    "SCALING_PHASE tool=demo P=4 phase=work busy_total_s=12.0 serial_s=0.0\n"
+    "SCALING_RUN tool=demo P=4 busy_total_s=12.0\n";
+
+TEST(ScalingModel, SplitsScatteredSharesOverTheNodes) {
+  const std::string output = model_to_256_nodes(kScatteredReport);
+  const auto fit = fields_of_line(output, "MODEL_FIT tool=demo");
+  EXPECT_NEAR(number(fit, "scattered_bytes"), 120e6, 1);
+  EXPECT_NEAR(number(fit, "node0_broadcast_bytes_per_node"), 0.0, 1);
+  EXPECT_NEAR(number(fit, "relayed_broadcast_bytes"), 0.0, 1);
+  EXPECT_NEAR(number(fit, "all_to_all_bytes"), 160e6, 1);
+  // 255/256 of the 120 MB at 256 nodes (a broadcast of 30 MB would be 7.65 GB), and node 0's
+  // share of the exchange.
+  const auto at256 = fields_of_line(output, "MODEL tool=demo N=256 ");
+  EXPECT_NEAR(number(at256, "bandwidth_s"), 0.120 * 255 / 256 + 0.160 * 255 / 256 / 256, 1e-4);
+  EXPECT_NE(output.find("limit=\"node 0's bandwidth (mostly the shares of 120.0 MB it scatters)\""), std::string::npos)
       << output;
 }
 
