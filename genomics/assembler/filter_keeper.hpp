@@ -200,6 +200,7 @@ class FilterKeeper : public Actor {
       round_begins(message);
     } else if (action == ACTION_FILTER_SHARE) {
       // Another keeper's, perhaps before this keeper's own round message.
+      once_from(message.source(), shares_from_, "filter slice");
       put_in(FilterSlice::view(message.payload()));
       deliver_when_whole();
     } else if (action == ACTION_PARSER_FILTER_TAKEN) {
@@ -212,6 +213,15 @@ class FilterKeeper : public Actor {
   }
 
  private:
+  // Counting slices counts keepers: a second slice from one keeper would stand for another's
+  // that has not come, and a filter with words missing would go out.
+  static void once_from(ActorName sender, std::vector<ActorName>& senders, const char* what) {
+    if (std::find(senders.begin(), senders.end(), sender) != senders.end()) {
+      throw std::logic_error(std::string("a second ") + what + " from one sender");
+    }
+    senders.push_back(sender);
+  }
+
   bool slice_complete() const { return parts_expected_ != 0 && parts_in_ == parts_expected_; }
 
   // The first part sets the slice's place and size; each later one is ORed in. Once every
@@ -264,6 +274,7 @@ class FilterKeeper : public Actor {
     for (const ActorName keeper : round_->keepers) {
       if (keeper != self()) send(keeper, ACTION_FILTER_SHARE, share.share());
     }
+    once_from(self(), shares_from_, "filter slice");
     put_in(FilterSlice::view(share.bytes()));
     deliver_when_whole();
   }
@@ -289,6 +300,12 @@ class FilterKeeper : public Actor {
   // every parser of this node (one buffer they share until each has taken its copy).
   void deliver_when_whole() {
     if (!round_ || shares_in_ != round_->keepers.size()) return;
+    for (const ActorName sender : shares_from_) {
+      if (std::find(round_->keepers.begin(), round_->keepers.end(), sender) == round_->keepers.end()) {
+        throw std::logic_error("a filter slice from an actor that is not one of the round's keepers");
+      }
+    }
+    shares_from_.clear();
     if (8 * words_in_ != whole_.size()) {
       throw std::logic_error(std::to_string(words_in_) + " words from every keeper for a filter of " + std::to_string(whole_.size() / 8));
     }
@@ -319,6 +336,7 @@ class FilterKeeper : public Actor {
   Payload whole_;  // the filter's bytes: KmerBloomFilter::write_bytes
   std::uint64_t words_in_ = 0;
   std::size_t shares_in_ = 0;
+  std::vector<ActorName> shares_from_;  // the keepers whose slices came this round
   std::size_t takers_awaited_ = 0;
 };
 

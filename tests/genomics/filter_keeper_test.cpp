@@ -216,5 +216,37 @@ TEST(FilterKeepers, PutTheRoundsFilterTogetherForEveryParser) {
   }
 }
 
+// Sends a keeper the same keeper's slice twice, as if two keepers' slices had come: the
+// keeper stops with the error, and no filter with a slice missing goes out.
+class TwiceSender : public Actor {
+ public:
+  explicit TwiceSender(std::string& failure) : failure_(failure) {}
+
+  void receive(const Message& message) override {
+    if (message.action() == testing::ACTION_START) {
+      const ActorName keeper = spawn<FilterKeeper>();
+      const KmerBloomFilter filter = KmerBloomFilter::with_words(4);
+      const Payload slice = FilterSlice::encode(filter, WordRange{0, 2});
+      send(keeper, ACTION_FILTER_SHARE, slice.share());
+      send(keeper, ACTION_FILTER_SHARE, slice.share());
+    } else if (message.action() == ACTION_CHILD_STOPPED) {
+      failure_.assign(reinterpret_cast<const char*>(message.payload().data()), message.payload_size());
+      stop();
+    }
+  }
+
+ private:
+  std::string& failure_;
+};
+
+TEST(FilterKeepers, RefuseASecondSliceFromOneKeeper) {
+  testing::Watchdog watchdog("filter keepers");
+  std::string failure;
+  Engine engine(testing::with_threads(1));
+  engine.send(engine.spawn<TwiceSender>(failure), testing::ACTION_START);
+  engine.run();
+  EXPECT_NE(failure.find("a second filter slice from one sender"), std::string::npos) << failure;
+}
+
 }  // namespace
 }  // namespace xenon::genomics
