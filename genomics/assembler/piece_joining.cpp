@@ -38,7 +38,8 @@ std::size_t PieceJoining::owner_of(std::string_view junction, std::size_t stores
 // Varint the sending store, then per end: varint piece (its store's number), varint side,
 // varint entering, the k-1 bases.
 // A junction that is its own reverse complement is left out: read either way, each piece
-// there both enters and leaves it, and node 0's compaction judges it.
+// there both enters and leaves it, so it never has one way in and one way out (compaction
+// does not join there either).
 PieceJoining::Messages PieceJoining::ends() const {
   Messages out(stores_);
   const std::size_t length = k_ - 1;
@@ -207,8 +208,7 @@ void PieceJoining::visit(std::size_t local, const Visit& visit, int entered_at, 
   }
 }
 
-// Per piece: varint the collector (its store's number), varint the place, varint reversed,
-// varint the coverage sum, varint the length, the bases read as the chain reads them.
+// Per piece: varint the collector (its store's number), varint the place, varint the coverage sum, varint the length, the bases read as the chain reads them.
 PieceJoining::Messages PieceJoining::gather(const Emit& emit) {
   if (gathered_) throw std::logic_error("pieces gathered twice");
   gathered_ = true;
