@@ -96,9 +96,6 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     // otherwise hold to the end of the round.
     setup.carried = {};
     std::string().swap(settings_.carried_sequences);  // assigning an empty string keeps the buffer
-    // Node 0 let go of the first round's filter once it knew what the carried k-mers add
-    // (add_parser_filter); let go of it on any other path too. The keepers hold it in slices.
-    settings_.first_round_filter.reset();
   }
 
   // The threshold this round applies and what set it, from the histogram and the rounds before.
@@ -142,9 +139,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   }
 
   // A round after the first: the first round's k-mers read twice or more, and this round's
-  // carried k-mers, as the parsers' filter. Node 0 finds the words the carried k-mers add
-  // (usually none; rounds 3 and 4 of 40x E. coli have some) and lets go of the first round's
-  // filter; the keepers put the round's filter together on every node (parsers_spawned()).
+  // carried k-mers, as the parsers' filter, which the keepers put together on every node
+  // (parsers_spawned()).
   void add_parser_filter(ParserArguments& arguments) override {
     if (!reads_count_filter(settings_)) return;
     if (settings_.filter_keepers.size() != static_cast<std::size_t>(this->node_count())) {
@@ -152,20 +148,18 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
                              std::to_string(this->node_count()) + " nodes");
     }
     const int filter_k = settings_.k_rounds.front();
-    const KmerBloomFilter& filter = *settings_.first_round_filter;
-    filter_additions_ = carried_kmer_additions(filter, settings_.carried_sequences, filter_k);
-    filter_words_ = filter.words();
+    filter_words_ = settings_.first_round_filter_words;
     this->log().line("k-mers with a " + std::to_string(filter_k) + "-mer read once are left out of the stores (a filter of " +
-                     std::to_string(filter.bytes()) + " bytes, " + std::to_string(filter_additions_.size()) +
-                     " words of it added for the carried k-mers, put together on every node)");
+                     std::to_string(8 * filter_words_) + " bytes, put together on every node with the words the " +
+                     "carried k-mers add)");
     arguments.filter_k = static_cast<std::uint32_t>(filter_k);
     arguments.filter_words = filter_words_;
-    settings_.first_round_filter.reset();
   }
 
   // The parsers wait for the filter their arguments name: each node's keeper gets the node's
-  // parsers and the additions to its slice, and the readers start once every keeper has
-  // handed the filter out (filter_keeper.hpp).
+  // parsers and the node's share of the carried sequences, whose k-mers it adds to the
+  // filter, and the readers start once every keeper has handed the filter out
+  // (filter_keeper.hpp).
   void parsers_spawned() override {
     if (filter_words_ == 0) {
       this->spawn_readers();
@@ -173,23 +167,32 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     }
     const std::size_t nodes = settings_.filter_keepers.size();
     const auto workers = static_cast<std::size_t>(this->worker_count());
-    auto addition = filter_additions_.begin();
     for (std::size_t node = 0; node < nodes; ++node) {
       FilterRound round;
       round.keepers = settings_.filter_keepers;
       const auto parsers = this->parsers().begin() + static_cast<std::ptrdiff_t>(node * workers);
       round.parsers.assign(parsers, parsers + static_cast<std::ptrdiff_t>(workers));
-      const WordRange range = filter_slice(filter_words_, nodes, node);
-      while (addition != filter_additions_.end() && addition->word < range.end) round.additions.push_back(*addition++);
-      this->send(settings_.filter_keepers[node], ACTION_FILTER_ROUND, round.encode());
+      round.filter_k = static_cast<std::uint32_t>(settings_.k_rounds.front());
+      round.carried = carried_share(settings_.carried_sequences, nodes, node);
+      const ActorName keeper = settings_.filter_keepers[node];
+      if (keeper.node() != this->self().node()) count_scattered_bytes(round.carried.size());
+      this->send(keeper, ACTION_FILTER_ROUND, round.encode());
     }
-    std::vector<KmerBloomFilter::WordBits>().swap(filter_additions_);
     deliveries_awaited_ = nodes;
+    words_added_ = std::nullopt;
   }
 
-  void filter_delivered() {
+  // Every keeper added the same words: each put the same filter together.
+  void filter_delivered(std::uint64_t words_added) {
     if (deliveries_awaited_ == 0) throw std::logic_error("a filter delivered that no parser waited for");
-    if (--deliveries_awaited_ == 0 && !this->stopping()) this->spawn_readers();
+    if (words_added_ && *words_added_ != words_added) {
+      throw std::logic_error("filter keepers that added " + std::to_string(*words_added_) + " and " +
+                             std::to_string(words_added) + " words for the carried k-mers");
+    }
+    words_added_ = words_added;
+    if (--deliveries_awaited_ != 0) return;
+    this->log().line("the carried k-mers added " + std::to_string(words_added) + " words to the filter on every node");
+    if (!this->stopping()) this->spawn_readers();
   }
 
   // --continue: from the contigs checkpoint every phase up to the contigs is skipped, and only
@@ -198,13 +201,9 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   // spawned: the reads too) is done again.
   bool resume() override {
     if (settings_.carry_to_next_round) return false;  // a round before the last keeps no checkpoint: done again
-    if (resume_from_contigs()) {
-      settings_.first_round_filter.reset();  // nothing is counted: no parser needs it
-      return true;
-    }
+    if (resume_from_contigs()) return true;
     const std::optional<std::vector<std::byte>> saved = this->load_checkpoint(kGraphCheckpoint, graph_checkpoint_options_);
     if (!saved) return false;
-    settings_.first_round_filter.reset();  // as above
     CheckpointReader reader(*saved);
     this->restore_count(reader);
     std::vector<GraphPiece> pieces = read_graph_checkpoint(reader, outcome_);
@@ -313,7 +312,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       pairing_.messages_promised += message.payload_as<std::uint64_t>();
       pairing_maybe_done();
     } else if (action == ACTION_FILTER_DELIVERED) {
-      filter_delivered();
+      filter_delivered(message.payload_as<std::uint64_t>());
     } else if (action == ACTION_FILTER_KEEPER_FAILED) {
       throw std::runtime_error(std::string(reinterpret_cast<const char*>(message.payload().data()), message.payload_size()));
     } else {
@@ -736,7 +735,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   std::size_t awaited_ = 0;
   // A later round's filter for its parsers, while the keepers put it together.
   std::uint64_t filter_words_ = 0;
-  std::vector<KmerBloomFilter::WordBits> filter_additions_;
+  std::optional<std::uint64_t> words_added_;  // by the keepers that delivered, all alike
   std::size_t deliveries_awaited_ = 0;
   // The stores' pieces joined into unitigs (piece_joining.hpp): what they reported.
   struct Joining {

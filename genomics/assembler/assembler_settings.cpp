@@ -44,8 +44,7 @@ bool builds_count_filter(const AssemblerSettings& settings) {
 }
 
 bool reads_count_filter(const AssemblerSettings& settings) {
-  return settings.count_filter && !settings.first_round && settings.first_round_filter != nullptr &&
-         !settings.first_round_filter->empty() &&
+  return settings.count_filter && !settings.first_round && settings.first_round_filter_words != 0 &&
          settings.coverage_threshold != 1 && !settings.k_rounds.empty() && settings.k_rounds.front() <= settings.counting.k;
 }
 

@@ -3,7 +3,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -45,9 +44,9 @@ struct AssemblerSettings {
   // stores' tables shrink. Off with --no-count-filter, and when k-mers read once can be solid
   // (--min-coverage 1) or the first k is over 32.
   bool count_filter = true;
-  // For a later round: the first round's, gathered on node 0 to find what this round's
-  // carried k-mers add to it.
-  std::shared_ptr<const KmerBloomFilter> first_round_filter;
+  // For a later round: the words of the first round's filter, which the keepers hold in
+  // slices (0: none).
+  std::uint64_t first_round_filter_words = 0;
   // One a node: where the first round's filter goes, a slice to each, and who puts a later
   // round's filter together on each node for its parsers (filter_keeper.hpp).
   std::vector<ActorName> filter_keepers;

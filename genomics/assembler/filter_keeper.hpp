@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <xenon/xenon.hpp>
+#include "genomics/assembler/carried_sequences.hpp"
 #include "genomics/counter/counter_protocol.hpp"
 #include "genomics/kmer/kmer_bloom_filter.hpp"
 
@@ -24,29 +25,31 @@
 // round's filter together on every node, each sending its slice to every other (an
 // all-gather), and hand it to their node's parsers: each node receives the filter once, where
 // node 0 used to send it whole to every node (on 40x E. coli, 9.2 MB to each node in each of
-// three rounds). MultiKAssembly still gathers the slices on node 0 before each later round,
-// to find what the round's carried k-mers add.
+// three rounds). The round's carried k-mers are added too: each keeper finds the words that
+// its node's share of the carried sequences adds to the first round's filter and sends them to
+// every other keeper, so that node 0 neither gathers the filter nor scans every carried k-mer.
 //   MultiKAssembly -> every node  request_spawn kFilterKeeperType (no arguments): one keeper a node
 //   store -> keeper           ACTION_FILTER_PART         FilterPart: its node's filter's words of the
 //                                                        keeper's slice (filter_slice), from every node
-//   MultiKAssembly -> keeper  ACTION_FILTER_SLICE_ASK    before each later round
-//   keeper -> MultiKAssembly  ACTION_FILTER_SLICE        the slice it keeps, as it came
 //   coordinator -> keeper     ACTION_FILTER_ROUND        FilterRound: the keepers, this node's parsers,
-//                                                        the words the round's carried k-mers add
-//   keeper -> other keepers   ACTION_FILTER_SHARE        FilterSlice: its slice with those words added
+//                                                        the first round's k, this node's share of
+//                                                        the carried sequences (once the slice is whole)
+//   keeper -> other keepers   ACTION_FILTER_SHARE        FilterSlice: its slice, as it came
+//   keeper -> other keepers   ACTION_FILTER_ADDITIONS    FilterAdditions: the words its share of the
+//                                                        carried k-mers adds to the whole filter
 //   keeper -> its parsers     ACTION_PARSER_FILTER       the whole round's filter (counter_protocol.hpp)
 //   parser -> keeper          ACTION_PARSER_FILTER_TAKEN
-//   keeper -> coordinator     ACTION_FILTER_DELIVERED    every parser of its node has it
+//   keeper -> coordinator     ACTION_FILTER_DELIVERED    u64 words the carried k-mers added; every
+//                                                        parser of its node has the filter
 //   MultiKAssembly -> keeper  ACTION_COUNTER_STOP        when the run ends, or the first round built
 //                                                        no filter after all
 namespace xenon::genomics {
 
 inline constexpr std::string_view kFilterKeeperType = "genomics.filter-keeper";
 inline constexpr Action ACTION_FILTER_PART{"genomics.filter-slice.part"};
-inline constexpr Action ACTION_FILTER_SLICE_ASK{"genomics.filter-slice.ask"};
-inline constexpr Action ACTION_FILTER_SLICE{"genomics.filter-slice"};
 inline constexpr Action ACTION_FILTER_ROUND{"genomics.filter-slice.round"};
 inline constexpr Action ACTION_FILTER_SHARE{"genomics.filter-slice.share"};
+inline constexpr Action ACTION_FILTER_ADDITIONS{"genomics.filter-slice.additions"};
 inline constexpr Action ACTION_FILTER_DELIVERED{"genomics.filter-slice.delivered"};
 // MultiKAssembly -> a round's coordinator: a keeper failed (the reason), so the round ends
 // rather than wait for a filter that will not come.
@@ -128,17 +131,17 @@ struct FilterPart {
 
 // What a keeper needs to put a later round's filter together (coordinator -> keeper,
 // ACTION_FILTER_ROUND): u32 keepers, u32 parsers, their names (u64 each, keepers in node
-// order, then the parsers of the keeper's node), u64 additions, then each addition as u64 word
-// and u64 bits (words of the keeper's slice, in order): the bits the round's carried k-mers
-// set that the first round's filter lacks (carried_sequences.hpp).
+// order, then the parsers of the keeper's node), u32 the first round's k, u32 0, then the
+// keeper's node's share of the round's carried sequences, one a line (carried_share).
 struct FilterRound {
   std::vector<ActorName> keepers;
   std::vector<ActorName> parsers;
-  std::vector<KmerBloomFilter::WordBits> additions;
+  std::uint32_t filter_k = 0;
+  std::string carried;
 
   Payload encode() const {
     const std::size_t names = keepers.size() + parsers.size();
-    Payload payload = Payload::for_overwrite(8 + 8 * names + 8 + 16 * additions.size());
+    Payload payload = Payload::for_overwrite(16 + 8 * names + carried.size());
     std::byte* out = payload.writable_bytes().data();
     store_le32(out, static_cast<std::uint32_t>(keepers.size()));
     store_le32(out + 4, static_cast<std::uint32_t>(parsers.size()));
@@ -149,36 +152,57 @@ struct FilterRound {
         out += 8;
       }
     }
-    store_le64(out, additions.size());
-    out += 8;
-    for (const KmerBloomFilter::WordBits& addition : additions) {
-      store_le64(out, addition.word);
-      store_le64(out + 8, addition.bits);
-      out += 16;
-    }
+    store_le32(out, filter_k);
+    store_le32(out + 4, 0);
+    std::copy(carried.begin(), carried.end(), reinterpret_cast<char*>(out + 8));
     return payload;
   }
-  // Throws std::invalid_argument on a message of another size than it says.
+  // Throws std::invalid_argument on a message shorter than its names, or of no k.
   static FilterRound decode(std::span<const std::byte> bytes) {
     const auto fail = [&] { throw std::invalid_argument("a filter round of " + std::to_string(bytes.size()) + " bytes"); };
     if (bytes.size() < 16) fail();
     const std::uint64_t names = std::uint64_t{load_le32(bytes.data())} + load_le32(bytes.data() + 4);
     if (bytes.size() < 16 + 8 * names) fail();
-    const std::uint64_t additions = load_le64(bytes.data() + 8 + 8 * names);
-    if ((bytes.size() - 16 - 8 * names) / 16 != additions || (bytes.size() - 16 - 8 * names) % 16 != 0) fail();
     FilterRound round;
     const std::byte* in = bytes.data() + 8;
     for (std::uint32_t i = 0; i < load_le32(bytes.data()); ++i, in += 8) round.keepers.push_back(ActorName::from_value(load_le64(in)));
     for (std::uint32_t i = 0; i < load_le32(bytes.data() + 4); ++i, in += 8) round.parsers.push_back(ActorName::from_value(load_le64(in)));
-    in += 8;
-    for (std::uint64_t i = 0; i < additions; ++i, in += 16) round.additions.push_back({load_le64(in), load_le64(in + 8)});
+    round.filter_k = load_le32(in);
+    if (round.filter_k == 0 || load_le32(in + 4) != 0) fail();
+    round.carried.assign(reinterpret_cast<const char*>(in + 8), bytes.size() - 16 - 8 * names);
     return round;
   }
 };
 
+// The words a keeper's share of the carried k-mers adds to the filter (keeper -> keeper,
+// ACTION_FILTER_ADDITIONS): u64 count, then each as u64 word and u64 bits.
+struct FilterAdditions {
+  static Payload encode(const std::vector<KmerBloomFilter::WordBits>& additions) {
+    Payload payload = Payload::for_overwrite(8 + 16 * additions.size());
+    std::byte* out = payload.writable_bytes().data();
+    store_le64(out, additions.size());
+    for (std::size_t index = 0; index < additions.size(); ++index) {
+      store_le64(out + 8 + 16 * index, additions[index].word);
+      store_le64(out + 16 + 16 * index, additions[index].bits);
+    }
+    return payload;
+  }
+  // Throws std::invalid_argument on a message of another size than it says.
+  static std::vector<KmerBloomFilter::WordBits> decode(std::span<const std::byte> bytes) {
+    if (bytes.size() < 8 || (bytes.size() - 8) % 16 != 0 || (bytes.size() - 8) / 16 != load_le64(bytes.data())) {
+      throw std::invalid_argument("filter additions of " + std::to_string(bytes.size()) + " bytes");
+    }
+    std::vector<KmerBloomFilter::WordBits> additions;
+    for (std::size_t at = 8; at < bytes.size(); at += 16) {
+      additions.push_back({load_le64(bytes.data() + at), load_le64(bytes.data() + at + 8)});
+    }
+    return additions;
+  }
+};
+
 // Keeps its node's slice of the first round's filter from the first round to the end of the
-// run, gives it back when asked, and before each later round puts that round's filter together
-// for its node's parsers; stops when told to.
+// run, and before each later round puts that round's filter together for its node's parsers:
+// the first round's, whole, with the words the round's carried k-mers add; stops when told to.
 class FilterKeeper : public Actor {
  public:
   explicit FilterKeeper(std::span<const std::byte> arguments = {}) {
@@ -189,20 +213,26 @@ class FilterKeeper : public Actor {
     const Action action = message.action();
     if (action == ACTION_FILTER_PART) {
       part_arrived(FilterPart::view(message.payload()));
-    } else if (action == ACTION_FILTER_SLICE_ASK) {
-      // The parts and the ask come from several actors: the ask may overtake some parts.
-      if (!slice_complete()) {
-        asker_ = message.source();
-      } else {
-        reply(message, ACTION_FILTER_SLICE, slice_.share());
-      }
+      begin_round_when_ready();
     } else if (action == ACTION_FILTER_ROUND) {
-      round_begins(message);
+      if (round_) throw std::logic_error("a filter round before the last ended");
+      round_ = FilterRound::decode(message.payload());
+      coordinator_ = message.source();
+      if (std::count(round_->keepers.begin(), round_->keepers.end(), self()) != 1) {
+        throw std::invalid_argument("a filter round whose keepers do not name this one once");
+      }
+      begin_round_when_ready();
     } else if (action == ACTION_FILTER_SHARE) {
       // Another keeper's, perhaps before this keeper's own round message.
       once_from(message.source(), shares_from_, "filter slice");
       put_in(FilterSlice::view(message.payload()));
-      deliver_when_whole();
+      go_on();
+    } else if (action == ACTION_FILTER_ADDITIONS) {
+      // Perhaps before this keeper has the whole filter: kept apart until it has added its own.
+      once_from(message.source(), additions_from_, "set of filter additions");
+      const std::vector<KmerBloomFilter::WordBits> additions = FilterAdditions::decode(message.payload());
+      additions_.insert(additions_.end(), additions.begin(), additions.end());
+      go_on();
     } else if (action == ACTION_PARSER_FILTER_TAKEN) {
       parser_took_filter();
     } else if (action == ACTION_COUNTER_STOP) {
@@ -213,8 +243,8 @@ class FilterKeeper : public Actor {
   }
 
  private:
-  // Counting slices counts keepers: a second slice from one keeper would stand for another's
-  // that has not come, and a filter with words missing would go out.
+  // Counting slices and additions counts keepers: a second message from one keeper would
+  // stand for another's that has not come, and a filter with words missing would go out.
   static void once_from(ActorName sender, std::vector<ActorName>& senders, const char* what) {
     if (std::find(senders.begin(), senders.end(), sender) != senders.end()) {
       throw std::logic_error(std::string("a second ") + what + " from one sender");
@@ -222,10 +252,17 @@ class FilterKeeper : public Actor {
     senders.push_back(sender);
   }
 
+  void all_from_keepers(const std::vector<ActorName>& senders, const char* what) const {
+    for (const ActorName sender : senders) {
+      if (std::find(round_->keepers.begin(), round_->keepers.end(), sender) == round_->keepers.end()) {
+        throw std::logic_error(std::string("a ") + what + " from an actor that is not one of the round's keepers");
+      }
+    }
+  }
+
   bool slice_complete() const { return parts_expected_ != 0 && parts_in_ == parts_expected_; }
 
-  // The first part sets the slice's place and size; each later one is ORed in. Once every
-  // store's part is in, an ask that came first is answered.
+  // The first part sets the slice's place and size; each later one is ORed in.
   void part_arrived(const FilterPart& part) {
     if (slice_complete()) throw std::logic_error("a filter part after every part came");
     if (parts_expected_ == 0) {
@@ -248,69 +285,90 @@ class FilterKeeper : public Actor {
         store_le64(words + at, load_le64(words + at) | load_le64(part.slice.words.data() + at));
       }
     }
-    if (++parts_in_ == parts_expected_ && !asker_.is_none()) send(asker_, ACTION_FILTER_SLICE, slice_.share());
+    ++parts_in_;
   }
 
-  // This keeper's slice with the round's additions goes to every other keeper, and into the
-  // filter this node puts together.
-  void round_begins(const Message& message) {
-    if (round_ || !slice_complete()) throw std::logic_error("a filter round before the last ended, or before the slice");
-    round_ = FilterRound::decode(message.payload());
-    coordinator_ = message.source();
-    if (std::count(round_->keepers.begin(), round_->keepers.end(), self()) != 1) {
-      throw std::invalid_argument("a filter round whose keepers do not name this one once");
-    }
-    Payload share = Payload::copy_of(slice_.bytes());
-    const FilterSlice mine = FilterSlice::view(share.bytes());
-    std::byte* words = share.writable_bytes().data() + 16;
-    for (const KmerBloomFilter::WordBits& addition : round_->additions) {
-      if (addition.word < mine.first_word || addition.word - mine.first_word >= mine.word_count()) {
-        throw std::invalid_argument("a filter addition to word " + std::to_string(addition.word) + ", outside the slice");
-      }
-      std::byte* word = words + 8 * (addition.word - mine.first_word);
-      store_le64(word, load_le64(word) | addition.bits);
-    }
-    round_->additions = {};
+  // Once the round's message and every part of this keeper's slice are in (the parts come
+  // from the first round's stores, the round from a later coordinator: nothing orders them),
+  // the slice goes to every other keeper and into the filter this node puts together.
+  void begin_round_when_ready() {
+    if (!round_ || round_begun_ || !slice_complete()) return;
+    round_begun_ = true;
     for (const ActorName keeper : round_->keepers) {
-      if (keeper != self()) send(keeper, ACTION_FILTER_SHARE, share.share());
+      if (keeper != self()) send(keeper, ACTION_FILTER_SHARE, slice_.share());
     }
     once_from(self(), shares_from_, "filter slice");
-    put_in(FilterSlice::view(share.bytes()));
-    deliver_when_whole();
+    put_in(FilterSlice::view(slice_.bytes()));
+    go_on();
   }
 
   void put_in(const FilterSlice& slice) {
-    if (whole_.size() == 0) {
-      whole_ = Payload::for_overwrite(8 * slice.filter_words);
+    if (filter_.empty()) {
+      filter_ = KmerBloomFilter::with_words(slice.filter_words);
       words_in_ = 0;
       shares_in_ = 0;
     }
-    if (whole_.size() != 8 * slice.filter_words || words_in_ + slice.word_count() > slice.filter_words) {
+    if (filter_.words() != slice.filter_words || words_in_ + slice.word_count() > slice.filter_words) {
       throw std::invalid_argument("a filter slice of " + std::to_string(slice.word_count()) + " words of " +
                                   std::to_string(slice.filter_words) + " after " + std::to_string(words_in_) +
-                                  " words of " + std::to_string(whole_.size() / 8));
+                                  " words of " + std::to_string(filter_.words()));
     }
-    std::copy(slice.words.begin(), slice.words.end(), whole_.writable_bytes().data() + 8 * slice.first_word);
+    filter_.read_words(static_cast<std::size_t>(slice.first_word), slice.words);
     words_in_ += slice.word_count();
     ++shares_in_;
   }
 
-  // Once this keeper's round has begun and every keeper's slice is in (counted by slices: a
-  // slice may be empty when the filter has fewer words than there are nodes): the filter to
-  // every parser of this node (one buffer they share until each has taken its copy).
-  void deliver_when_whole() {
-    if (!round_ || shares_in_ != round_->keepers.size()) return;
-    for (const ActorName sender : shares_from_) {
-      if (std::find(round_->keepers.begin(), round_->keepers.end(), sender) == round_->keepers.end()) {
-        throw std::logic_error("a filter slice from an actor that is not one of the round's keepers");
+  // Once every keeper's slice is in (counted by slices: a slice may be empty when the filter
+  // has fewer words than there are nodes), the words this node's share of the carried k-mers
+  // adds go to every other keeper; once every keeper's additions are in, they are added (each
+  // found against the first round's filter alone, so their union is what one scan of every
+  // carried k-mer finds) and the filter goes to every parser of this node (one buffer they
+  // share until each has taken its copy).
+  void go_on() {
+    if (!round_begun_ || shares_in_ != round_->keepers.size()) return;
+    if (!own_additions_sent_) {
+      all_from_keepers(shares_from_, "filter slice");
+      if (words_in_ != filter_.words()) {
+        throw std::logic_error(std::to_string(words_in_) + " words from every keeper for a filter of " +
+                               std::to_string(filter_.words()));
       }
+      const std::vector<KmerBloomFilter::WordBits> own =
+          carried_kmer_additions(filter_, round_->carried, static_cast<int>(round_->filter_k));
+      std::string().swap(round_->carried);
+      const Payload additions = FilterAdditions::encode(own);
+      for (const ActorName keeper : round_->keepers) {
+        if (keeper != self()) send(keeper, ACTION_FILTER_ADDITIONS, additions.share());
+      }
+      once_from(self(), additions_from_, "set of filter additions");
+      additions_.insert(additions_.end(), own.begin(), own.end());
+      own_additions_sent_ = true;
     }
+    if (additions_from_.size() != round_->keepers.size()) return;
+    all_from_keepers(additions_from_, "set of filter additions");
+    deliver();
+  }
+
+  void deliver() {
+    std::sort(additions_.begin(), additions_.end(),
+              [](const KmerBloomFilter::WordBits& a, const KmerBloomFilter::WordBits& b) { return a.word < b.word; });
+    std::uint64_t words_added = 0;
+    for (std::size_t at = 0; at < additions_.size(); ++at) {
+      const KmerBloomFilter::WordBits& addition = additions_[at];
+      if (addition.word >= filter_.words()) {
+        throw std::invalid_argument("a filter addition to word " + std::to_string(addition.word) + " of a filter of " +
+                                    std::to_string(filter_.words()));
+      }
+      if (at == 0 || additions_[at - 1].word != addition.word) ++words_added;
+      filter_.add(addition);
+    }
+    Payload whole = Payload::for_overwrite(filter_.bytes());
+    filter_.write_bytes(whole.writable_bytes());
+    filter_ = KmerBloomFilter();
+    words_added_ = words_added;
+    std::vector<KmerBloomFilter::WordBits>().swap(additions_);
     shares_from_.clear();
-    if (8 * words_in_ != whole_.size()) {
-      throw std::logic_error(std::to_string(words_in_) + " words from every keeper for a filter of " + std::to_string(whole_.size() / 8));
-    }
-    const Payload whole = std::move(whole_);
-    whole_ = Payload{};
+    additions_from_.clear();
+    own_additions_sent_ = false;
     takers_awaited_ = round_->parsers.size();
     for (const ActorName parser : round_->parsers) send(parser, ACTION_PARSER_FILTER, whole.share());
     if (takers_awaited_ == 0) round_ended();
@@ -322,21 +380,26 @@ class FilterKeeper : public Actor {
   }
 
   void round_ended() {
-    send(coordinator_, ACTION_FILTER_DELIVERED);
+    send_value(coordinator_, ACTION_FILTER_DELIVERED, words_added_);
     round_.reset();
+    round_begun_ = false;
   }
 
-  Payload slice_;                        // the first round's: FilterSlice, ORed from the parts
-  std::uint64_t parts_expected_ = 0;     // 0 until the first part came
+  Payload slice_;                     // the first round's: FilterSlice, ORed from the parts
+  std::uint64_t parts_expected_ = 0;  // 0 until the first part came
   std::uint64_t parts_in_ = 0;
-  ActorName asker_ = ActorName::none();  // asked before its slice was whole
   // A later round's filter, while this node puts it together and hands it out.
   std::optional<FilterRound> round_;
+  bool round_begun_ = false;  // its slice sent to the other keepers
   ActorName coordinator_ = ActorName::none();
-  Payload whole_;  // the filter's bytes: KmerBloomFilter::write_bytes
+  KmerBloomFilter filter_;  // the first round's, put together from every keeper's slice
   std::uint64_t words_in_ = 0;
   std::size_t shares_in_ = 0;
-  std::vector<ActorName> shares_from_;  // the keepers whose slices came this round
+  std::vector<ActorName> shares_from_;     // the keepers whose slices came this round
+  bool own_additions_sent_ = false;
+  std::vector<KmerBloomFilter::WordBits> additions_;  // every keeper's that came, this one's too
+  std::vector<ActorName> additions_from_;
+  std::uint64_t words_added_ = 0;
   std::size_t takers_awaited_ = 0;
 };
 

@@ -4,7 +4,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
-#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -31,9 +30,8 @@ namespace xenon::genomics {
 // depth. The last round writes the output files; every round's k and threshold go into
 // assembly.json and run.json.
 // The first round's filter of k-mers read twice or more waits for the later rounds in slices,
-// one on every node (filter_keeper.hpp); this actor gathers it before each later round, for
-// node 0 to find what the round's carried k-mers add to it, and the keepers put the round's
-// filter together on every node.
+// one on every node (filter_keeper.hpp); before each later round the keepers put it together
+// on every node, with what the round's carried k-mers add.
 class MultiKAssembly : public Actor {
  public:
   MultiKAssembly(AssemblerSettings settings, CounterOutcome& counted, AssemblyOutcome& outcome, RunLog& log)
@@ -48,8 +46,6 @@ class MultiKAssembly : public Actor {
         begin();
       } else if (action == ACTION_SPAWNED) {
         keeper_spawned(SpawnedActor::from(message));
-      } else if (action == ACTION_FILTER_SLICE) {
-        slice_arrived(FilterSlice::view(message.payload()));
       } else if (action == ACTION_CHILD_STOPPED && message.source() == coordinator_) {
         round_stopped(message);
       } else if (action == ACTION_CHILD_STOPPED) {
@@ -75,7 +71,7 @@ class MultiKAssembly : public Actor {
   // slices is on every node.
   void begin() {
     if (!builds_count_filter(round_settings())) {
-      start_round({});
+      start_round();
       return;
     }
     keepers_.assign(static_cast<std::size_t>(node_count()), ActorName::none());
@@ -87,7 +83,7 @@ class MultiKAssembly : public Actor {
       }
       ++keepers_alive_;  // once asked for: a spawn that threw leaves none to wait for
     }
-    if (keeper_requests_.empty()) start_round({});
+    if (keeper_requests_.empty()) start_round();
   }
 
   void keeper_spawned(const SpawnedActor& spawned) {
@@ -100,14 +96,14 @@ class MultiKAssembly : public Actor {
       return;
     }
     keepers_[node] = spawned.name;
-    if (keeper_requests_.empty()) start_round({});
+    if (keeper_requests_.empty()) start_round();
   }
 
-  void start_round(std::shared_ptr<const KmerBloomFilter> first_round_filter) {
+  void start_round() {
     release_freed_memory();  // the last round's graph and tables
     AssemblerSettings round = round_settings();
     round.carried_sequences = std::move(carried_);
-    round.first_round_filter = std::move(first_round_filter);  // not kept here: see filter_keeper.hpp
+    if (round_ != 0) round.first_round_filter_words = filter_words_;  // kept in slices: filter_keeper.hpp
     round.filter_keepers = keepers_;
     if (settings_.k_rounds.size() > 1) {
       log_.line("round " + std::to_string(round_ + 1) + " of " + std::to_string(settings_.k_rounds.size()) +
@@ -128,8 +124,7 @@ class MultiKAssembly : public Actor {
   }
 
   // A round's coordinator has stopped: the run ends with its failure or the last round, else
-  // the next round starts afresh (the counts and outcome of one k say nothing of another),
-  // once the first round's filter is back together if it made one.
+  // the next round starts afresh (the counts and outcome of one k say nothing of another).
   void round_stopped(const Message& message) {
     coordinator_ = ActorName::none();
     if (message.payload_size() != 0 && counted_.error.empty()) {
@@ -152,31 +147,8 @@ class MultiKAssembly : public Actor {
     outcome_.rounds = std::move(rounds);
     counted_ = CounterOutcome{};
     ++round_;
-    if (filter_words_ == 0) {
-      stop_keepers();  // the first round made no filter (or there is none to keep)
-      start_round({});
-      return;
-    }
-    gathered_ = KmerBloomFilter::with_words(filter_words_);
-    slices_awaited_ = keepers_.size();
-    words_gathered_ = 0;
-    for (const ActorName keeper : keepers_) send(keeper, ACTION_FILTER_SLICE_ASK);
-  }
-
-  void slice_arrived(const FilterSlice& slice) {
-    if (finishing_) return;  // the run failed while the slices were on their way
-    if (slices_awaited_ == 0 || slice.filter_words != filter_words_) {
-      throw std::logic_error("a filter slice not asked for, or of a filter of " + std::to_string(slice.filter_words) + " words");
-    }
-    gathered_.read_words(static_cast<std::size_t>(slice.first_word), slice.words);
-    words_gathered_ += slice.words.size() / 8;
-    if (--slices_awaited_ != 0) return;
-    if (words_gathered_ != gathered_.words()) {
-      throw std::logic_error("filter slices of " + std::to_string(words_gathered_) + " words for a filter of " +
-                             std::to_string(gathered_.words()));
-    }
-    start_round(std::make_shared<const KmerBloomFilter>(std::move(gathered_)));
-    gathered_ = KmerBloomFilter();
+    if (filter_words_ == 0) stop_keepers();  // the first round made no filter (or there is none to keep)
+    start_round();
   }
 
   void keeper_stopped(const Message& message) {
@@ -234,9 +206,6 @@ class MultiKAssembly : public Actor {
   std::map<std::uint64_t, std::size_t> keeper_requests_;  // spawn request -> node
   std::size_t keepers_alive_ = 0;                         // spawned or on their way, not stopped
   std::uint64_t filter_words_ = 0;                        // the first round's filter, 0 for none
-  KmerBloomFilter gathered_;                              // that filter, from the keepers' slices
-  std::size_t slices_awaited_ = 0;
-  std::uint64_t words_gathered_ = 0;
   std::string failure_while_a_round_ran_;
   bool finishing_ = false;
 };

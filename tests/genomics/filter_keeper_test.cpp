@@ -17,6 +17,7 @@
 #include <xenon/xenon.hpp>
 #include "genomics/assembler/carried_sequences.hpp"
 #include "genomics/assembler/filter_keeper.hpp"
+#include "genomics/assembler/graph_protocol.hpp"
 #include "genomics/counter/counter_protocol.hpp"
 #include "genomics/kmer/kmer_bloom_filter.hpp"
 #include "tests/engine/engine_test_support.hpp"
@@ -65,18 +66,36 @@ TEST(FilterRound, TravelsAsBytesOfTheSizeItSays) {
   FilterRound round;
   round.keepers = {ActorName::from_value(3), ActorName::from_value(5)};
   round.parsers = {ActorName::from_value(11)};
-  round.additions = {{2, 0x10}, {9, 0x8001}};
+  round.filter_k = 21;
+  round.carried = "ACGTACGTACGTACGTACGTAC\nTTTTGGGGCCCCAAAATTTTGG\n";
   const std::vector<std::byte> bytes = bytes_of(round.encode());
   const FilterRound back = FilterRound::decode(bytes);
   EXPECT_EQ(back.keepers, round.keepers);
   EXPECT_EQ(back.parsers, round.parsers);
-  EXPECT_EQ(back.additions, round.additions);
-  for (const std::size_t size : {std::size_t{0}, std::size_t{15}, bytes.size() - 16, bytes.size() - 1}) {
+  EXPECT_EQ(back.filter_k, 21u);
+  EXPECT_EQ(back.carried, round.carried);
+  // Cut inside the names or the k: refused (the sequences run to the end, any length).
+  for (const std::size_t size : {std::size_t{0}, std::size_t{15}, std::size_t{16 + 8 * 3 - 1}}) {
     EXPECT_THROW(FilterRound::decode(std::span(bytes).first(size)), std::invalid_argument) << size;
+  }
+  EXPECT_TRUE(FilterRound::decode(std::span(bytes).first(16 + 8 * 3)).carried.empty());
+  std::vector<std::byte> no_k = bytes;
+  store_le32(no_k.data() + 8 + 8 * 3, 0);
+  EXPECT_THROW(FilterRound::decode(no_k), std::invalid_argument) << "a round of no k";
+}
+
+TEST(FilterAdditions, TravelAsBytesOfTheSizeTheySay) {
+  const std::vector<KmerBloomFilter::WordBits> additions = {{2, 0x10}, {9, 0x8001}};
+  const std::vector<std::byte> bytes = bytes_of(FilterAdditions::encode(additions));
+  EXPECT_EQ(bytes.size(), 8u + 2 * 16);
+  EXPECT_EQ(FilterAdditions::decode(bytes), additions);
+  EXPECT_TRUE(FilterAdditions::decode(bytes_of(FilterAdditions::encode({}))).empty());
+  for (const std::size_t size : {std::size_t{0}, std::size_t{7}, std::size_t{24}, bytes.size() - 1}) {
+    EXPECT_THROW(FilterAdditions::decode(std::span(bytes).first(size)), std::invalid_argument) << size;
   }
   std::vector<std::byte> longer = bytes;
   longer.resize(bytes.size() + 16);
-  EXPECT_THROW(FilterRound::decode(longer), std::invalid_argument) << "an addition more than it says";
+  EXPECT_THROW(FilterAdditions::decode(longer), std::invalid_argument) << "an addition more than it says";
 }
 
 // What each stand-in parser was given.
@@ -103,15 +122,15 @@ class StandInParser : public Actor {
   Deliveries& deliveries_;
 };
 
-// Plays the first round's stores (each keeper its part of the keeper's slice), MultiKAssembly
-// (asks for the slices back) and a later round's coordinator (the round's additions and each node's parsers),
-// then stops everyone once every keeper has delivered.
+// Plays the first round's stores (each keeper its part of the keeper's slice) and a later
+// round's coordinator (each node's parsers and share of the carried sequences; to every other
+// keeper before its slice is whole), then stops everyone once every keeper has delivered.
 class RoundDriver : public Actor {
  public:
   RoundDriver(std::size_t nodes, std::size_t parsers_a_node, std::vector<KmerBloomFilter> stores_filters,
-              std::vector<KmerBloomFilter::WordBits> additions, Deliveries& deliveries, std::size_t& delivered)
+              std::string carried, Deliveries& deliveries, std::vector<std::uint64_t>& words_added)
       : nodes_(nodes), parsers_a_node_(parsers_a_node), stores_filters_(std::move(stores_filters)),
-        additions_(std::move(additions)), deliveries_(deliveries), delivered_(delivered) {}
+        carried_(std::move(carried)), deliveries_(deliveries), words_added_(words_added) {}
 
   void receive(const Message& message) override {
     const Action action = message.action();
@@ -122,51 +141,49 @@ class RoundDriver : public Actor {
           parsers_.push_back(spawn_on<StandInParser>(static_cast<int>(parser) % worker_count(), deliveries_));
         }
       }
-      // Every store its part of every keeper's slice, the ask before the last parts.
+      // Every store its part of every keeper's slice; the round before the parts to every
+      // other keeper (nothing orders the first round's stores and a later coordinator).
       const std::size_t words = stores_filters_.front().words();
       for (std::size_t node = 0; node < nodes_; ++node) {
+        if (node % 2 == 1) begin_round(node);
         for (std::size_t store = 0; store < stores_filters_.size(); ++store) {
-          if (store + 1 == stores_filters_.size()) send(keepers_[node], ACTION_FILTER_SLICE_ASK);
           send(keepers_[node], ACTION_FILTER_PART,
                FilterPart::encode(stores_filters_.size(), stores_filters_[store], filter_slice(words, nodes_, node)));
         }
+        if (node % 2 == 0) begin_round(node);
       }
-    } else if (action == ACTION_FILTER_SLICE) {
-      if (++slices_back_ == nodes_) begin_round();
     } else if (action == ACTION_FILTER_DELIVERED) {
-      if (++delivered_ != nodes_) return;
+      words_added_.push_back(message.payload_as<std::uint64_t>());
+      if (words_added_.size() != nodes_) return;
       for (const ActorName keeper : keepers_) send(keeper, ACTION_COUNTER_STOP);
       for (const ActorName parser : parsers_) send(parser, ACTION_COUNTER_STOP);
     } else if (action == ACTION_CHILD_STOPPED) {
-      EXPECT_EQ(message.payload_size(), 0u) << "a keeper or parser failed";
+      EXPECT_EQ(message.payload_size(), 0u) << "a keeper or parser failed: "
+                                             << std::string(reinterpret_cast<const char*>(message.payload().data()),
+                                                            message.payload_size());
       if (++stopped_ == keepers_.size() + parsers_.size()) stop();
     }
   }
 
  private:
-  void begin_round() {
-    const std::size_t words = stores_filters_.front().words();
-    auto addition = additions_.begin();
-    for (std::size_t node = 0; node < nodes_; ++node) {
-      FilterRound round;
-      round.keepers = keepers_;
-      round.parsers.assign(parsers_.begin() + static_cast<std::ptrdiff_t>(node * parsers_a_node_),
-                           parsers_.begin() + static_cast<std::ptrdiff_t>((node + 1) * parsers_a_node_));
-      const WordRange range = filter_slice(words, nodes_, node);
-      while (addition != additions_.end() && addition->word < range.end) round.additions.push_back(*addition++);
-      send(keepers_[node], ACTION_FILTER_ROUND, round.encode());
-    }
+  void begin_round(std::size_t node) {
+    FilterRound round;
+    round.keepers = keepers_;
+    round.parsers.assign(parsers_.begin() + static_cast<std::ptrdiff_t>(node * parsers_a_node_),
+                         parsers_.begin() + static_cast<std::ptrdiff_t>((node + 1) * parsers_a_node_));
+    round.filter_k = 21;
+    round.carried = carried_share(carried_, nodes_, node);
+    send(keepers_[node], ACTION_FILTER_ROUND, round.encode());
   }
 
   std::size_t nodes_;
   std::size_t parsers_a_node_;
   std::vector<KmerBloomFilter> stores_filters_;  // whose union is the first round's filter
-  std::vector<KmerBloomFilter::WordBits> additions_;
+  std::string carried_;
   Deliveries& deliveries_;
-  std::size_t& delivered_;
+  std::vector<std::uint64_t>& words_added_;
   std::vector<ActorName> keepers_;
   std::vector<ActorName> parsers_;
-  std::size_t slices_back_ = 0;
   std::size_t stopped_ = 0;
 };
 
@@ -202,12 +219,13 @@ TEST(FilterKeepers, PutTheRoundsFilterTogetherForEveryParser) {
     for (const std::size_t nodes : {1u, 3u, 8u}) {
       for (const std::size_t parsers_a_node : {0u, 1u, 2u}) {
         Deliveries deliveries;
-        std::size_t delivered = 0;
+        std::vector<std::uint64_t> words_added;
         Engine engine(testing::with_threads(2));
-        engine.send(engine.spawn<RoundDriver>(nodes, parsers_a_node, stores_filters, additions, deliveries, delivered),
+        engine.send(engine.spawn<RoundDriver>(nodes, parsers_a_node, stores_filters, carried, deliveries, words_added),
                     testing::ACTION_START);
         engine.run();
-        EXPECT_EQ(delivered, nodes) << words << " words";
+        // Every keeper added the words one scan of every carried k-mer finds.
+        EXPECT_EQ(words_added, std::vector<std::uint64_t>(nodes, additions.size())) << words << " words";
         ASSERT_EQ(deliveries.filters.size(), nodes * parsers_a_node) << nodes << " nodes, " << words << " words";
         for (const KmerBloomFilter& filter : deliveries.filters) EXPECT_EQ(filter, expected) << nodes << " nodes, " << words << " words";
         EXPECT_EQ(engine.statistics().dead_letters, 0u);
