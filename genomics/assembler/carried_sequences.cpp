@@ -63,9 +63,9 @@ std::vector<KmerBloomFilter::WordBits> carried_kmer_additions(const KmerBloomFil
                                                               int k) {
   std::vector<KmerBloomFilter::WordBits> additions;
   std::size_t merge_at = std::size_t{1} << 16;  // a k-mer lacking twice is added twice until merged
-  // Looked up a batch at a time, each batch's words asked for first: node 0 does this alone
-  // before a round's parsers start, and one lookup at a time waited for memory at every k-mer
-  // (35 -> 24 ms for the 4.6 M k-mers carried on 40x E. coli).
+  // Looked up a batch at a time, each batch's words asked for first: the keepers do this
+  // before a round's parsers start (node 0 did it alone for every carried k-mer, where one
+  // lookup at a time waited for memory at every k-mer: 35 -> 24 ms on 40x E. coli).
   constexpr std::size_t kBatch = 32;
   std::array<std::uint64_t, kBatch> hashes{};
   std::size_t batched = 0;

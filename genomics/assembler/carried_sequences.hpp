@@ -41,7 +41,8 @@ std::size_t carried_count(const std::string& sequences);
 // later round's filter of k-mers read twice or more passes the carried k-mers too (solid
 // whatever their count): the words that would change, in order, each once with the bits it
 // lacks. Usually none: a carried k-mer was solid, so read twice or more, unless the threshold
-// was 1. The filter is left as it is; its keepers add these to their slices (filter_keeper.hpp).
+// was 1. The filter is left as it is; each keeper finds these for its node's share of the
+// sequences and every keeper adds every keeper's (filter_keeper.hpp).
 std::vector<KmerBloomFilter::WordBits> carried_kmer_additions(const KmerBloomFilter& filter, const std::string& sequences,
                                                               int k);
 

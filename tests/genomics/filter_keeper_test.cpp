@@ -122,15 +122,16 @@ class StandInParser : public Actor {
   Deliveries& deliveries_;
 };
 
-// Plays the first round's stores (each keeper its part of the keeper's slice) and a later
-// round's coordinator (each node's parsers and share of the carried sequences; to every other
-// keeper before its slice is whole), then stops everyone once every keeper has delivered.
+// Plays the first round's stores (each keeper its part of the keeper's slice) and `rounds`
+// later rounds' coordinators (each node's parsers and share of the carried sequences; the
+// first to every other keeper before its slice is whole), then stops everyone once every
+// keeper has delivered every round.
 class RoundDriver : public Actor {
  public:
   RoundDriver(std::size_t nodes, std::size_t parsers_a_node, std::vector<KmerBloomFilter> stores_filters,
-              std::string carried, Deliveries& deliveries, std::vector<std::uint64_t>& words_added)
+              std::string carried, std::size_t rounds, Deliveries& deliveries, std::vector<std::uint64_t>& words_added)
       : nodes_(nodes), parsers_a_node_(parsers_a_node), stores_filters_(std::move(stores_filters)),
-        carried_(std::move(carried)), deliveries_(deliveries), words_added_(words_added) {}
+        carried_(std::move(carried)), rounds_(rounds), deliveries_(deliveries), words_added_(words_added) {}
 
   void receive(const Message& message) override {
     const Action action = message.action();
@@ -154,7 +155,11 @@ class RoundDriver : public Actor {
       }
     } else if (action == ACTION_FILTER_DELIVERED) {
       words_added_.push_back(message.payload_as<std::uint64_t>());
-      if (words_added_.size() != nodes_) return;
+      if (words_added_.size() % nodes_ != 0) return;
+      if (words_added_.size() < rounds_ * nodes_) {  // the next round, with the same slices
+        for (std::size_t node = 0; node < nodes_; ++node) begin_round(node);
+        return;
+      }
       for (const ActorName keeper : keepers_) send(keeper, ACTION_COUNTER_STOP);
       for (const ActorName parser : parsers_) send(parser, ACTION_COUNTER_STOP);
     } else if (action == ACTION_CHILD_STOPPED) {
@@ -180,6 +185,7 @@ class RoundDriver : public Actor {
   std::size_t parsers_a_node_;
   std::vector<KmerBloomFilter> stores_filters_;  // whose union is the first round's filter
   std::string carried_;
+  std::size_t rounds_;
   Deliveries& deliveries_;
   std::vector<std::uint64_t>& words_added_;
   std::vector<ActorName> keepers_;
@@ -193,16 +199,23 @@ class RoundDriver : public Actor {
 TEST(FilterKeepers, PutTheRoundsFilterTogetherForEveryParser) {
   testing::Watchdog watchdog("filter keepers");
   std::mt19937_64 random(11);
-  std::string carried;
-  for (int sequence = 0; sequence < 40; ++sequence) {
-    std::string bases(60, 'A');
-    for (char& base : bases) base = "ACGT"[random() % 4];
-    carried += bases + "\n";
-  }
+  const auto random_sequences = [&random](int count) {
+    std::string sequences;
+    for (int sequence = 0; sequence < count; ++sequence) {
+      std::string bases(60, 'A');
+      for (char& base : bases) base = "ACGT"[random() % 4];
+      sequences += bases + "\n";
+    }
+    return sequences;
+  };
+  // Carried sequences whose k-mers the first round's filter mostly has already (as in a run:
+  // they were solid), with some it lacks; or only those it has.
+  const std::string known = random_sequences(40);
+  const std::string lacking = random_sequences(4);
   // A filter of thousands of words, and one of 3: more keepers than words leave some slices
   // empty, which must not end a round before every keeper's slice is in.
   for (const std::uint64_t words : {KmerBloomFilter::bytes_for(5000) / 8, std::uint64_t{3}}) {
-    // Three stores' filters, each with its own k-mers.
+    // Three stores' filters, each with its own k-mers, the known carried ones among them.
     std::vector<KmerBloomFilter> stores_filters(3, KmerBloomFilter::with_words(words));
     KmerBloomFilter first = KmerBloomFilter::with_words(words);
     for (int i = 0; i < 3000; ++i) {
@@ -211,24 +224,36 @@ TEST(FilterKeepers, PutTheRoundsFilterTogetherForEveryParser) {
       stores_filters[static_cast<std::size_t>(i) % 3].insert(hash);
       first.insert(hash);
     }
-    const std::vector<KmerBloomFilter::WordBits> additions = carried_kmer_additions(first, carried, 21);
-    ASSERT_FALSE(additions.empty());
-    KmerBloomFilter expected = first;
-    for (const KmerBloomFilter::WordBits& addition : additions) expected.add(addition);
+    std::size_t store = 0;
+    for (const KmerBloomFilter::WordBits& bits : carried_kmer_additions(KmerBloomFilter::with_words(words), known, 21)) {
+      stores_filters[store++ % 3].add(bits);
+      first.add(bits);
+    }
+    for (const std::string& carried : {known + lacking, known}) {
+      const std::vector<KmerBloomFilter::WordBits> additions = carried_kmer_additions(first, carried, 21);
+      if (carried == known) {
+        ASSERT_TRUE(additions.empty());
+      } else if (words > 10) {
+        ASSERT_FALSE(additions.empty());
+      }
+      KmerBloomFilter expected = first;
+      for (const KmerBloomFilter::WordBits& addition : additions) expected.add(addition);
 
-    for (const std::size_t nodes : {1u, 3u, 8u}) {
-      for (const std::size_t parsers_a_node : {0u, 1u, 2u}) {
-        Deliveries deliveries;
-        std::vector<std::uint64_t> words_added;
-        Engine engine(testing::with_threads(2));
-        engine.send(engine.spawn<RoundDriver>(nodes, parsers_a_node, stores_filters, carried, deliveries, words_added),
-                    testing::ACTION_START);
-        engine.run();
-        // Every keeper added the words one scan of every carried k-mer finds.
-        EXPECT_EQ(words_added, std::vector<std::uint64_t>(nodes, additions.size())) << words << " words";
-        ASSERT_EQ(deliveries.filters.size(), nodes * parsers_a_node) << nodes << " nodes, " << words << " words";
-        for (const KmerBloomFilter& filter : deliveries.filters) EXPECT_EQ(filter, expected) << nodes << " nodes, " << words << " words";
-        EXPECT_EQ(engine.statistics().dead_letters, 0u);
+      for (const std::size_t nodes : {1u, 3u, 8u}) {
+        for (const std::size_t parsers_a_node : {0u, 1u, 2u}) {
+          Deliveries deliveries;
+          std::vector<std::uint64_t> words_added;
+          Engine engine(testing::with_threads(2));
+          engine.send(engine.spawn<RoundDriver>(nodes, parsers_a_node, stores_filters, carried, 2, deliveries, words_added),
+                      testing::ACTION_START);
+          engine.run();
+          const std::string where = std::to_string(nodes) + " nodes, " + std::to_string(words) + " words";
+          // Every keeper added the words one scan of every carried k-mer finds, in both rounds.
+          EXPECT_EQ(words_added, std::vector<std::uint64_t>(2 * nodes, additions.size())) << where;
+          ASSERT_EQ(deliveries.filters.size(), 2 * nodes * parsers_a_node) << where;
+          for (const KmerBloomFilter& filter : deliveries.filters) EXPECT_EQ(filter, expected) << where;
+          EXPECT_EQ(engine.statistics().dead_letters, 0u);
+        }
       }
     }
   }
