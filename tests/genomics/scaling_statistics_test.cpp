@@ -183,24 +183,31 @@ TEST(ScalingModel, PredictsFallingEfficiencyLimitedByTheSerialStep) {
       << run.output;
 }
 
+// A made-up run: P = 1 busy for 12 s, and P = 4 in which every node sends every other 10 MB
+// of the exchange (5 MB of it to node 0), node 2 `node2_extra` more; node 0's line says
+// `node0` after its busy time.
+std::string four_node_report(const std::string& node0, std::uint64_t node2_extra = 0) {
+  std::string report =
+      "SCALING tool=demo P=1 rank=0 phase=all busy_s=12.0 bytes_sent=0 msgs_sent=0 frames_sent=0\n"
+      "SCALING_RUN tool=demo P=1 busy_total_s=12.0\n"
+      "SCALING tool=demo P=4 rank=0 phase=all busy_s=3.0 " + node0 + "\n";
+  for (const int rank : {1, 2, 3}) {
+    report += "SCALING tool=demo P=4 rank=" + std::to_string(rank) + " phase=all busy_s=3.0 bytes_sent=" +
+              std::to_string(25000000 + (rank == 2 ? node2_extra : 0)) +
+              " msgs_sent=30 frames_sent=30 bytes_to_node0=5000000\n";
+  }
+  return report + "SCALING_PHASE tool=demo P=4 phase=work busy_total_s=12.0 serial_s=0.0\n"
+                  "SCALING_RUN tool=demo P=4 busy_total_s=12.0\n";
+}
+
 // At P = 4 node 0 sends every other node 100 MB more than the others send each other (10 MB
 // to each peer, 5 MB to node 0): a broadcast, which grows with the node count.
-constexpr const char* kBroadcastReport =
-    "SCALING tool=demo P=1 rank=0 phase=all busy_s=12.0 bytes_sent=0 msgs_sent=0 frames_sent=0\n"
-    "SCALING_RUN tool=demo P=1 busy_total_s=12.0\n"
-    "SCALING tool=demo P=4 rank=0 phase=all busy_s=3.0 bytes_sent=330000000 msgs_sent=30 frames_sent=30 "
-    "bytes_to_node0=0\n"
-    "SCALING tool=demo P=4 rank=1 phase=all busy_s=3.0 bytes_sent=25000000 msgs_sent=30 frames_sent=30 "
-    "bytes_to_node0=5000000\n"
-    "SCALING tool=demo P=4 rank=2 phase=all busy_s=3.0 bytes_sent=25000000 msgs_sent=30 frames_sent=30 "
-    "bytes_to_node0=5000000\n"
-    "SCALING tool=demo P=4 rank=3 phase=all busy_s=3.0 bytes_sent=25000000 msgs_sent=30 frames_sent=30 "
-    "bytes_to_node0=5000000\n"
-    "SCALING_PHASE tool=demo P=4 phase=work busy_total_s=12.0 serial_s=0.0\n"
-    "SCALING_RUN tool=demo P=4 busy_total_s=12.0\n";
+std::string broadcast_report() {
+  return four_node_report("bytes_sent=330000000 msgs_sent=30 frames_sent=30 bytes_to_node0=0");
+}
 
 // The model's output for a made-up report, to 256 nodes over a network of 1 us and 1,000 MB/s.
-std::string model_to_256_nodes(const char* report) {
+std::string model_to_256_nodes(const std::string& report) {
   TemporaryDirectory out("xenon-model");
   const std::string input = out.write("report.txt", report);
   const auto run = run_command("python3 performance/scaling/model.py --nodes 256 --bandwidth-mbs 1000 "
@@ -210,7 +217,7 @@ std::string model_to_256_nodes(const char* report) {
 }
 
 TEST(ScalingModel, SendsABroadcastToEveryNodeAdded) {
-  const std::string output = model_to_256_nodes(kBroadcastReport);
+  const std::string output = model_to_256_nodes(broadcast_report());
   const auto fit = fields_of_line(output, "MODEL_FIT tool=demo");
   EXPECT_DOUBLE_EQ(number(fit, "node0_broadcast_bytes_per_node"), 100e6);
   EXPECT_DOUBLE_EQ(number(fit, "node0_own_bytes"), 0.0);
@@ -227,22 +234,14 @@ TEST(ScalingModel, SendsABroadcastToEveryNodeAdded) {
 // than node 3, and node 2 passes it on to node 3; every node sends every other 10 MB of the
 // exchange (5 MB to node 0): a relayed broadcast, which node 0 sends ceil(log2 N) times, not
 // a direct one.
-constexpr const char* kRelayedReport =
-    "SCALING tool=demo P=1 rank=0 phase=all busy_s=12.0 bytes_sent=0 msgs_sent=0 frames_sent=0\n"
-    "SCALING_RUN tool=demo P=1 busy_total_s=12.0\n"
-    "SCALING tool=demo P=4 rank=0 phase=all busy_s=3.0 bytes_sent=230000000 msgs_sent=30 frames_sent=30 "
-    "bytes_to_node0=0 bytes_to_nodes=110000000,110000000,10000000\n"
-    "SCALING tool=demo P=4 rank=1 phase=all busy_s=3.0 bytes_sent=25000000 msgs_sent=30 frames_sent=30 "
-    "bytes_to_node0=5000000\n"
-    "SCALING tool=demo P=4 rank=2 phase=all busy_s=3.0 bytes_sent=125000000 msgs_sent=30 frames_sent=30 "
-    "bytes_to_node0=5000000\n"
-    "SCALING tool=demo P=4 rank=3 phase=all busy_s=3.0 bytes_sent=25000000 msgs_sent=30 frames_sent=30 "
-    "bytes_to_node0=5000000\n"
-    "SCALING_PHASE tool=demo P=4 phase=work busy_total_s=12.0 serial_s=0.0\n"
-    "SCALING_RUN tool=demo P=4 busy_total_s=12.0\n";
+std::string relayed_report() {
+  return four_node_report(
+      "bytes_sent=230000000 msgs_sent=30 frames_sent=30 bytes_to_node0=0 bytes_to_nodes=110000000,110000000,10000000",
+      100000000);
+}
 
 TEST(ScalingModel, RelaysABroadcastDownATreeOfTheNodes) {
-  const std::string output = model_to_256_nodes(kRelayedReport);
+  const std::string output = model_to_256_nodes(relayed_report());
   const auto fit = fields_of_line(output, "MODEL_FIT tool=demo");
   EXPECT_NEAR(number(fit, "relayed_broadcast_bytes"), 100e6, 1);
   EXPECT_NEAR(number(fit, "node0_broadcast_bytes_per_node"), 0.0, 1);
@@ -260,22 +259,14 @@ TEST(ScalingModel, RelaysABroadcastDownATreeOfTheNodes) {
 // At P = 4 node 0 sends every other node 30 MB more than the others send each other, all of
 // it shares of data it alone held (scattered_bytes: 90 MB to the 3 others, 120 MB in all with
 // its own share): split over the nodes, not sent to every node added.
-constexpr const char* kScatteredReport =
-    "SCALING tool=demo P=1 rank=0 phase=all busy_s=12.0 bytes_sent=0 msgs_sent=0 frames_sent=0\n"
-    "SCALING_RUN tool=demo P=1 busy_total_s=12.0\n"
-    "SCALING tool=demo P=4 rank=0 phase=all busy_s=3.0 bytes_sent=120000000 msgs_sent=30 frames_sent=30 "
-    "bytes_to_node0=0 bytes_to_nodes=40000000,40000000,40000000 scattered_bytes=90000000\n"
-    "SCALING tool=demo P=4 rank=1 phase=all busy_s=3.0 bytes_sent=25000000 msgs_sent=30 frames_sent=30 "
-    "bytes_to_node0=5000000\n"
-    "SCALING tool=demo P=4 rank=2 phase=all busy_s=3.0 bytes_sent=25000000 msgs_sent=30 frames_sent=30 "
-    "bytes_to_node0=5000000\n"
-    "SCALING tool=demo P=4 rank=3 phase=all busy_s=3.0 bytes_sent=25000000 msgs_sent=30 frames_sent=30 "
-    "bytes_to_node0=5000000\n"
-    "SCALING_PHASE tool=demo P=4 phase=work busy_total_s=12.0 serial_s=0.0\n"
-    "SCALING_RUN tool=demo P=4 busy_total_s=12.0\n";
+std::string scattered_report() {
+  return four_node_report(
+      "bytes_sent=120000000 msgs_sent=30 frames_sent=30 bytes_to_node0=0 bytes_to_nodes=40000000,40000000,40000000 "
+      "scattered_bytes=90000000");
+}
 
 TEST(ScalingModel, SplitsScatteredSharesOverTheNodes) {
-  const std::string output = model_to_256_nodes(kScatteredReport);
+  const std::string output = model_to_256_nodes(scattered_report());
   const auto fit = fields_of_line(output, "MODEL_FIT tool=demo");
   EXPECT_NEAR(number(fit, "scattered_bytes"), 120e6, 1);
   EXPECT_NEAR(number(fit, "node0_broadcast_bytes_per_node"), 0.0, 1);
