@@ -306,7 +306,6 @@ class FilterKeeper : public Actor {
     if (filter_.empty()) {
       filter_ = KmerBloomFilter::with_words(slice.filter_words);
       words_in_ = 0;
-      shares_in_ = 0;
     }
     if (filter_.words() != slice.filter_words || words_in_ + slice.word_count() > slice.filter_words) {
       throw std::invalid_argument("a filter slice of " + std::to_string(slice.word_count()) + " words of " +
@@ -315,7 +314,6 @@ class FilterKeeper : public Actor {
     }
     filter_.read_words(static_cast<std::size_t>(slice.first_word), slice.words);
     words_in_ += slice.word_count();
-    ++shares_in_;
   }
 
   // Once every keeper's slice is in (counted by slices: a slice may be empty when the filter
@@ -325,7 +323,7 @@ class FilterKeeper : public Actor {
   // carried k-mer finds) and the filter goes to every parser of this node (one buffer they
   // share until each has taken its copy).
   void go_on() {
-    if (!round_begun_ || shares_in_ != round_->keepers.size()) return;
+    if (!round_begun_ || shares_from_.size() != round_->keepers.size()) return;
     if (!own_additions_sent_) {
       all_from_keepers(shares_from_, "filter slice");
       if (words_in_ != filter_.words()) {
@@ -394,7 +392,6 @@ class FilterKeeper : public Actor {
   ActorName coordinator_ = ActorName::none();
   KmerBloomFilter filter_;  // the first round's, put together from every keeper's slice
   std::uint64_t words_in_ = 0;
-  std::size_t shares_in_ = 0;
   std::vector<ActorName> shares_from_;     // the keepers whose slices came this round
   bool own_additions_sent_ = false;
   std::vector<KmerBloomFilter::WordBits> additions_;  // every keeper's that came, this one's too
