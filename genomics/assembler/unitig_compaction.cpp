@@ -127,20 +127,6 @@ std::string UnitigGraph::canonical_rotation(const std::string& bases) const {
   return closed;
 }
 
-namespace {
-
-// Whether the reverse complement of `bases` sorts before them, read without building it.
-bool reverse_sorts_first(const std::string& bases) {
-  const std::size_t length = bases.size();
-  for (std::size_t at = 0; at < length; ++at) {
-    const char reverse = complement_base(bases[length - 1 - at]);
-    if (reverse != bases[at]) return reverse < bases[at];
-  }
-  return false;  // its own reverse complement
-}
-
-}  // namespace
-
 void UnitigGraph::sort_canonically() {
   for (Unitig& unitig : unitigs_) {
     if (unitig.circular) {

@@ -173,4 +173,14 @@ inline char complement_base(char base) {
 // The reverse complement of bases in ACGT (other letters become N).
 std::string reverse_complement(std::string_view bases);
 
+// Whether the reverse complement of `bases` sorts before them, read without building it.
+inline bool reverse_sorts_first(std::string_view bases) {
+  const std::size_t length = bases.size();
+  for (std::size_t at = 0; at < length; ++at) {
+    const char reverse = complement_base(bases[length - 1 - at]);
+    if (reverse != bases[at]) return reverse < bases[at];
+  }
+  return false;  // its own reverse complement
+}
+
 }  // namespace xenon::genomics

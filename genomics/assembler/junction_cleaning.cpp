@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "genomics/assembler/junction_cleaning.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string_view>
+#include <utility>
+
+#include "genomics/assembler/varint.hpp"
+#include "genomics/kmer/kmer_ops.hpp"
+
+namespace xenon::genomics {
+namespace {
+
+__extension__ using Wide = unsigned __int128;
+
+// Coverages compared exactly, as in graph_cleaning.cpp, from a unitig's summed counts and its
+// k-mers: whether a's mean count times `times_a` is at least b's times `times_b`;
+bool read_at_least(std::uint64_t sum_a, std::uint64_t kmers_a, std::uint64_t times_a, std::uint64_t sum_b,
+                   std::uint64_t kmers_b, std::uint64_t times_b) {
+  return static_cast<Wide>(times_a) * sum_a * kmers_b >= static_cast<Wide>(times_b) * sum_b * kmers_a;
+}
+
+// whether a mean count is under numerator / denominator.
+bool read_under(std::uint64_t sum, std::uint64_t kmers, std::uint64_t numerator, std::uint64_t denominator) {
+  return static_cast<Wide>(denominator) * sum < static_cast<Wide>(numerator) * kmers;
+}
+
+}  // namespace
+
+JunctionCleaning::JunctionCleaning(int k, std::size_t stores, std::size_t self)
+    : k_(static_cast<std::size_t>(k)), stores_(stores), self_(self) {
+  if (k < 2) throw std::invalid_argument("cleaning at junctions: k below 2");
+  if (stores == 0 || self >= stores) throw std::invalid_argument("cleaning at junctions: a store outside the stores");
+}
+
+void JunctionCleaning::add(std::string bases, std::uint64_t coverage_sum) {
+  if (in_step_) throw std::logic_error("cleaning at junctions: a unitig added during a step");
+  if (bases.size() < k_) throw std::invalid_argument("cleaning at junctions: a unitig shorter than k");
+  unitigs_.push_back({std::move(bases), coverage_sum});
+}
+
+std::vector<JunctionCleaning::Held> JunctionCleaning::take_unitigs() {
+  if (in_step_) throw std::logic_error("cleaning at junctions: unitigs taken during a step");
+  ways_on_.clear();
+  return std::exchange(unitigs_, {});
+}
+
+// FNV-1a, as the joining's owners: the same owner on every node.
+std::size_t JunctionCleaning::owner_of(std::string_view key, std::size_t stores) {
+  std::uint64_t hash = 14695981039346656037ull;
+  for (const char base : key) {
+    hash ^= static_cast<unsigned char>(base);
+    hash *= 1099511628211ull;
+  }
+  return static_cast<std::size_t>(hash % stores);
+}
+
+// A message: varint the step, varint the sending store, then per record: varint local,
+// varint side, varint flags (1 entering, 2 eligible), varint coverage sum, varint length,
+// varint the key's length, the key, then the k bases of its order.
+void JunctionCleaning::put_record(std::vector<std::byte>& message, std::string_view key, std::size_t local, int side,
+                                  bool entering, bool eligible, std::string_view order) const {
+  if (message.empty()) {
+    put_varint(message, static_cast<std::uint64_t>(step_));
+    put_varint(message, self_);
+  }
+  const Held& unitig = unitigs_[local];
+  put_varint(message, local);
+  put_varint(message, static_cast<std::uint64_t>(side));
+  put_varint(message, (entering ? 1u : 0u) | (eligible ? 2u : 0u));
+  put_varint(message, unitig.coverage_sum);
+  put_varint(message, unitig.bases.size());
+  put_varint(message, key.size());
+  const auto* key_bytes = reinterpret_cast<const std::byte*>(key.data());
+  message.insert(message.end(), key_bytes, key_bytes + key.size());
+  const auto* order_bytes = reinterpret_cast<const std::byte*>(order.data());
+  message.insert(message.end(), order_bytes, order_bytes + order.size());
+}
+
+JunctionCleaning::Messages JunctionCleaning::begin(Step step, const Rules& rules) {
+  if (in_step_) throw std::logic_error("cleaning at junctions: a step begun before the last one ended");
+  if (step == Step::tips && ways_on_.size() != 2 * unitigs_.size()) {
+    throw std::logic_error("cleaning at junctions: tips judged without the tip ends of the same unitigs");
+  }
+  step_ = step;
+  rules_ = rules;
+  in_step_ = true;
+  verdicts_in_ = 0;
+  removed_in_step_ = 0;
+  kmers_removed_in_step_ = 0;
+  verdict_marks_.assign((step == Step::tip_ends ? 2 : 1) * unitigs_.size(), false);
+  Messages out(stores_);
+  const std::size_t length = k_ - 1;
+  for (std::size_t local = 0; local < unitigs_.size(); ++local) {
+    const std::string_view bases = unitigs_[local].bases;
+    // Only the ends of each unitig are read, never its whole reverse complement: the ends are
+    // what the owners judge, and its first k bases read the smaller way its place in order.
+    const std::string_view first = bases.substr(0, length);
+    const std::string_view last = bases.substr(bases.size() - length);
+    const std::string order = reverse_sorts_first(bases) ? reverse_complement(bases.substr(bases.size() - k_))
+                                                         : std::string(bases.substr(0, k_));
+    if (step == Step::bubbles) {
+      if (bases.size() > rules.bubble_length) continue;
+      // Read forward, then reverse complemented: its first junction, then its last.
+      const std::string forward = std::string(first).append(last);
+      const std::string backward = reverse_complement(last).append(reverse_complement(first));
+      put_record(out[owner_of(forward, stores_)], forward, local, kEnd, false, true, order);
+      put_record(out[owner_of(backward, stores_)], backward, local, kStart, false, true, order);
+      continue;
+    }
+    const bool below = read_under(unitigs_[local].coverage_sum, bases.size() - k_ + 1, rules.threshold, 1);
+    for (const int side : {kStart, kEnd}) {
+      // The junction as the unitig arrives at it, read the way that ends there: forward at its
+      // end, reverse complemented at its start.
+      const std::string arriving = side == kEnd ? std::string(last) : reverse_complement(first);
+      const std::string other_way = reverse_complement(arriving);
+      const bool entering = arriving <= other_way;
+      const std::string& junction = entering ? arriving : other_way;
+      bool eligible = false;
+      if (step == Step::weak_branches) eligible = below;
+      if (step == Step::tips) {
+        const std::size_t here = 2 * local + static_cast<std::size_t>(side);
+        const std::size_t there = 2 * local + static_cast<std::size_t>(1 - side);
+        // Nothing before it (nothing arrives where it leaves), something after it.
+        eligible = bases.size() < rules.tip_length && !ways_on_[there] && ways_on_[here];
+      }
+      put_record(out[owner_of(junction, stores_)], junction, local, side, entering, eligible, order);
+    }
+  }
+  return out;
+}
+
+bool JunctionCleaning::reports_arrived(std::span<const std::byte> bytes) {
+  VarintReader reader(bytes, "cleaning reports");
+  if (!reader.at_end()) {
+    const std::uint64_t step = reader.next();
+    const std::uint64_t store = reader.next();
+    if (step > static_cast<std::uint64_t>(Step::bubbles)) reader.fail("a step out of range");
+    if (in_step_ && step != static_cast<std::uint64_t>(step_)) reader.fail("a record of another step");
+    if (store >= stores_) reader.fail("a store outside the stores");
+    while (!reader.at_end()) {
+      Record record;
+      record.store = static_cast<std::size_t>(store);
+      record.local = reader.next();
+      const std::uint64_t side = reader.next();
+      const std::uint64_t flags = reader.next();
+      record.coverage_sum = reader.next();
+      record.length = reader.next();
+      if (side > 1 || flags > 3) reader.fail("a side or flag out of range");
+      if (record.length < k_) reader.fail("a unitig shorter than k");
+      record.side = static_cast<int>(side);
+      record.entering = (flags & 1) != 0;
+      record.eligible = (flags & 2) != 0;
+      record.key = std::string(reader.text(reader.count("key bases"), "a key"));
+      if (record.key.size() != k_ - 1 && record.key.size() != 2 * (k_ - 1)) reader.fail("a key of the wrong length");
+      if (owner_of(record.key, stores_) != self_) reader.fail("a key this store does not own");
+      record.order = std::string(reader.text(k_, "a unitig's first bases"));
+      records_.push_back(std::move(record));
+    }
+  }
+  if (++reports_in_ > stores_) throw std::logic_error("cleaning reports from more stores than there are");
+  return reports_in_ == stores_;
+}
+
+JunctionCleaning::Messages JunctionCleaning::verdicts() {
+  if (!in_step_ || reports_in_ != stores_) throw std::logic_error("cleaning verdicts before every store's records");
+  std::sort(records_.begin(), records_.end(), [](const Record& a, const Record& b) { return a.key < b.key; });
+  Messages out(stores_);
+  for (std::size_t first = 0; first < records_.size();) {
+    std::size_t last = first + 1;
+    while (last < records_.size() && records_[last].key == records_[first].key) ++last;
+    const std::span<const Record> group(records_.data() + first, last - first);
+    if (step_ == Step::bubbles) {
+      judge_bubbles(group, out);
+    } else {
+      judge_ends(group, out);
+    }
+    first = last;
+  }
+  records_ = {};
+  reports_in_ = 0;
+  return out;
+}
+
+// Higher mean coverage wins; on a tie, the unitig first in sequence order.
+bool JunctionCleaning::better(const Record& a, const Record& b) const {
+  const Wide left = static_cast<Wide>(a.coverage_sum) * kmers(b);
+  const Wide right = static_cast<Wide>(b.coverage_sum) * kmers(a);
+  if (left != right) return left > right;
+  if (a.order == b.order) throw std::logic_error("cleaning at junctions: two unitigs begin with the same k-mer");
+  return a.order < b.order;
+}
+
+bool JunctionCleaning::looks_like_error(const Record& weak, const Record& strong) const {
+  return read_at_least(strong.coverage_sum, kmers(strong), 1, weak.coverage_sum, kmers(weak), 10) ||
+         read_under(weak.coverage_sum, kmers(weak), 3 * rules_.threshold, 2);
+}
+
+// A junction's ends. Read the way that ends there, a unitig meets the others that end there
+// the same way (its rivals) and leads on to those that end there the other way; at a junction
+// that is its own reverse complement every end is both.
+void JunctionCleaning::judge_ends(std::span<const Record> group, Messages& out) const {
+  const std::string& junction = group.front().key;
+  const bool palindrome = reverse_complement(junction) == junction;
+  const auto same_unitig = [](const Record& a, const Record& b) { return a.store == b.store && a.local == b.local; };
+  for (const Record& end : group) {
+    if (step_ == Step::tip_ends) {
+      const bool leads_on = std::any_of(group.begin(), group.end(), [&](const Record& other) {
+        return palindrome || other.entering != end.entering;
+      });
+      if (leads_on) put_varint(out[end.store], 2 * end.local + static_cast<std::uint64_t>(end.side));
+      continue;
+    }
+    if (!end.eligible) continue;
+    const bool beaten = std::any_of(group.begin(), group.end(), [&](const Record& rival) {
+      if (same_unitig(rival, end) || (!palindrome && rival.entering != end.entering)) return false;
+      if (step_ == Step::weak_branches) return !read_under(rival.coverage_sum, kmers(rival), rules_.threshold, 1);
+      return better(rival, end) && looks_like_error(end, rival);
+    });
+    if (beaten) put_varint(out[end.store], end.local);
+  }
+}
+
+// Unitigs read between the same two junctions: those that look like errors beside the best
+// covered one go, and so do those read at least half as often (the other copy of a repeat
+// with a variant), when their lengths are within 5% (or 2 bases).
+void JunctionCleaning::judge_bubbles(std::span<const Record> group, Messages& out) const {
+  if (group.size() < 2) return;
+  const Record* best = &group.front();
+  for (const Record& member : group) {
+    if (member.store == best->store && member.local == best->local) continue;
+    if (better(member, *best)) best = &member;
+  }
+  for (const Record& member : group) {
+    if (member.store == best->store && member.local == best->local) continue;
+    const std::uint64_t difference =
+        member.length > best->length ? member.length - best->length : best->length - member.length;
+    if (difference > std::max<std::uint64_t>(2, best->length / 20)) continue;
+    const bool about_as_often =
+        read_at_least(member.coverage_sum, kmers(member), 2, best->coverage_sum, kmers(*best), 1);
+    if (!looks_like_error(member, *best) && !about_as_often) continue;
+    put_varint(out[member.store], member.local);
+  }
+}
+
+// Removal steps: varint local per unitig to go (once per end or reading that lost). Tip
+// ends: varint 2 * local + side per side where something leads on.
+bool JunctionCleaning::verdicts_arrived(std::span<const std::byte> bytes) {
+  if (!in_step_) throw std::logic_error("cleaning verdicts outside a step");
+  VarintReader reader(bytes, "cleaning verdicts");
+  while (!reader.at_end()) {
+    const std::uint64_t mark = reader.next();
+    if (mark >= verdict_marks_.size()) reader.fail("a unitig this store does not hold");
+    verdict_marks_[static_cast<std::size_t>(mark)] = true;
+  }
+  if (++verdicts_in_ > stores_) throw std::logic_error("cleaning verdicts from more stores than there are");
+  if (verdicts_in_ != stores_) return false;
+  in_step_ = false;
+  if (step_ == Step::tip_ends) {
+    ways_on_ = std::move(verdict_marks_);
+    verdict_marks_ = {};
+    return true;
+  }
+  std::vector<Held> kept;
+  kept.reserve(unitigs_.size());
+  for (std::size_t local = 0; local < unitigs_.size(); ++local) {
+    if (verdict_marks_[local]) {
+      ++removed_in_step_;
+      kmers_removed_in_step_ += unitigs_[local].bases.size() - k_ + 1;
+    } else {
+      kept.push_back(std::move(unitigs_[local]));
+    }
+  }
+  unitigs_ = std::move(kept);
+  verdict_marks_ = {};
+  // The unitigs are numbered anew: what the tip ends said no longer fits them.
+  if (removed_in_step_ != 0) ways_on_.clear();
+  return true;
+}
+
+}  // namespace xenon::genomics

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Cleaning decided where the unitigs meet, by the stores that hold them, so that node 0 is
+// sent the cleaned graph and never holds the graph it was cleaned from. It makes the same
+// decisions as UnitigGraph::clean() (graph_cleaning.cpp), step by step:
+//  - weak branches: a unitig read less than the threshold goes when, read either way, it
+//    ends at a junction where another unitig read at least that often ends too;
+//  - tips: a unitig shorter than the tip length with nothing before it (read one way) goes
+//    when it ends at a junction where a better covered unitig ends beside which it looks
+//    like an error. Whether anything comes before a unitig or after it is known at its two
+//    junctions, so tips take two exchanges: the counts at each junction first (tip ends),
+//    then the judgement;
+//  - bubbles: unitigs between the same two junctions, of about the same length, are judged
+//    against the best covered of them by the store that owns that pair of junctions.
+// Each exchange: every store sends every store one message, the ends (or, for bubbles, the
+// pairs of junctions) that store owns; each owner, once every store's are in, judges and sends
+// every store one message back, the verdicts on its unitigs. Between steps that removed
+// anything the stores join what is left (piece_joining.hpp), as compact() does.
+//
+// The stores hold unitigs walked from one set of k-mers, so no two share a k-mer: their first
+// k bases, read the smaller way, put them in the graph's sequence order, which breaks ties
+// between equally covered unitigs as UnitigGraph does. A cycle (on node 0, or pieces of one
+// on the stores) meets nothing else at its junctions, so it is never judged.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace xenon::genomics {
+
+class JunctionCleaning {
+ public:
+  enum class Step : std::uint8_t { weak_branches = 0, tip_ends = 1, tips = 2, bubbles = 3 };
+  // The figures the steps judge by: the coverage threshold, and the tip and bubble lengths
+  // for this k (CleaningSettings).
+  struct Rules {
+    std::uint64_t threshold = 0;
+    std::size_t tip_length = 0;
+    std::size_t bubble_length = 0;
+  };
+  // One message for every store, by store index.
+  using Messages = std::vector<std::vector<std::byte>>;
+  struct Held {
+    std::string bases;
+    std::uint64_t coverage_sum = 0;
+  };
+
+  JunctionCleaning(int k, std::size_t stores, std::size_t self);
+
+  void add(std::string bases, std::uint64_t coverage_sum);
+  const std::vector<Held>& unitigs() const { return unitigs_; }
+  std::vector<Held> take_unitigs();
+
+  // A step begins: this store's ends (or pairs of junctions) to their owners.
+  Messages begin(Step step, const Rules& rules);
+  // As an owner: one store's records; true once every store's are in.
+  bool reports_arrived(std::span<const std::byte> bytes);
+  // As an owner: the verdicts on the records it holds, to their unitigs' stores.
+  Messages verdicts();
+  // One owner's verdicts on this store's unitigs; true once every owner's are in, and the
+  // step is applied: the unitigs judged to go are gone (removed_in_step() says how many).
+  bool verdicts_arrived(std::span<const std::byte> bytes);
+  std::uint64_t removed_in_step() const { return removed_in_step_; }
+  std::uint64_t kmers_removed_in_step() const { return kmers_removed_in_step_; }
+
+  // The store that owns a key (a junction, or a pair of them), by hash.
+  static std::size_t owner_of(std::string_view key, std::size_t stores);
+
+ private:
+  static constexpr int kStart = 0;  // a unitig's first k-1 bases, as it is held
+  static constexpr int kEnd = 1;    // its last k-1 bases
+  // A unitig's record at an owner: one end (read the way that ends there), or, for bubbles,
+  // one reading of it between two junctions.
+  struct Record {
+    std::string key;  // the junction read its smaller way, or the two junctions
+    std::size_t store = 0;
+    std::uint64_t local = 0;
+    int side = kStart;
+    bool entering = false;  // for an end: the unitig ends at the junction read its smaller way
+    bool eligible = false;  // for an end: the step may remove the unitig for it
+    std::uint64_t coverage_sum = 0;
+    std::uint64_t length = 0;
+    std::string order;  // its first k bases read the smaller way: its place in sequence order
+  };
+  void put_record(std::vector<std::byte>& message, std::string_view key, std::size_t local, int side,
+                  bool entering, bool eligible, std::string_view order) const;
+  void judge_ends(std::span<const Record> group, Messages& out) const;
+  void judge_bubbles(std::span<const Record> group, Messages& out) const;
+  bool better(const Record& a, const Record& b) const;
+  bool looks_like_error(const Record& weak, const Record& strong) const;
+  std::uint64_t kmers(const Record& record) const { return record.length - k_ + 1; }
+
+  std::size_t k_;
+  std::size_t stores_;
+  std::size_t self_;
+  std::vector<Held> unitigs_;
+  Step step_ = Step::weak_branches;
+  Rules rules_;
+  bool in_step_ = false;
+  // Tip ends: for each unitig's side, whether anything leaves the junction there (read the way
+  // the unitig arrives at it), from the last tip-ends step.
+  std::vector<bool> ways_on_;
+  std::vector<Record> records_;  // as an owner, until every store's are in
+  std::size_t reports_in_ = 0;
+  std::size_t verdicts_in_ = 0;
+  std::vector<bool> verdict_marks_;  // removal steps: unitigs to go; tip ends: sides with ways on
+  std::uint64_t removed_in_step_ = 0;
+  std::uint64_t kmers_removed_in_step_ = 0;
+};
+
+}  // namespace xenon::genomics

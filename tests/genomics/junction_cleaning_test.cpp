@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The stores cleaning the graph where its unitigs meet (junction_cleaning.hpp), in the steps
+// CleaningRounds orders and with the stores joining what each step left (piece_joining.hpp),
+// over 1 to 8 stores whose messages arrive in a random order: checked against
+// UnitigGraph::clean() on the whole graph, which they replace: the same unitigs left, and the
+// same counts of weak branches, tips and bubbles removed in the same number of rounds.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "genomics/assembler/cleaning_rounds.hpp"
+#include "genomics/assembler/junction_cleaning.hpp"
+#include "genomics/assembler/unitig_graph.hpp"
+#include "genomics/assembler/varint.hpp"
+#include "genomics/kmer/kmer_ops.hpp"
+#include "tests/genomics/joining_run.hpp"
+
+namespace xenon::genomics {
+namespace {
+
+using Step = JunctionCleaning::Step;
+using Listed = std::vector<std::tuple<std::string, std::uint64_t, bool>>;
+
+std::string random_bases(std::mt19937_64& random, std::size_t length) {
+  std::string bases(length, 'A');
+  for (char& base : bases) base = "ACGT"[random() % 4];
+  return bases;
+}
+
+std::string canonical(const std::string& bases) {
+  const std::string reverse = reverse_complement(bases);
+  return std::min(reverse, bases);
+}
+
+bool palindrome(std::string_view bases) { return reverse_complement(bases) == bases; }
+
+// A random genome with what makes a graph branch: short stretches copied elsewhere (some
+// reverse complemented, some with a base changed or a few lost: a repeat's variant, a bubble
+// read about as often as its sister), and palindromes, whose middle k-mer (even k) or
+// junction (odd k) is its own reverse complement.
+std::string genome_with_repeats(std::mt19937_64& random, std::size_t length) {
+  std::string genome = random_bases(random, length);
+  for (int copy = 0; copy < 8; ++copy) {
+    const std::size_t stretch = 30 + random() % 120;
+    std::string bases = genome.substr(random() % (genome.size() - stretch), stretch);
+    if (random() % 2 == 0) bases = reverse_complement(bases);
+    if (random() % 3 == 0) bases[stretch / 2] = "ACGT"[(std::string_view("ACGT").find(bases[stretch / 2]) + 1) % 4];
+    if (random() % 3 == 0) bases.erase(stretch / 2, 1 + random() % 8);
+    genome.replace(random() % (genome.size() - stretch), stretch, bases);
+  }
+  for (int copy = 0; copy < 3; ++copy) {
+    const std::string half = random_bases(random, 15);
+    genome.replace(random() % (genome.size() - 30), 30, half + reverse_complement(half));
+  }
+  return genome;
+}
+
+using Counts = std::unordered_map<std::string, std::uint32_t>;
+
+// `reads` reads of 100 bases from either strand of the first `span` bases of `source` (a
+// circle when `circular`: reads go on round its end), each base wrong at `error_rate` and now
+// and then a few bases lost or added (bubbles whose branches differ in length); their k-mers
+// counted as k-mer and reverse complement together.
+void read_into(Counts& counts, std::mt19937_64& random, const std::string& source, bool circular, std::size_t span,
+               std::size_t reads, double error_rate, std::size_t k) {
+  constexpr std::size_t kReadLength = 100;
+  const std::string text = circular ? source + source.substr(0, kReadLength - 1) : source;
+  const std::size_t starts = circular ? span : span - kReadLength + 1;
+  std::bernoulli_distribution wrong(error_rate);
+  for (std::size_t read = 0; read < reads; ++read) {
+    std::string bases = text.substr(random() % starts, kReadLength);
+    if (random() % 2 == 0) bases = reverse_complement(bases);
+    for (char& base : bases) {
+      if (wrong(random)) base = "ACGT"[(std::string_view("ACGT").find(base) + 1 + random() % 3) % 4];
+    }
+    if (error_rate > 0 && random() % 20 == 0) bases.erase(30 + random() % 40, 1 + random() % 6);
+    if (error_rate > 0 && random() % 20 == 0) bases.insert(30 + random() % 40, random_bases(random, 1 + random() % 6));
+    for (std::size_t at = 0; at + k <= bases.size(); ++at) ++counts[canonical(bases.substr(at, k))];
+  }
+}
+
+// The compacted graph of every k-mer read (once is enough: errors make tips, bubbles and weak
+// branches), from a genome with repeats read about 25 times over and a third of it 100 times,
+// a plasmid whose errors hide that it is a cycle until they are cleaned away, and a ring read
+// without error: a cycle from the start.
+std::vector<Unitig> graph_from_reads(std::mt19937_64& random, std::size_t k) {
+  const std::string genome = genome_with_repeats(random, 3000);
+  const std::string plasmid = random_bases(random, 400);
+  const std::string ring = random_bases(random, 150);
+  Counts counts;
+  read_into(counts, random, genome, false, genome.size(), 750, 0.004, k);
+  read_into(counts, random, genome, false, genome.size() / 3, 750, 0.004, k);
+  read_into(counts, random, plasmid, true, plasmid.size(), 100, 0.004, k);
+  read_into(counts, random, ring, true, ring.size(), 30, 0, k);
+  UnitigGraph graph(static_cast<int>(k));
+  for (const auto& [kmer, count] : counts) graph.add(kmer, count, false);
+  graph.compact();
+  return graph.unitigs();
+}
+
+Listed listed(const UnitigGraph& graph) {
+  Listed unitigs;
+  for (const Unitig& unitig : graph.unitigs()) unitigs.emplace_back(unitig.bases, unitig.coverage_sum, unitig.circular);
+  return unitigs;
+}
+
+// The stores and the coordinator cleaning: each step's records, verdicts and the stores'
+// begin() taken in a random order (another store's records may reach a store before it has
+// begun the step itself, as in a run); the stores join what a step left, each keeping the
+// unitigs it emitted.
+class CleaningRun {
+ public:
+  CleaningRun(std::size_t k, std::size_t stores, std::uint64_t seed) : k_(k), random_(seed) {
+    for (std::size_t store = 0; store < stores; ++store) cleanings_.emplace_back(static_cast<int>(k), stores, store);
+  }
+  JunctionCleaning& store(std::size_t index) { return cleanings_[index]; }
+
+  CleaningReport run(const CleaningSettings& settings, std::uint64_t threshold) {
+    const JunctionCleaning::Rules rules{threshold, settings.tip_length_for(static_cast<int>(k_)),
+                                        settings.bubble_length_for(static_cast<int>(k_))};
+    CleaningRounds rounds(settings.rounds);
+    for (CleaningRounds::Next next = rounds.start(); next != CleaningRounds::Next::finished;) {
+      if (next == CleaningRounds::Next::step) {
+        next = rounds.step_done(take_step(rounds.step(), rules));
+      } else {
+        join();
+        next = rounds.joined();
+      }
+    }
+    return rounds.report();
+  }
+
+ private:
+  enum Kind { kBegin, kReports, kVerdicts };
+  struct Letter {
+    std::size_t to;
+    Kind kind;
+    std::vector<std::byte> bytes;
+  };
+
+  void post(Kind kind, JunctionCleaning::Messages messages) {
+    EXPECT_EQ(messages.size(), cleanings_.size());
+    for (std::size_t to = 0; to < messages.size(); ++to) queue_.push_back({to, kind, std::move(messages[to])});
+  }
+
+  std::uint64_t take_step(Step step, const JunctionCleaning::Rules& rules) {
+    const std::size_t stores = cleanings_.size();
+    std::vector<bool> begun(stores, false);
+    std::vector<bool> reports_in(stores, false);
+    std::size_t applied = 0;
+    for (std::size_t store = 0; store < stores; ++store) queue_.push_back({store, kBegin, {}});
+    while (!queue_.empty()) {
+      const std::size_t pick = random_() % queue_.size();
+      const Letter letter = std::move(queue_[pick]);
+      queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(pick));
+      JunctionCleaning& cleaning = cleanings_[letter.to];
+      switch (letter.kind) {
+        case kBegin:
+          post(kReports, cleaning.begin(step, rules));
+          begun[letter.to] = true;
+          if (reports_in[letter.to]) post(kVerdicts, cleaning.verdicts());
+          break;
+        case kReports:
+          if (!cleaning.reports_arrived(letter.bytes)) break;
+          reports_in[letter.to] = true;
+          if (begun[letter.to]) post(kVerdicts, cleaning.verdicts());  // else once it has begun
+          break;
+        case kVerdicts:
+          if (cleaning.verdicts_arrived(letter.bytes)) ++applied;
+          break;
+      }
+    }
+    EXPECT_EQ(applied, stores);
+    std::uint64_t removed = 0;
+    for (const JunctionCleaning& cleaning : cleanings_) removed += cleaning.removed_in_step();
+    return removed;
+  }
+
+  void join() {
+    JoiningRun joining(k_, cleanings_.size(), random_());
+    for (std::size_t store = 0; store < cleanings_.size(); ++store) {
+      for (JunctionCleaning::Held& held : cleanings_[store].take_unitigs()) {
+        joining.store(store).add_piece(std::move(held.bases), held.coverage_sum);
+      }
+    }
+    const std::vector<RawPiece> joined = joining.run();
+    for (std::size_t at = 0; at < joined.size(); ++at) {
+      cleanings_[joining.emitted_by()[at]].add(joined[at].bases, joined[at].coverage_sum);
+    }
+  }
+
+  std::size_t k_;
+  std::mt19937_64 random_;
+  std::vector<JunctionCleaning> cleanings_;
+  std::vector<Letter> queue_;
+};
+
+struct Totals {
+  CleaningReport removed;
+  std::uint64_t later_rounds = 0;           // cleanings that went on past their first round
+  std::uint64_t cycles_left = 0;            // cycles that cleaning freed of their branches
+  std::uint64_t palindromic_junctions = 0;  // unitig ends at a junction its own reverse complement
+  std::uint64_t palindromic_kmers = 0;      // k-mers their own reverse complement
+};
+
+std::uint64_t cycles(const std::vector<Unitig>& unitigs) {
+  const auto circular = [](const Unitig& unitig) { return unitig.circular; };
+  return static_cast<std::uint64_t>(std::count_if(unitigs.begin(), unitigs.end(), circular));
+}
+
+// One graph cleaned both ways over 1, 2, 3 and 8 stores.
+void clean_both_ways(std::size_t k, const std::vector<Unitig>& unitigs, const CleaningSettings& settings,
+                     std::uint64_t threshold, std::uint64_t seed, Totals& totals) {
+  UnitigGraph reference(static_cast<int>(k));
+  for (const Unitig& unitig : unitigs) reference.add(unitig.bases, unitig.coverage_sum, unitig.circular);
+  const CleaningReport expected = reference.clean(settings, threshold);
+  const Listed expected_unitigs = listed(reference);
+  totals.removed.weak_branches_removed += expected.weak_branches_removed;
+  totals.removed.tips_removed += expected.tips_removed;
+  totals.removed.bubbles_popped += expected.bubbles_popped;
+  totals.later_rounds += expected.rounds > 1 ? 1 : 0;
+  totals.cycles_left += cycles(reference.unitigs()) - cycles(unitigs);
+  for (const std::size_t stores : {1u, 2u, 3u, 8u}) {
+    SCOPED_TRACE("k " + std::to_string(k) + ", seed " + std::to_string(seed) + ", threshold " +
+                 std::to_string(threshold) + ", rounds " + std::to_string(settings.rounds) + ", " +
+                 std::to_string(stores) + " stores");
+    std::mt19937_64 random(seed * 1000 + threshold * 10 + stores);
+    CleaningRun run(k, stores, random());
+    for (const Unitig& unitig : unitigs) {
+      if (!unitig.circular) run.store(random() % stores).add(unitig.bases, unitig.coverage_sum);  // cycles stay on node 0
+    }
+    const CleaningReport report = run.run(settings, threshold);
+    EXPECT_EQ(report.weak_branches_removed, expected.weak_branches_removed);
+    EXPECT_EQ(report.tips_removed, expected.tips_removed);
+    EXPECT_EQ(report.bubbles_popped, expected.bubbles_popped);
+    EXPECT_EQ(report.rounds, expected.rounds);
+    // Node 0 compacts what the stores send: cycles they left in pieces join, and the cycles
+    // they never held go in as they were.
+    UnitigGraph cleaned(static_cast<int>(k));
+    std::set<std::string> held;
+    for (std::size_t store = 0; store < stores; ++store) {
+      for (const JunctionCleaning::Held& unitig : run.store(store).unitigs()) {
+        cleaned.add(unitig.bases, unitig.coverage_sum, false);
+        held.insert(canonical(unitig.bases));
+      }
+    }
+    for (const Unitig& unitig : unitigs) {
+      if (unitig.circular) cleaned.add(unitig.bases, unitig.coverage_sum, true);
+    }
+    cleaned.compact();
+    EXPECT_EQ(listed(cleaned), expected_unitigs);
+    // The stores joined all the rest themselves: every unitig on no cycle is held whole.
+    for (const auto& [bases, coverage_sum, circular] : expected_unitigs) {
+      if (!circular) {
+        EXPECT_EQ(held.count(bases), 1u) << bases << " not held whole";
+      }
+    }
+  }
+}
+
+TEST(JunctionCleaning, MakesTheSerialCleaningsDecisionsWhereverTheUnitigsAndMessagesGo) {
+  CleaningSettings one_round;
+  one_round.rounds = 1;
+  CleaningSettings no_rounds;
+  no_rounds.rounds = 0;
+  CleaningSettings long_tips;
+  long_tips.tip_length = 80;
+  // Threshold 1 leaves weak branches alone (no count is under it): tips and bubbles judged
+  // among the errors. Up to 20, the genome's own stretches read 25 times fall under it too.
+  const std::vector<std::pair<std::uint64_t, CleaningSettings>> cases = {
+      {1, {}}, {2, {}}, {3, {}}, {5, {}}, {12, {}}, {2, one_round}, {2, no_rounds}, {20, long_tips}};
+  Totals totals;
+  for (const std::size_t k : {21u, 22u}) {
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+      std::mt19937_64 random(seed * 10 + k);
+      const std::vector<Unitig> unitigs = graph_from_reads(random, k);
+      for (const Unitig& unitig : unitigs) {
+        const std::size_t length = k - 1;
+        if (palindrome(std::string_view(unitig.bases).substr(0, length)) ||
+            palindrome(std::string_view(unitig.bases).substr(unitig.bases.size() - length))) {
+          ++totals.palindromic_junctions;
+        }
+        for (std::size_t at = 0; at + k <= unitig.bases.size(); ++at) {
+          if (palindrome(std::string_view(unitig.bases).substr(at, k))) ++totals.palindromic_kmers;
+        }
+      }
+      for (const auto& [threshold, settings] : cases) clean_both_ways(k, unitigs, settings, threshold, seed, totals);
+    }
+  }
+  // Each kind of decision was made, several rounds were taken, cycles were left in pieces on
+  // the stores, and junctions and k-mers that read the same both ways were met: the test
+  // cannot pass for want of anything to clean.
+  EXPECT_GT(totals.removed.weak_branches_removed, 0u);
+  EXPECT_GT(totals.removed.tips_removed, 0u);
+  EXPECT_GT(totals.removed.bubbles_popped, 0u);
+  EXPECT_GT(totals.later_rounds, 0u);
+  EXPECT_GT(totals.cycles_left, 0u);
+  EXPECT_GT(totals.palindromic_junctions, 0u);
+  EXPECT_GT(totals.palindromic_kmers, 0u);
+}
+
+TEST(JunctionCleaning, RefusesMessagesThatDoNotFitAndStepsOutOfOrder) {
+  constexpr int k = 21;
+  const JunctionCleaning::Rules rules{2, 52, 105};
+  EXPECT_THROW(JunctionCleaning(k, 2, 2), std::invalid_argument);
+  EXPECT_THROW(JunctionCleaning(1, 1, 0), std::invalid_argument);
+  std::mt19937_64 random(3);
+  JunctionCleaning cleaning(k, 2, 0);
+  EXPECT_THROW(cleaning.add("ACGT", 1), std::invalid_argument);
+  // Enough unitigs that store 1 owns some of their ends (all 20 on store 0: one time in 2^20).
+  for (int unitig = 0; unitig < 10; ++unitig) cleaning.add(random_bases(random, 40 + random() % 40), 100);
+  EXPECT_THROW(cleaning.begin(Step::tips, rules), std::logic_error) << "tips before their ends";
+  EXPECT_THROW(cleaning.verdicts(), std::logic_error) << "outside a step";
+  EXPECT_THROW(cleaning.verdicts_arrived({}), std::logic_error) << "outside a step";
+
+  JunctionCleaning::Messages reports = cleaning.begin(Step::weak_branches, rules);
+  ASSERT_EQ(reports.size(), 2u);
+  ASSERT_FALSE(reports[1].empty());
+  EXPECT_THROW(cleaning.begin(Step::weak_branches, rules), std::logic_error) << "a step begun twice";
+  EXPECT_THROW(cleaning.add(random_bases(random, 30), 1), std::logic_error) << "added during a step";
+  EXPECT_THROW(cleaning.take_unitigs(), std::logic_error) << "taken during a step";
+  EXPECT_THROW(cleaning.reports_arrived(reports[1]), std::invalid_argument) << "ends store 1 owns";
+  std::vector<std::byte> header;
+  put_varint(header, static_cast<std::uint64_t>(Step::tip_ends));
+  put_varint(header, 1);
+  EXPECT_THROW(cleaning.reports_arrived(header), std::invalid_argument) << "a record of another step";
+  header.clear();
+  put_varint(header, 9);
+  put_varint(header, 1);
+  EXPECT_THROW(cleaning.reports_arrived(header), std::invalid_argument) << "a step out of range";
+  header.clear();
+  put_varint(header, static_cast<std::uint64_t>(Step::weak_branches));
+  put_varint(header, 2);
+  EXPECT_THROW(cleaning.reports_arrived(header), std::invalid_argument) << "a store outside the stores";
+  const std::vector<std::byte> cut(reports[0].begin(), reports[0].end() - 1);
+  JunctionCleaning beside(k, 2, 0);  // a store of its own: the records before the cut stay in it
+  EXPECT_THROW(beside.reports_arrived(cut), std::invalid_argument);
+
+  EXPECT_FALSE(cleaning.reports_arrived(reports[0]));
+  EXPECT_THROW(cleaning.verdicts(), std::logic_error) << "before every store's records";
+  EXPECT_TRUE(cleaning.reports_arrived({}));  // store 1 holds nothing of this step
+  const JunctionCleaning::Messages verdicts = cleaning.verdicts();
+  ASSERT_EQ(verdicts.size(), 2u);
+  std::vector<std::byte> stranger;
+  put_varint(stranger, 10);  // a unitig past the ten this store holds
+  EXPECT_THROW(cleaning.verdicts_arrived(stranger), std::invalid_argument);
+  EXPECT_FALSE(cleaning.verdicts_arrived(verdicts[0]));
+  EXPECT_TRUE(cleaning.verdicts_arrived({}));
+  EXPECT_EQ(cleaning.removed_in_step(), 0u);  // no rival at any junction
+  EXPECT_THROW(cleaning.verdicts_arrived({}), std::logic_error) << "verdicts from a third owner";
+
+  // Tips are judged by the tip ends of the same unitigs: not once one more has come.
+  JunctionCleaning alone(k, 1, 0);
+  alone.add(random_bases(random, 50), 10);
+  EXPECT_TRUE(alone.reports_arrived(alone.begin(Step::tip_ends, rules)[0]));
+  EXPECT_THROW(alone.reports_arrived({}), std::logic_error) << "records from more stores than there are";
+  alone = JunctionCleaning(k, 1, 0);
+  alone.add(random_bases(random, 50), 10);
+  EXPECT_TRUE(alone.reports_arrived(alone.begin(Step::tip_ends, rules)[0]));
+  EXPECT_TRUE(alone.verdicts_arrived(alone.verdicts()[0]));
+  alone.add(random_bases(random, 50), 10);
+  EXPECT_THROW(alone.begin(Step::tips, rules), std::logic_error);
+}
+
+}  // namespace
+}  // namespace xenon::genomics
