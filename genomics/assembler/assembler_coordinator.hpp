@@ -16,6 +16,7 @@
 #include "genomics/assembler/assembly_pipeline.hpp"
 #include "genomics/assembler/assembly_progress.hpp"
 #include "genomics/assembler/carried_sequences.hpp"
+#include "genomics/assembler/cleaning_rounds.hpp"
 #include "genomics/assembler/filter_keeper.hpp"
 #include "genomics/assembler/flat_lists.hpp"
 #include "genomics/assembler/graph_protocol.hpp"
@@ -196,9 +197,9 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   }
 
   // --continue: from the contigs checkpoint every phase up to the contigs is skipped, and only
-  // the files are written; else from the graph checkpoint the phases counting, histogram,
-  // solid k-mers, edges and walks are skipped, and the rest (on node 0 alone, no stores being
-  // spawned: the reads too) is done again.
+  // the files are written; else from the graph checkpoint (the cleaned graph) the phases
+  // counting, histogram, solid k-mers, edges, walks, unitigs and cleaning are skipped, and the
+  // rest (on node 0 alone, no stores being spawned: the reads too) is done again.
   bool resume() override {
     if (settings_.carry_to_next_round) return false;  // a round before the last keeps no checkpoint: done again
     if (resume_from_contigs()) return true;
@@ -208,10 +209,10 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     this->restore_count(reader);
     std::vector<GraphPiece> pieces = read_graph_checkpoint(reader, outcome_);
     restore_coverage_threshold_source();
-    this->log().line("phases counting to walks: skipped: " + std::to_string(pieces.size()) +
-                     " pieces of the graph from checkpoints/" + kGraphCheckpoint);
+    this->log().line("phases counting to cleaning: skipped: " + std::to_string(pieces.size()) +
+                     " pieces of the cleaned graph from checkpoints/" + kGraphCheckpoint);
     progress_.report("resumed from checkpoints/graph");
-    this->log().begin_phase("unitigs");
+    this->log().begin_phase("cleaning");
     assemble_from(std::move(pieces));
     return true;
   }
@@ -274,7 +275,11 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
         unitig_kmers_ += record.bases.size() - static_cast<std::size_t>(settings_.counting.k) + 1;
         unitigs_.push_back(std::move(record));
       }
-      joined_maybe_done();
+      if (cleaning_.finish_sent) {
+        cleaned_maybe_done();
+      } else {
+        joined_maybe_done();
+      }
     } else if (action == ACTION_GRAPH_WALK_DONE) {
       const auto [pieces, kmers] = pair_of(message.payload(), "walk report");
       joining_.pieces_walked += pieces;
@@ -292,14 +297,28 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       joining_.tokens_finished += message.payload_as<std::uint64_t>();
       gather_when_tokens_finished();
     } else if (action == ACTION_GRAPH_JOINED) {
-      const auto [unitigs, kmers] = pair_of(message.payload(), "joining report");
-      unitigs_promised_ += unitigs;
-      kmers_promised_ += kmers;
+      const std::span<const std::byte> report = message.payload();
+      if (report.size() != 32) throw std::invalid_argument("joining report of the wrong size");
+      unitigs_promised_ += load_le64(report.data());
+      kmers_promised_ += load_le64(report.data() + 8);
+      joining_.unitigs_kept += load_le64(report.data() + 16);
+      joining_.kmers_kept += load_le64(report.data() + 24);
       ++joining_.joins_reported;
       joined_maybe_done();
     } else if (action == ACTION_UNVISITED) {
       add_unvisited(message.payload());
-      if (--awaited_ == 0) assemble();
+      if (--awaited_ == 0) start_cleaning();
+    } else if (action == ACTION_CLEAN_STEP_DONE) {
+      const auto [unitigs, kmers] = pair_of(message.payload(), "cleaning step report");
+      cleaning_.removed += unitigs;
+      cleaning_.kmers_removed += kmers;
+      if (--awaited_ == 0) step_done();
+    } else if (action == ACTION_GRAPH_CLEANED) {
+      const auto [unitigs, kmers] = pair_of(message.payload(), "cleaning report");
+      unitigs_promised_ += unitigs;
+      kmers_promised_ += kmers;
+      ++cleaning_.finishes_reported;
+      cleaned_maybe_done();
     } else if (action == ACTION_THREADED_READS) {
       threaded_reads(message.payload());
     } else if (action == ACTION_THREADING_DONE) {
@@ -367,25 +386,131 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   }
 
   // Unitig messages and the stores' reports travel separately (and in no order between
-  // stores): the step is over when every store has reported its walks and its joined
-  // unitigs, and every unitig it reported has arrived.
+  // stores): a joining is over when every store has reported its joined unitigs (the first
+  // one, its walks too), and every unitig it sent (pieces of cycles of pieces) has arrived.
   void joined_maybe_done() {
     const std::size_t stores = this->stores().size();
-    if (joining_.walks_reported != stores || joining_.joins_reported != stores ||
+    const bool walks = !cleaning_.rounds;
+    if ((walks && joining_.walks_reported != stores) || joining_.joins_reported != stores ||
         unitigs_.size() != unitigs_promised_) {
       return;
     }
-    if (unitig_kmers_ != kmers_promised_ || kmers_promised_ != joining_.kmers_walked) {
-      throw std::runtime_error("unitig k-mers differ from the stores' reports: " + std::to_string(joining_.kmers_walked) +
-                               " walked, " + std::to_string(kmers_promised_) + " reported joined, " +
-                               std::to_string(unitig_kmers_) + " arrived");
+    // Every k-mer walked, or left after the last cleaning step, is in a unitig kept or sent.
+    // (What came before, pieces of cycles from earlier joinings, is counted in too.)
+    const std::uint64_t kmers_before = walks ? joining_.kmers_walked : cleaning_.kmers_in_stores;
+    const std::uint64_t kmers_sent = kmers_promised_ - joining_.kmers_sent_before;
+    if (unitig_kmers_ != kmers_promised_ || kmers_sent + joining_.kmers_kept != kmers_before) {
+      throw std::runtime_error("unitig k-mers differ from the stores' reports: " + std::to_string(kmers_before) +
+                               " before joining, " + std::to_string(joining_.kmers_kept) + " kept and " +
+                               std::to_string(kmers_sent) + " reported sent, " + std::to_string(unitig_kmers_) +
+                               " arrived in all");
+    }
+    cleaning_.kmers_sent_in_joinings += walks ? 0 : kmers_sent;
+    cleaning_.unitigs_in_stores = joining_.unitigs_kept;
+    cleaning_.kmers_in_stores = joining_.kmers_kept;
+    if (!walks) {
+      joining_ = {};
+      next_in_cleaning(cleaning_.rounds->joined());
+      return;
     }
     this->log().line(progress_.report("the stores joined the %llu pieces into %llu (%llu tokens along the chains)",
-                                      joining_.pieces_walked, static_cast<std::uint64_t>(unitigs_.size()),
+                                      joining_.pieces_walked,
+                                      joining_.unitigs_kept + static_cast<std::uint64_t>(unitigs_.size()),
                                       joining_.tokens_started));
+    kmers_walked_ = joining_.kmers_walked;
     joining_ = {};
-    unitigs_promised_ = ~std::uint64_t{0};  // no second time
     to_every_store(ACTION_UNVISITED_REQUEST, Payload{});
+  }
+
+  // The cycles node 0 holds (pieces of cycles of pieces, and cycles no walk reached) meet
+  // nothing else: the stores clean the rest (junction_cleaning.hpp), in the steps and rounds
+  // of UnitigGraph::clean() (cleaning_rounds.hpp).
+  void start_cleaning() {
+    for (UnitigRecord& record : unitigs_) cycles_.push_back({std::move(record.bases), record.coverage_sum, false});
+    unitigs_.clear();
+    unitigs_promised_ = 0;
+    unitig_kmers_ = 0;
+    kmers_promised_ = 0;
+    walk_cycles(cycles_);
+    // Every solid k-mer is in exactly one unitig or cycle.
+    if (kmers_walked_ + cycle_kmers_ != outcome_.solid_kmers) {
+      throw std::runtime_error("k-mers lost or repeated in the graph: " + std::to_string(outcome_.solid_kmers) +
+                               " solid, " + std::to_string(kmers_walked_) + " in unitigs, " +
+                               std::to_string(cycle_kmers_) + " in cycles");
+    }
+    UnitigGraph cycles(settings_.counting.k);
+    for (const GraphPiece& piece : cycles_) cycles.add(piece.bases, piece.coverage, piece.closed);
+    cycles.compact();
+    outcome_.unitigs = cleaning_.unitigs_in_stores + cycles.unitigs().size();
+    progress_.phase_done("%llu unitigs", outcome_.unitigs);
+    this->log().begin_phase("cleaning");
+    cleaning_.rounds.emplace(settings_.cleaning.rounds);
+    next_in_cleaning(cleaning_.rounds->start());
+  }
+
+  void next_in_cleaning(CleaningRounds::Next next) {
+    switch (next) {
+      case CleaningRounds::Next::step: {
+        const int k = settings_.counting.k;
+        Payload step = Payload::for_overwrite(32);
+        std::byte* at = step.writable_bytes().data();
+        store_le64(at, static_cast<std::uint64_t>(cleaning_.rounds->step()));
+        store_le64(at + 8, outcome_.coverage_threshold);
+        store_le64(at + 16, settings_.cleaning.tip_length_for(k));
+        store_le64(at + 24, settings_.cleaning.bubble_length_for(k));
+        cleaning_.removed = 0;
+        cleaning_.kmers_removed = 0;
+        ++cleaning_.steps;
+        to_every_store(ACTION_CLEAN_STEP, step);
+        return;
+      }
+      case CleaningRounds::Next::join:
+        joining_ = {};
+        joining_.kmers_sent_before = kmers_promised_;
+        ++cleaning_.joinings;
+        to_every_store(ACTION_CLEAN_JOIN, Payload{});
+        return;
+      case CleaningRounds::Next::finished:
+        outcome_.cleaning = cleaning_.rounds->report();
+        this->log().line(progress_.report(
+            "the stores cleaned the unitigs in %llu round(s): %llu steps at the junctions, %llu joinings, %llu unitigs left",
+            outcome_.cleaning.rounds, cleaning_.steps, cleaning_.joinings, cleaning_.unitigs_in_stores));
+        cleaning_.finish_sent = true;
+        to_every_store(ACTION_CLEAN_FINISH, Payload{});
+        return;
+    }
+  }
+
+  void step_done() {
+    if (cleaning_.removed > cleaning_.unitigs_in_stores || cleaning_.kmers_removed > cleaning_.kmers_in_stores) {
+      throw std::logic_error("the stores removed more unitigs than they held");
+    }
+    cleaning_.unitigs_in_stores -= cleaning_.removed;
+    cleaning_.kmers_in_stores -= cleaning_.kmers_removed;
+    next_in_cleaning(cleaning_.rounds->step_done(cleaning_.removed));
+  }
+
+  // Every store sent its cleaned unitigs, and they all came: with the cycles, the graph.
+  void cleaned_maybe_done() {
+    if (cleaning_.finishes_reported != this->stores().size() || unitigs_.size() != unitigs_promised_) return;
+    if (unitig_kmers_ != kmers_promised_) {
+      throw std::runtime_error("cleaned unitigs' k-mers differ from the stores' reports: " +
+                               std::to_string(kmers_promised_) + " reported, " + std::to_string(unitig_kmers_) + " arrived");
+    }
+    if (unitig_kmers_ != cleaning_.kmers_in_stores + cleaning_.kmers_sent_in_joinings) {
+      throw std::runtime_error("the stores sent " + std::to_string(unitig_kmers_) + " k-mers in pieces of cycles and " +
+                               "cleaned unitigs where " + std::to_string(cleaning_.kmers_in_stores) + " were left and " +
+                               std::to_string(cleaning_.kmers_sent_in_joinings) + " sent in pieces of cycles");
+    }
+    std::vector<GraphPiece> pieces = std::move(cycles_);
+    cycles_ = {};
+    pieces.reserve(pieces.size() + unitigs_.size());
+    for (UnitigRecord& record : unitigs_) pieces.push_back({std::move(record.bases), record.coverage_sum, false});
+    unitigs_ = {};
+    cleaning_ = {};
+    unitigs_promised_ = ~std::uint64_t{0};  // no second time
+    save_graph_checkpoint(pieces);
+    assemble_from(std::move(pieces));
   }
 
   void add_unvisited(std::span<const std::byte> records) {
@@ -443,26 +568,10 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     }
   }
 
-  // The stores' pieces and the cycles, checked, saved as the graph checkpoint, then assembled.
-  void assemble() {
-    std::vector<GraphPiece> pieces;
-    pieces.reserve(unitigs_.size());
-    for (UnitigRecord& record : unitigs_) pieces.push_back({std::move(record.bases), record.coverage_sum, false});
-    unitigs_.clear();
-    walk_cycles(pieces);
-    // Every solid k-mer is in exactly one unitig or cycle.
-    if (unitig_kmers_ + cycle_kmers_ != outcome_.solid_kmers) {
-      throw std::runtime_error("k-mers lost or repeated in the graph: " + std::to_string(outcome_.solid_kmers) +
-                               " solid, " + std::to_string(unitig_kmers_) + " in unitigs, " +
-                               std::to_string(cycle_kmers_) + " in cycles");
-    }
-    save_graph_checkpoint(pieces);
-    assemble_from(std::move(pieces));
-  }
-
+  // The cleaned graph's unitigs and cycles (the cycles of pieces joined here), then the rest.
   void assemble_from(std::vector<GraphPiece> pieces) {
     pipeline_.emplace(settings_, outcome_, progress_);
-    pipeline_->compact_and_clean(std::move(pieces));
+    pipeline_->take_cleaned(std::move(pieces));
     go_on();
   }
 
@@ -747,8 +856,27 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     std::uint64_t tokens_finished = 0;
     bool gather_sent = false;
     std::size_t joins_reported = 0;
+    std::uint64_t unitigs_kept = 0;  // by the stores, to be cleaned
+    std::uint64_t kmers_kept = 0;
+    std::uint64_t kmers_sent_before = 0;  // by earlier joinings (pieces of cycles), when this one began
   };
   Joining joining_;
+  std::uint64_t kmers_walked_ = 0;
+  // The stores cleaning the joined unitigs, led from here.
+  struct Cleaning {
+    std::optional<CleaningRounds> rounds;  // once the cleaning began
+    std::uint64_t unitigs_in_stores = 0;
+    std::uint64_t kmers_in_stores = 0;
+    std::uint64_t removed = 0;  // in the step under way, by the stores that reported
+    std::uint64_t kmers_removed = 0;
+    std::uint64_t kmers_sent_in_joinings = 0;  // pieces of cycles, from the joinings between steps
+    std::uint64_t steps = 0;
+    std::uint64_t joinings = 0;
+    bool finish_sent = false;
+    std::size_t finishes_reported = 0;
+  };
+  Cleaning cleaning_;
+  std::vector<GraphPiece> cycles_;  // the cycles node 0 holds while the stores clean
   std::vector<UnitigRecord> unitigs_;
   std::uint64_t unitig_kmers_ = 0;
   std::uint64_t unitigs_promised_ = 0;

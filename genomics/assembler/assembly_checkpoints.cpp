@@ -23,16 +23,16 @@ auto counts_up_to_contigs(Outcome& outcome) {
 
 std::string graph_checkpoint_options(const AssemblerSettings& settings) {
   // solid-floor: a graph kept at the histogram's threshold, before k-mers under it were judged by
-  // their neighbours, is not the graph of today's options.
+  // their neighbours, is not the graph of today's options. The graph is kept cleaned (by the
+  // stores, which a resumed run does not have): "cleaned" tells it from an older checkpoint's.
   return " min-coverage=" + std::to_string(settings.coverage_threshold) + " solid-floor=" + std::to_string(kSolidFloor) +
-         carried_fingerprint(settings.carried_sequences);
+         carried_fingerprint(settings.carried_sequences) + " tip-length=" + std::to_string(settings.cleaning.tip_length) +
+         " bubble-length=" + std::to_string(settings.cleaning.bubble_length) +
+         " cleaning-rounds=" + std::to_string(settings.cleaning.rounds) + " cleaned";
 }
 
 std::string contigs_checkpoint_options(const AssemblerSettings& settings) {
-  return graph_checkpoint_options(settings) + " tip-length=" + std::to_string(settings.cleaning.tip_length) +
-         " bubble-length=" + std::to_string(settings.cleaning.bubble_length) +
-         " cleaning-rounds=" + std::to_string(settings.cleaning.rounds) +
-         " repeat-rounds=" + std::to_string(settings.repeat_rounds) +
+  return graph_checkpoint_options(settings) + " repeat-rounds=" + std::to_string(settings.repeat_rounds) +
          " min-passages=" + std::to_string(settings.minimum_passages) +
          " min-contig=" + std::to_string(settings.minimum_contig) +
          " read-bridges=" + std::to_string(settings.read_bridges ? 1 : 0) +
@@ -45,6 +45,11 @@ void write_graph_checkpoint(CheckpointWriter& writer, const AssemblyOutcome& out
   writer.u64(outcome.solid_kmers);
   writer.u64(outcome.edges);
   writer.u64(outcome.cycles);
+  writer.u64(outcome.unitigs);
+  writer.u64(outcome.cleaning.weak_branches_removed);
+  writer.u64(outcome.cleaning.tips_removed);
+  writer.u64(outcome.cleaning.bubbles_popped);
+  writer.u64(static_cast<std::uint64_t>(outcome.cleaning.rounds));
   writer.u64(pieces.size());
   for (const GraphPiece& piece : pieces) {
     writer.text(piece.bases);
@@ -58,6 +63,11 @@ std::vector<GraphPiece> read_graph_checkpoint(CheckpointReader& reader, Assembly
   outcome.solid_kmers = reader.u64();
   outcome.edges = reader.u64();
   outcome.cycles = reader.u64();
+  outcome.unitigs = reader.u64();
+  outcome.cleaning.weak_branches_removed = reader.u64();
+  outcome.cleaning.tips_removed = reader.u64();
+  outcome.cleaning.bubbles_popped = reader.u64();
+  outcome.cleaning.rounds = static_cast<int>(reader.u64());
   std::vector<GraphPiece> pieces(reader.u64());
   for (GraphPiece& piece : pieces) {
     piece.bases = reader.text();

@@ -7,14 +7,10 @@
 
 namespace xenon::genomics {
 
-void AssemblyPipeline::compact_and_clean(std::vector<GraphPiece> pieces) {
+void AssemblyPipeline::take_cleaned(std::vector<GraphPiece> pieces) {
   for (GraphPiece& piece : pieces) graph_.add(std::move(piece.bases), piece.coverage, piece.closed);
   pieces.clear();
-  graph_.compact();  // the walks' pieces into unitigs
-  outcome_.unitigs = graph_.unitigs().size();
-  progress_.phase_done("%llu unitigs", outcome_.unitigs);
-  progress_.log().begin_phase("cleaning");
-  outcome_.cleaning = graph_.clean(settings_.cleaning, outcome_.coverage_threshold);
+  graph_.compact();
   progress_.phase_done("cleaning: %llu weak branches removed, %llu tips removed, %llu bubbles popped, %llu unitigs left",
                        outcome_.cleaning.weak_branches_removed, outcome_.cleaning.tips_removed,
                        outcome_.cleaning.bubbles_popped, graph_.unitigs().size());

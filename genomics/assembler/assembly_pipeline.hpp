@@ -55,8 +55,10 @@ class AssemblyPipeline {
   AssemblyPipeline(const AssemblerSettings& settings, AssemblyOutcome& outcome, const AssemblyProgress& progress)
       : settings_(settings), outcome_(outcome), progress_(progress), graph_(settings.counting.k) {}
 
-  // Step 1 (its phase "unitigs" begun by the caller).
-  void compact_and_clean(std::vector<GraphPiece> pieces);
+  // Step 1: the graph the stores cleaned (their unitigs, and the cycles node 0 holds), with the
+  // phase "cleaning" begun and the outcome's unitigs and cleaning counted by the caller. Joins
+  // the pieces of cycles.
+  void take_cleaned(std::vector<GraphPiece> pieces);
 
   // What comes next; begins that step's phase.
   NextStep next();

@@ -36,10 +36,20 @@
 //   store -> coordinator  ACTION_JOIN_FINISHED   u64 more tokens that reached their chain's other end
 //   coordinator -> store  ACTION_JOIN_GATHER     every token has finished: gather the chains
 //   store -> store        ACTION_JOIN_PIECES     pieces of chains that store collects
-//   store -> coordinator  ACTION_UNITIGS         unitigs (UnitigRecords), then
-//                         ACTION_GRAPH_JOINED    u64 unitigs sent, u64 k-mers in them
+//   store -> coordinator  ACTION_UNITIGS         the pieces of cycles of pieces (UnitigRecords), then
+//                         ACTION_GRAPH_JOINED    u64 unitigs sent, u64 k-mers in them, u64 unitigs
+//                                                kept, u64 k-mers in them
 //   coordinator -> store  ACTION_UNVISITED_REQUEST  vertices no walk reached (cycles)
 //   store -> coordinator  ACTION_UNVISITED       VertexRecords
+//   then the kept unitigs cleaned by the stores (junction_cleaning.hpp, cleaning_rounds.hpp):
+//   coordinator -> store  ACTION_CLEAN_STEP      u64 step, u64 threshold, u64 tip length, u64 bubble length
+//   store -> every store  ACTION_CLEAN_REPORTS   its unitigs' ends (or pairs of junctions) that store owns
+//   store -> every store  ACTION_CLEAN_VERDICTS  the verdicts on that store's unitigs
+//   store -> coordinator  ACTION_CLEAN_STEP_DONE u64 unitigs it removed, u64 k-mers in them
+//   coordinator -> store  ACTION_CLEAN_JOIN      join the unitigs left (the joining above, again)
+//   coordinator -> store  ACTION_CLEAN_FINISH    send the cleaned unitigs
+//   store -> coordinator  ACTION_UNITIGS         its cleaned unitigs, then
+//                         ACTION_GRAPH_CLEANED   u64 unitigs sent, u64 k-mers in them
 //   store <-> store       ACTION_LOOKUP, ACTION_LOOKUP_REPLY  (LookupBatcher)
 // Every payload is little-endian.
 namespace xenon::genomics {
@@ -63,6 +73,13 @@ inline constexpr Action ACTION_JOIN_GATHER{"genomics.graph.join-gather"};
 inline constexpr Action ACTION_JOIN_PIECES{"genomics.graph.join-pieces"};
 inline constexpr Action ACTION_UNITIGS{"genomics.graph.unitigs"};
 inline constexpr Action ACTION_GRAPH_JOINED{"genomics.graph.joined"};
+inline constexpr Action ACTION_CLEAN_STEP{"genomics.graph.clean-step"};
+inline constexpr Action ACTION_CLEAN_REPORTS{"genomics.graph.clean-reports"};
+inline constexpr Action ACTION_CLEAN_VERDICTS{"genomics.graph.clean-verdicts"};
+inline constexpr Action ACTION_CLEAN_STEP_DONE{"genomics.graph.clean-step-done"};
+inline constexpr Action ACTION_CLEAN_JOIN{"genomics.graph.clean-join"};
+inline constexpr Action ACTION_CLEAN_FINISH{"genomics.graph.clean-finish"};
+inline constexpr Action ACTION_GRAPH_CLEANED{"genomics.graph.cleaned"};
 inline constexpr Action ACTION_UNVISITED_REQUEST{"genomics.graph.unvisited-request"};
 inline constexpr Action ACTION_UNVISITED{"genomics.graph.unvisited"};
 inline constexpr Action ACTION_LOOKUP{"genomics.graph.lookup"};

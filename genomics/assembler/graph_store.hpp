@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <span>
@@ -18,6 +19,7 @@
 #include "genomics/assembler/carried_sequences.hpp"
 #include "genomics/assembler/filter_keeper.hpp"
 #include "genomics/assembler/graph_protocol.hpp"
+#include "genomics/assembler/junction_cleaning.hpp"
 #include "genomics/assembler/lookup_batcher.hpp"
 #include "genomics/assembler/read_share.hpp"
 #include "genomics/assembler/mate_pairing.hpp"
@@ -38,8 +40,9 @@ namespace xenon::genomics {
 // eight possible neighbours, then walks the unitigs (maximal paths without branches) that
 // start at its vertices, asking other stores for the next vertex a batch of walks at a time
 // (each vertex claimed by one walk), then joins the pieces with the other stores
-// (piece_joining.hpp) and sends the unitigs to the coordinator. Vertices on no walk lie on cycles of
-// unbranched vertices; the coordinator asks for those last. Later it threads its share of
+// (piece_joining.hpp), cleans the unitigs with them as the coordinator leads
+// (junction_cleaning.hpp) and sends the cleaned unitigs to the coordinator. Vertices on no
+// walk lie on cycles of unbranched vertices; the coordinator asks for those before cleaning. Later it threads its share of
 // the reads through the cleaned graph's unitigs (ReadShare), as often as the coordinator asks,
 // keeping those that crossed two unitigs to thread them again in the next repeat round.
 template <int Words>
@@ -89,13 +92,13 @@ class GraphStore : public KmerStore<Words> {
     } else if (action == ACTION_GRAPH_WALK) {
       phase_ = Phase::kWalks;
     } else if (action == ACTION_JOIN_ENDS) {
-      if (joining_->ends_arrived(message.payload())) send_links();
+      if (joining().ends_arrived(message.payload())) send_links();
       return;
     } else if (action == ACTION_JOIN_LINKS) {
-      if (joining_->links_arrived(message.payload())) start_tokens();
+      if (joining().links_arrived(message.payload())) start_tokens();
       return;
     } else if (action == ACTION_JOIN_TOKENS) {
-      if (!joining_->all_links_in()) {  // its sender had all its links; this store waits for its own
+      if (!joining().all_links_in()) {  // its sender had all its links; this store waits for its own
         early_tokens_.push_back(message.share_payload());
         return;
       }
@@ -105,8 +108,28 @@ class GraphStore : public KmerStore<Words> {
       gather_chains();
       return;
     } else if (action == ACTION_JOIN_PIECES) {
-      joining_->gathered(message.payload(), emitter());
+      joining().gathered(message.payload(), keeper());
       report_joined_when_done();
+      return;
+    } else if (action == ACTION_CLEAN_STEP) {
+      clean_step(message.payload());
+      return;
+    } else if (action == ACTION_CLEAN_REPORTS) {
+      if (cleaning_->reports_arrived(message.payload())) send_verdicts();
+      return;
+    } else if (action == ACTION_CLEAN_VERDICTS) {
+      if (cleaning_->verdicts_arrived(message.payload())) {
+        send_pair(ACTION_CLEAN_STEP_DONE, cleaning_->removed_in_step(), cleaning_->kmers_removed_in_step());
+      }
+      return;
+    } else if (action == ACTION_CLEAN_JOIN) {
+      for (JunctionCleaning::Held& unitig : cleaning_->take_unitigs()) {
+        joining().add_piece(std::move(unitig.bases), unitig.coverage_sum);
+      }
+      send_ends();
+      return;
+    } else if (action == ACTION_CLEAN_FINISH) {
+      send_cleaned();
       return;
     } else if (action == ACTION_UNVISITED_REQUEST) {
       send_unvisited(message);
@@ -252,6 +275,7 @@ class GraphStore : public KmerStore<Words> {
     carried_anywhere_ = setup.carried_anywhere;
     // Before any other store can have walked: its pieces' ends may come before this store walks.
     joining_.emplace(k_, stores_.size(), self_index_);
+    cleaning_.emplace(k_, stores_.size(), self_index_);
     // Carried k-mers are solid whatever their count: this store's share goes to their owners.
     carried_.judge_from_now(threshold_, count_in_table());
     if (carried_anywhere_) {
@@ -480,39 +504,51 @@ class GraphStore : public KmerStore<Words> {
     } else if (phase_ == Phase::kWalks && start_cursor_ == vertices_.slots() && starts_.empty() &&
                active_walks_ == 0 && batcher_->outstanding() == 0) {
       phase_ = Phase::kDone;
-      send_pair(ACTION_GRAPH_WALK_DONE, joining_->pieces(), kmers_walked_);
+      send_pair(ACTION_GRAPH_WALK_DONE, joining().pieces(), kmers_walked_);
       send_ends();
     }
   }
 
-  void send_pair(Action action, std::uint64_t first, std::uint64_t second) {
-    Payload totals = Payload::for_overwrite(16);
-    store_le64(totals.writable_bytes().data(), first);
-    store_le64(totals.writable_bytes().data() + 8, second);
+  void send_pair(Action action, std::uint64_t first, std::uint64_t second) { send_counts(action, {first, second}); }
+
+  void send_counts(Action action, std::initializer_list<std::uint64_t> counts) {
+    Payload totals = Payload::for_overwrite(8 * counts.size());
+    std::byte* at = totals.writable_bytes().data();
+    for (const std::uint64_t count : counts) {
+      store_le64(at, count);
+      at += 8;
+    }
     this->send(coordinator_, action, std::move(totals));
+  }
+
+  // A joining's messages may come before the coordinator's word to this store: a later joining
+  // (the cleaning's) begins with the first of them.
+  PieceJoining& joining() {
+    if (!joining_) joining_.emplace(k_, stores_.size(), self_index_);
+    return *joining_;
   }
 
   // Joining the pieces (piece_joining.hpp): each step's message to every store, this store's
   // own taken at once.
   void send_ends() {
-    PieceJoining::Messages ends = joining_->ends();
+    PieceJoining::Messages ends = joining().ends();
     for (std::size_t store = 0; store < stores_.size(); ++store) {
       if (store != self_index_) this->send(stores_[store], ACTION_JOIN_ENDS, Payload::copy_of(ends[store]));
     }
-    if (joining_->ends_arrived(ends[self_index_])) send_links();
+    if (joining().ends_arrived(ends[self_index_])) send_links();
   }
 
   void send_links() {
-    PieceJoining::Messages links = joining_->links();
+    PieceJoining::Messages links = joining().links();
     for (std::size_t store = 0; store < stores_.size(); ++store) {
       if (store != self_index_) this->send(stores_[store], ACTION_JOIN_LINKS, Payload::copy_of(links[store]));
     }
-    if (joining_->links_arrived(links[self_index_])) start_tokens();
+    if (joining().links_arrived(links[self_index_])) start_tokens();
   }
 
   void start_tokens() {
-    send_tokens(joining_->start_tokens());
-    this->send_value(coordinator_, ACTION_JOIN_STARTED, joining_->tokens_started());
+    send_tokens(joining().start_tokens());
+    this->send_value(coordinator_, ACTION_JOIN_STARTED, joining().tokens_started());
     std::vector<Payload> early;
     early.swap(early_tokens_);
     for (const Payload& tokens : early) pass_tokens(tokens.bytes());
@@ -520,7 +556,7 @@ class GraphStore : public KmerStore<Words> {
   }
 
   void pass_tokens(std::span<const std::byte> tokens) {
-    send_tokens(joining_->pass_tokens(tokens));
+    send_tokens(joining().pass_tokens(tokens));
     report_finished_tokens();
   }
 
@@ -539,27 +575,32 @@ class GraphStore : public KmerStore<Words> {
       if (own.empty()) return;
       const std::vector<std::byte> next = std::move(own.back());
       own.pop_back();
-      tokens = joining_->pass_tokens(next);
+      tokens = joining().pass_tokens(next);
     }
   }
 
   void report_finished_tokens() {
-    const std::uint64_t finished = joining_->tokens_finished();
+    const std::uint64_t finished = joining().tokens_finished();
     if (finished == tokens_reported_) return;
     this->send_value(coordinator_, ACTION_JOIN_FINISHED, finished - tokens_reported_);
     tokens_reported_ = finished;
   }
 
   void gather_chains() {
-    PieceJoining::Messages pieces = joining_->gather(emitter());
+    PieceJoining::Messages pieces = joining().gather(keeper(), emitter());
     for (std::size_t store = 0; store < stores_.size(); ++store) {
       if (!pieces[store].empty()) this->send(stores_[store], ACTION_JOIN_PIECES, Payload::copy_of(pieces[store]));
     }
     report_joined_when_done();
   }
 
-  // Every unitig (joined, or a piece left as it was) to the coordinator, in messages of about
-  // kUnitigMessageBytes.
+  // A joined unitig, or a piece on no chain, stays to be cleaned.
+  PieceJoining::Emit keeper() {
+    return [this](std::string_view bases, std::uint64_t coverage_sum) { cleaning_->add(std::string(bases), coverage_sum); };
+  }
+
+  // A unitig to the coordinator (a piece of a cycle of pieces, which nothing else meets, or a
+  // cleaned unitig), in messages of about kUnitigMessageBytes.
   PieceJoining::Emit emitter() {
     return [this](std::string_view bases, std::uint64_t coverage_sum) {
       append_unitig(unitigs_, bases, coverage_sum);
@@ -570,10 +611,52 @@ class GraphStore : public KmerStore<Words> {
   }
 
   void report_joined_when_done() {
-    if (!joining_->done()) return;
+    if (!joining().done()) return;
     flush_unitigs();
-    send_pair(ACTION_GRAPH_JOINED, unitigs_sent_, kmers_sent_);
+    std::uint64_t kmers_kept = 0;
+    for (const JunctionCleaning::Held& unitig : cleaning_->unitigs()) kmers_kept += unitig.bases.size() - static_cast<std::size_t>(k_) + 1;
+    send_counts(ACTION_GRAPH_JOINED, {unitigs_sent_, kmers_sent_, cleaning_->unitigs().size(), kmers_kept});
+    unitigs_sent_ = 0;
+    kmers_sent_ = 0;
+    tokens_reported_ = 0;
     joining_.reset();
+  }
+
+  // A cleaning step (junction_cleaning.hpp): u64 step, u64 threshold, u64 tip length, u64
+  // bubble length.
+  void clean_step(std::span<const std::byte> bytes) {
+    if (bytes.size() != 32) throw std::invalid_argument("a cleaning step of the wrong size");
+    const std::uint64_t step = load_le64(bytes.data());
+    if (step > static_cast<std::uint64_t>(JunctionCleaning::Step::bubbles)) {
+      throw std::invalid_argument("a cleaning step out of range");
+    }
+    const JunctionCleaning::Rules rules{load_le64(bytes.data() + 8), static_cast<std::size_t>(load_le64(bytes.data() + 16)),
+                                        static_cast<std::size_t>(load_le64(bytes.data() + 24))};
+    JunctionCleaning::Messages reports = cleaning_->begin(static_cast<JunctionCleaning::Step>(step), rules);
+    for (std::size_t store = 0; store < stores_.size(); ++store) {
+      if (store != self_index_) this->send(stores_[store], ACTION_CLEAN_REPORTS, Payload::copy_of(reports[store]));
+    }
+    if (cleaning_->reports_arrived(reports[self_index_])) send_verdicts();
+  }
+
+  void send_verdicts() {
+    JunctionCleaning::Messages verdicts = cleaning_->verdicts();
+    for (std::size_t store = 0; store < stores_.size(); ++store) {
+      if (store != self_index_) this->send(stores_[store], ACTION_CLEAN_VERDICTS, Payload::copy_of(verdicts[store]));
+    }
+    if (cleaning_->verdicts_arrived(verdicts[self_index_])) {
+      send_pair(ACTION_CLEAN_STEP_DONE, cleaning_->removed_in_step(), cleaning_->kmers_removed_in_step());
+    }
+  }
+
+  void send_cleaned() {
+    const PieceJoining::Emit emit = emitter();
+    for (const JunctionCleaning::Held& unitig : cleaning_->take_unitigs()) emit(unitig.bases, unitig.coverage_sum);
+    flush_unitigs();
+    send_pair(ACTION_GRAPH_CLEANED, unitigs_sent_, kmers_sent_);
+    unitigs_sent_ = 0;
+    kmers_sent_ = 0;
+    cleaning_.reset();
   }
 
   void ask_edges() {
@@ -729,7 +812,7 @@ class GraphStore : public KmerStore<Words> {
   void finish(std::size_t id) {
     Walk& walk = walks_[id];
     kmers_walked_ += walk.bases.size() - static_cast<std::size_t>(k_) + 1;
-    joining_->add_piece(std::move(walk.bases), walk.coverage);
+    joining().add_piece(std::move(walk.bases), walk.coverage);
     release(id);
   }
 
@@ -801,7 +884,8 @@ class GraphStore : public KmerStore<Words> {
   std::vector<std::size_t> free_walks_;
   std::size_t active_walks_ = 0;
   std::uint64_t kmers_walked_ = 0;
-  std::optional<PieceJoining> joining_;  // from the setup until its unitigs have gone
+  std::optional<PieceJoining> joining_;  // from the setup until its unitigs have gone, and in the cleaning
+  std::optional<JunctionCleaning> cleaning_;  // the joined unitigs, from the setup until cleaned and sent
   std::vector<Payload> early_tokens_;    // that came before all of this store's links
   std::uint64_t tokens_reported_ = 0;    // finished, told the coordinator
   std::vector<std::byte> unitigs_;

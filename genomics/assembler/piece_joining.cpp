@@ -209,14 +209,15 @@ void PieceJoining::visit(std::size_t local, const Visit& visit, int entered_at, 
 }
 
 // Per piece: varint the collector (its store's number), varint the place, varint the coverage sum, varint the length, the bases read as the chain reads them.
-PieceJoining::Messages PieceJoining::gather(const Emit& emit) {
+PieceJoining::Messages PieceJoining::gather(const Emit& emit, const Emit& emit_cycle_piece) {
   if (gathered_) throw std::logic_error("pieces gathered twice");
   gathered_ = true;
   Messages out(stores_);
   for (std::size_t local = 0; local < pieces_.size(); ++local) {
     Piece& piece = pieces_[local];
-    if (piece.visit_count == 0) {  // alone, or on a cycle of pieces: compaction on node 0
-      emit(piece.bases, piece.coverage_sum);
+    if (piece.visit_count == 0) {  // alone, or (linked, yet no token came) on a cycle of pieces
+      const bool on_cycle = piece.linked[kStart] || piece.linked[kEnd];
+      (on_cycle ? emit_cycle_piece : emit)(piece.bases, piece.coverage_sum);
       piece.bases = {};
       continue;
     }

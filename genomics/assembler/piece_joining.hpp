@@ -64,8 +64,10 @@ class PieceJoining {
   std::uint64_t tokens_finished() const { return tokens_finished_; }
 
   // Step 4, once every store's tokens have all finished: the chains' pieces to their
-  // collectors (by store); pieces on no chain, or on a cycle of pieces, through `emit`.
-  Messages gather(const Emit& emit);
+  // collectors (by store); pieces on no chain through `emit`, and those on a cycle of pieces
+  // through `emit_cycle_piece` (nothing else meets a cycle's junctions).
+  Messages gather(const Emit& emit, const Emit& emit_cycle_piece);
+  Messages gather(const Emit& emit) { return gather(emit, emit); }
   // Pieces of chains this store collects: each chain joined and emitted once all of it is in.
   void gathered(std::span<const std::byte> bytes, const Emit& emit);
   // Whether gather() was called and every chain this store collects was emitted.

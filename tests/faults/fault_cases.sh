@@ -382,11 +382,12 @@ expect "no k-mers saved without --dump" grep -q "holds no counted k-mers" "$work
 expect "same bytes as an uninterrupted run" same_files "$work/dump-reference" "$work/resume-dump" counts.txt "${counter_files[@]}"
 finish "kmer_counter --dump --continue after a run without --dump"
 
-# Every phase in a plain build; under a sanitizer (each assembler run 10x slower) one phase
-# that resumes from the graph and one after it, which take the same code paths.
+# Every phase in a plain build; under a sanitizer (each assembler run 10x slower) the stores'
+# cleaning (done again from the start: the graph is saved cleaned), the first phase that
+# resumes from the graph, and one after the contigs, which take the same code paths.
 assembler_phases=(counting histogram "solid k-mers" edges walks unitigs cleaning "read bridges" "repeats, round 1" "reads and pairs" contigs
   scaffolds writing)
-[ -z "${XENON_SANITIZE:-}" ] || assembler_phases=(walks cleaning writing)
+[ -z "${XENON_SANITIZE:-}" ] || assembler_phases=(cleaning "read bridges" writing)
 # Killed while Bandage draws graph.png (after graph.gfa is published): the contigs checkpoint
 # is still there, and the picture is drawn again. Without Bandage there is no such phase.
 ! command -v Bandage >/dev/null || assembler_phases+=("graph image")
@@ -397,8 +398,8 @@ for phase in "${assembler_phases[@]}"; do
   expect "exit status 0" status_is 0
   expect "same bytes as an uninterrupted run" same_files "$work/assembler-reference" "$work/resume-assembler" "${assembler_files[@]}"
   case $phase in
-    cleaning | repeats* | reads* | contigs | scaffolds)
-      expect "the graph's phases skipped" grep -q "phases counting to walks: skipped" "$work/resume-assembler/assembler.log" ;;
+    "read bridges" | repeats* | reads* | contigs | scaffolds)
+      expect "the graph's phases skipped" grep -q "phases counting to cleaning: skipped" "$work/resume-assembler/assembler.log" ;;
     writing | "graph image")
       expect "every phase to the contigs skipped" grep -q "phases counting to contigs: skipped" "$work/resume-assembler/assembler.log"
       expect "nothing but the writing done" lacks "phase contigs" "$work/resume-assembler/assembler.log"
@@ -416,7 +417,7 @@ expect "the contigs saved" test -s "$work/resume-assembler/checkpoints/contigs"
 run "${assembler[@]}" --min-contig 1000 -o "$work/resume-assembler" --continue "$reads_1" "$reads_2"
 expect "exit status 0" status_is 0
 expect "the contigs of other options not used" grep -q "checkpoints/contigs not used: .*came from other inputs or options" "$work/resume-assembler/assembler.log"
-expect "the graph's phases skipped" grep -q "phases counting to walks: skipped" "$work/resume-assembler/assembler.log"
+expect "the graph's phases skipped" grep -q "phases counting to cleaning: skipped" "$work/resume-assembler/assembler.log"
 expect "same bytes as an uninterrupted run" same_files "$work/assembler-long-reference" "$work/resume-assembler" "${assembler_files[@]}"
 finish "assembler --continue with another --min-contig"
 
@@ -432,7 +433,7 @@ killed_at "$work/resume-rounds" "phase repeats, round 1: started" "${rounds[@]}"
 expect "the last round's graph saved" test -s "$work/resume-rounds/checkpoints/graph"
 run "${rounds[@]}" -o "$work/resume-rounds" --continue "$reads_1" "$reads_2"
 expect "exit status 0" status_is 0
-expect "round 2 went on from its graph" grep -q "phases counting to walks: skipped" "$work/resume-rounds/assembler.log"
+expect "round 2 went on from its graph" grep -q "phases counting to cleaning: skipped" "$work/resume-rounds/assembler.log"
 expect "round 1 done again" grep -q "round 2 of 2: k=45, keeping the k-mers of the " "$work/resume-rounds/assembler.log"
 expect "same bytes as an uninterrupted run" same_files "$work/rounds-reference" "$work/resume-rounds" "${assembler_files[@]}"
 finish "assembler with several k killed, --continue"
@@ -445,14 +446,14 @@ rm -rf "$work/resume-interleaved"
 zcat "$reads_1" | paste - - - - >"$work/mates_1.tsv"
 zcat "$reads_2" | paste - - - - >"$work/mates_2.tsv"
 paste "$work/mates_1.tsv" "$work/mates_2.tsv" | tr '\t' '\n' >"$work/interleaved.fq"
-kill_and_continue "$work/resume-interleaved" "phase cleaning: started" "${assembler[@]}" --12 "$work/interleaved.fq"
+kill_and_continue "$work/resume-interleaved" "phase read bridges: started" "${assembler[@]}" --12 "$work/interleaved.fq"
 expect "exit status 0" status_is 0
-expect "the graph's phases skipped" grep -q "phases counting to walks: skipped" "$work/resume-interleaved/assembler.log"
+expect "the graph's phases skipped" grep -q "phases counting to cleaning: skipped" "$work/resume-interleaved/assembler.log"
 expect "same bytes as the two files" same_files "$work/assembler-reference" "$work/resume-interleaved" "${assembler_files[@]}"
-finish "assembler --12 killed in 'cleaning', --continue"
+finish "assembler --12 killed in 'read bridges', --continue"
 begin
 rm -rf "$work/resume-interleaved"
-killed_at "$work/resume-interleaved" "phase cleaning: started" "${assembler[@]}" --12 "$work/interleaved.fq"
+killed_at "$work/resume-interleaved" "phase read bridges: started" "${assembler[@]}" --12 "$work/interleaved.fq"
 run "${assembler[@]}" -o "$work/resume-interleaved" --continue -s "$work/interleaved.fq"
 expect "exit status 0" status_is 0
 expect "the checkpoint of other roles not used" grep -q "checkpoints/graph came from other inputs or options" \
@@ -462,11 +463,11 @@ finish "assembler --continue with -s after --12"
 if [ "${XENON_MPI:-y}" != n ]; then
   begin
   rm -rf "$work/resume-mpi"
-  kill_and_continue "$work/resume-mpi" "phase cleaning: started" "${mpiexec_command[@]}" "$bin/assembler" -t 1 -k 31 \
+  kill_and_continue "$work/resume-mpi" "phase read bridges: started" "${mpiexec_command[@]}" "$bin/assembler" -t 1 -k 31 \
     --quiet "$reads_1" "$reads_2"
   expect "exit status 0" status_is 0
   expect "same bytes as an uninterrupted run" same_files "$work/assembler-reference" "$work/resume-mpi" "${assembler_files[@]}"
-  expect "the graph's phases skipped" grep -q "phases counting to walks: skipped" "$work/resume-mpi/assembler.log"
+  expect "the graph's phases skipped" grep -q "phases counting to cleaning: skipped" "$work/resume-mpi/assembler.log"
   finish "assembler under mpiexec (2 ranks) killed, --continue"
 fi
 

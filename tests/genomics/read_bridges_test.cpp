@@ -111,7 +111,7 @@ TEST(ReadBridges, JoinTheDeadEndsOfAGapThatOneReadSpans) {
     const AssemblyProgress progress(log, false);
     AssemblyOutcome outcome;
     AssemblyPipeline pipeline(settings, outcome, progress);
-    pipeline.compact_and_clean(gapped.pieces);
+    pipeline.take_cleaned(gapped.pieces);
     ASSERT_EQ(pipeline.next(), NextStep::thread_for_bridges) << "a round asks for bridges first";
     pipeline.bridges_threaded(votes, 2);
     EXPECT_EQ(outcome.read_bridges, 1u);
@@ -129,7 +129,7 @@ TEST(ReadBridges, JoinTheDeadEndsOfAGapThatOneReadSpans) {
     settings.carry_to_next_round = true;
     AssemblyOutcome later_outcome;
     AssemblyPipeline later(settings, later_outcome, progress);
-    later.compact_and_clean(gapped.pieces);
+    later.take_cleaned(gapped.pieces);
     ASSERT_EQ(later.next(), NextStep::thread_for_bridges);
     later.bridges_threaded(votes, 2);
     EXPECT_EQ(later_outcome.read_bridges, 1u);
