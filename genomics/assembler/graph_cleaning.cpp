@@ -4,6 +4,8 @@
 // errors inside reads) removed, in rounds with compaction between them, until a round finds
 // none. Each is judged against the coverage right beside it (looks_like_error), not one figure
 // for the whole sample: a genome read 10x beside one read 60x keeps its own branches.
+// The assembler cleans on the stores, at the junctions (junction_cleaning.*), by the same rules
+// (cleaning_rules.hpp); this whole-graph cleaning is what their test holds them to.
 #include "genomics/assembler/unitig_graph.hpp"
 
 #include <algorithm>
@@ -16,45 +18,31 @@
 #include <utility>
 #include <vector>
 
+#include "genomics/assembler/cleaning_rules.hpp"
+
 namespace xenon::genomics {
+namespace rules = cleaning_rules;
+
 namespace {
 
-// Coverages compared exactly, as fractions of integer sums (no division):
-// whether a's mean count times `times_a` is at least b's times `times_b`;
-bool read_at_least(const Unitig& a, std::uint64_t times_a, const Unitig& b, std::uint64_t times_b) {
-  __extension__ using Wide = unsigned __int128;
-  return static_cast<Wide>(times_a) * a.coverage_sum * b.kmers >= static_cast<Wide>(times_b) * b.coverage_sum * a.kmers;
-}
-
-// whether `unitig`'s mean count is under numerator / denominator.
-bool read_under(const Unitig& unitig, std::uint64_t numerator, std::uint64_t denominator) {
-  __extension__ using Wide = unsigned __int128;
-  return static_cast<Wide>(denominator) * unitig.coverage_sum < static_cast<Wide>(numerator) * unitig.kmers;
-}
+rules::Coverage coverage_of(const Unitig& unitig) { return {unitig.coverage_sum, unitig.kmers}; }
 
 }  // namespace
 
 // Higher mean coverage wins (compared exactly, as fractions); on a tie, the unitig first in
 // sequence order (indexes follow it).
 bool UnitigGraph::better(std::size_t a, std::size_t b) const {
-  __extension__ using Wide = unsigned __int128;
-  const Wide left = static_cast<Wide>(unitigs_[a].coverage_sum) * unitigs_[b].kmers;
-  const Wide right = static_cast<Wide>(unitigs_[b].coverage_sum) * unitigs_[a].kmers;
-  if (left != right) return left > right;
+  const int compared = rules::compare(coverage_of(unitigs_[a]), coverage_of(unitigs_[b]));
+  if (compared != 0) return compared > 0;
   return a < b;
 }
 
-// A unitig beside a better-read one at a junction is an error only if it looks like one: read
-// at most a tenth as often (errors recur in deep coverage), or less than 1.5 times the
-// threshold (an error read twice at low depth). A strain's variant at a sixth of its sister's
-// depth is neither, and a variant under a tenth is taken for an error.
 bool UnitigGraph::looks_like_error(std::size_t weak, std::size_t strong, std::uint64_t threshold) const {
-  const Unitig& w = unitigs_[weak];
-  return read_at_least(unitigs_[strong], 1, w, 10) || read_under(w, 3 * threshold, 2);
+  return rules::looks_like_error(coverage_of(unitigs_[weak]), coverage_of(unitigs_[strong]), threshold);
 }
 
 bool UnitigGraph::read_about_as_often(std::size_t weak, std::size_t strong) const {
-  return read_at_least(unitigs_[weak], 2, unitigs_[strong], 1);
+  return rules::read_about_as_often(coverage_of(unitigs_[weak]), coverage_of(unitigs_[strong]));
 }
 
 // The threshold applied where a well-read way exists: a unitig read less than `threshold` on
@@ -62,7 +50,7 @@ bool UnitigGraph::read_about_as_often(std::size_t weak, std::size_t strong) cons
 // thin stretch with no rival (a low-depth genome's own path, or a smaller k's bridge over
 // a coverage gap) stays.
 std::uint64_t UnitigGraph::remove_weak_branches(std::uint64_t threshold) {
-  const auto below = [&](std::size_t index) { return read_under(unitigs_[index], threshold, 1); };
+  const auto below = [&](std::size_t index) { return rules::below_threshold(coverage_of(unitigs_[index]), threshold); };
   return remove_beaten([&](const Junctions&, Oriented oriented) { return below(oriented / 2); },
                        [&](std::size_t, std::size_t rival) { return !unitigs_[rival].circular && !below(rival); });
 }
@@ -124,9 +112,7 @@ std::uint64_t UnitigGraph::pop_bubbles(std::size_t bubble_length, std::uint64_t 
     for (const Oriented member : members) {
       const std::size_t index = member / 2;
       if (index == best || removed[index]) continue;
-      const std::size_t length = unitigs_[index].bases.size();
-      const std::size_t difference = length > best_length ? length - best_length : best_length - length;
-      if (difference > std::max<std::size_t>(2, best_length / 20)) continue;
+      if (!rules::lengths_alike(unitigs_[index].bases.size(), best_length)) continue;
       if (!looks_like_error(index, best, threshold) && !read_about_as_often(index, best)) continue;
       removed[index] = true;
       ++popped;

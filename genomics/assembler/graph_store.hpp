@@ -115,15 +115,15 @@ class GraphStore : public KmerStore<Words> {
       clean_step(message.payload());
       return;
     } else if (action == ACTION_CLEAN_REPORTS) {
-      if (cleaning_->reports_arrived(message.payload())) send_verdicts();
+      if (cleaning().reports_arrived(message.payload())) send_verdicts();
       return;
     } else if (action == ACTION_CLEAN_VERDICTS) {
-      if (cleaning_->verdicts_arrived(message.payload())) {
-        send_pair(ACTION_CLEAN_STEP_DONE, cleaning_->removed_in_step(), cleaning_->kmers_removed_in_step());
+      if (cleaning().verdicts_arrived(message.payload())) {
+        send_pair(ACTION_CLEAN_STEP_DONE, cleaning().removed_in_step(), cleaning().kmers_removed_in_step());
       }
       return;
     } else if (action == ACTION_CLEAN_JOIN) {
-      for (JunctionCleaning::Held& unitig : cleaning_->take_unitigs()) {
+      for (JunctionCleaning::StoredUnitig& unitig : cleaning().take_unitigs()) {
         joining().add_piece(std::move(unitig.bases), unitig.coverage_sum);
       }
       send_ends();
@@ -522,10 +522,19 @@ class GraphStore : public KmerStore<Words> {
   }
 
   // A joining's messages may come before the coordinator's word to this store: a later joining
-  // (the cleaning's) begins with the first of them.
+  // (the cleaning's) begins with the first of them. Once the cleaned unitigs have gone there is
+  // nothing to join.
   PieceJoining& joining() {
-    if (!joining_) joining_.emplace(k_, stores_.size(), self_index_);
+    if (!joining_) {
+      if (!cleaning_) throw std::logic_error("a joining message after the cleaning");
+      joining_.emplace(k_, stores_.size(), self_index_);
+    }
     return *joining_;
+  }
+
+  JunctionCleaning& cleaning() {
+    if (!cleaning_) throw std::logic_error("a cleaning message before the setup or after the cleaning");
+    return *cleaning_;
   }
 
   // Joining the pieces (piece_joining.hpp): each step's message to every store, this store's
@@ -596,7 +605,7 @@ class GraphStore : public KmerStore<Words> {
 
   // A joined unitig, or a piece on no chain, stays to be cleaned.
   PieceJoining::Emit keeper() {
-    return [this](std::string_view bases, std::uint64_t coverage_sum) { cleaning_->add(std::string(bases), coverage_sum); };
+    return [this](std::string_view bases, std::uint64_t coverage_sum) { cleaning().add(std::string(bases), coverage_sum); };
   }
 
   // A unitig to the coordinator (a piece of a cycle of pieces, which nothing else meets, or a
@@ -614,8 +623,8 @@ class GraphStore : public KmerStore<Words> {
     if (!joining().done()) return;
     flush_unitigs();
     std::uint64_t kmers_kept = 0;
-    for (const JunctionCleaning::Held& unitig : cleaning_->unitigs()) kmers_kept += unitig.bases.size() - static_cast<std::size_t>(k_) + 1;
-    send_counts(ACTION_GRAPH_JOINED, {unitigs_sent_, kmers_sent_, cleaning_->unitigs().size(), kmers_kept});
+    for (const JunctionCleaning::StoredUnitig& unitig : cleaning().unitigs()) kmers_kept += unitig.bases.size() - static_cast<std::size_t>(k_) + 1;
+    send_counts(ACTION_GRAPH_JOINED, {unitigs_sent_, kmers_sent_, cleaning().unitigs().size(), kmers_kept});
     unitigs_sent_ = 0;
     kmers_sent_ = 0;
     tokens_reported_ = 0;
@@ -632,26 +641,26 @@ class GraphStore : public KmerStore<Words> {
     }
     const JunctionCleaning::Rules rules{load_le64(bytes.data() + 8), static_cast<std::size_t>(load_le64(bytes.data() + 16)),
                                         static_cast<std::size_t>(load_le64(bytes.data() + 24))};
-    JunctionCleaning::Messages reports = cleaning_->begin(static_cast<JunctionCleaning::Step>(step), rules);
+    JunctionCleaning::Messages reports = cleaning().begin(static_cast<JunctionCleaning::Step>(step), rules);
     for (std::size_t store = 0; store < stores_.size(); ++store) {
       if (store != self_index_) this->send(stores_[store], ACTION_CLEAN_REPORTS, Payload::copy_of(reports[store]));
     }
-    if (cleaning_->reports_arrived(reports[self_index_])) send_verdicts();
+    if (cleaning().reports_arrived(reports[self_index_])) send_verdicts();
   }
 
   void send_verdicts() {
-    JunctionCleaning::Messages verdicts = cleaning_->verdicts();
+    JunctionCleaning::Messages verdicts = cleaning().verdicts();
     for (std::size_t store = 0; store < stores_.size(); ++store) {
       if (store != self_index_) this->send(stores_[store], ACTION_CLEAN_VERDICTS, Payload::copy_of(verdicts[store]));
     }
-    if (cleaning_->verdicts_arrived(verdicts[self_index_])) {
-      send_pair(ACTION_CLEAN_STEP_DONE, cleaning_->removed_in_step(), cleaning_->kmers_removed_in_step());
+    if (cleaning().verdicts_arrived(verdicts[self_index_])) {
+      send_pair(ACTION_CLEAN_STEP_DONE, cleaning().removed_in_step(), cleaning().kmers_removed_in_step());
     }
   }
 
   void send_cleaned() {
     const PieceJoining::Emit emit = emitter();
-    for (const JunctionCleaning::Held& unitig : cleaning_->take_unitigs()) emit(unitig.bases, unitig.coverage_sum);
+    for (const JunctionCleaning::StoredUnitig& unitig : cleaning().take_unitigs()) emit(unitig.bases, unitig.coverage_sum);
     flush_unitigs();
     send_pair(ACTION_GRAPH_CLEANED, unitigs_sent_, kmers_sent_);
     unitigs_sent_ = 0;

@@ -6,27 +6,13 @@
 #include <string_view>
 #include <utility>
 
+#include "genomics/assembler/cleaning_rules.hpp"
+#include "genomics/assembler/key_owner.hpp"
 #include "genomics/assembler/varint.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
 
 namespace xenon::genomics {
-namespace {
-
-__extension__ using Wide = unsigned __int128;
-
-// Coverages compared exactly, as in graph_cleaning.cpp, from a unitig's summed counts and its
-// k-mers: whether a's mean count times `times_a` is at least b's times `times_b`;
-bool read_at_least(std::uint64_t sum_a, std::uint64_t kmers_a, std::uint64_t times_a, std::uint64_t sum_b,
-                   std::uint64_t kmers_b, std::uint64_t times_b) {
-  return static_cast<Wide>(times_a) * sum_a * kmers_b >= static_cast<Wide>(times_b) * sum_b * kmers_a;
-}
-
-// whether a mean count is under numerator / denominator.
-bool read_under(std::uint64_t sum, std::uint64_t kmers, std::uint64_t numerator, std::uint64_t denominator) {
-  return static_cast<Wide>(denominator) * sum < static_cast<Wide>(numerator) * kmers;
-}
-
-}  // namespace
+namespace rules = cleaning_rules;
 
 JunctionCleaning::JunctionCleaning(int k, std::size_t stores, std::size_t self)
     : k_(static_cast<std::size_t>(k)), stores_(stores), self_(self) {
@@ -40,20 +26,10 @@ void JunctionCleaning::add(std::string bases, std::uint64_t coverage_sum) {
   unitigs_.push_back({std::move(bases), coverage_sum});
 }
 
-std::vector<JunctionCleaning::Held> JunctionCleaning::take_unitigs() {
+std::vector<JunctionCleaning::StoredUnitig> JunctionCleaning::take_unitigs() {
   if (in_step_) throw std::logic_error("cleaning at junctions: unitigs taken during a step");
   ways_on_.clear();
   return std::exchange(unitigs_, {});
-}
-
-// FNV-1a, as the joining's owners: the same owner on every node.
-std::size_t JunctionCleaning::owner_of(std::string_view key, std::size_t stores) {
-  std::uint64_t hash = 14695981039346656037ull;
-  for (const char base : key) {
-    hash ^= static_cast<unsigned char>(base);
-    hash *= 1099511628211ull;
-  }
-  return static_cast<std::size_t>(hash % stores);
 }
 
 // A message: varint the step, varint the sending store, then per record: varint local,
@@ -65,7 +41,7 @@ void JunctionCleaning::put_record(std::vector<std::byte>& message, std::string_v
     put_varint(message, static_cast<std::uint64_t>(step_));
     put_varint(message, self_);
   }
-  const Held& unitig = unitigs_[local];
+  const StoredUnitig& unitig = unitigs_[local];
   put_varint(message, local);
   put_varint(message, static_cast<std::uint64_t>(side));
   put_varint(message, (entering ? 1u : 0u) | (eligible ? 2u : 0u));
@@ -105,11 +81,11 @@ JunctionCleaning::Messages JunctionCleaning::begin(Step step, const Rules& rules
       // Read forward, then reverse complemented: its first junction, then its last.
       const std::string forward = std::string(first).append(last);
       const std::string backward = reverse_complement(last).append(reverse_complement(first));
-      put_record(out[owner_of(forward, stores_)], forward, local, kEnd, false, true, order);
-      put_record(out[owner_of(backward, stores_)], backward, local, kStart, false, true, order);
+      put_record(out[owner_of_key(forward, stores_)], forward, local, kEnd, false, true, order);
+      put_record(out[owner_of_key(backward, stores_)], backward, local, kStart, false, true, order);
       continue;
     }
-    const bool below = read_under(unitigs_[local].coverage_sum, bases.size() - k_ + 1, rules.threshold, 1);
+    const bool below = rules::below_threshold({unitigs_[local].coverage_sum, bases.size() - k_ + 1}, rules.threshold);
     for (const int side : {kStart, kEnd}) {
       // The junction as the unitig arrives at it, read the way that ends there: forward at its
       // end, reverse complemented at its start.
@@ -125,7 +101,7 @@ JunctionCleaning::Messages JunctionCleaning::begin(Step step, const Rules& rules
         // Nothing before it (nothing arrives where it leaves), something after it.
         eligible = bases.size() < rules.tip_length && !ways_on_[there] && ways_on_[here];
       }
-      put_record(out[owner_of(junction, stores_)], junction, local, side, entering, eligible, order);
+      put_record(out[owner_of_key(junction, stores_)], junction, local, side, entering, eligible, order);
     }
   }
   return out;
@@ -137,8 +113,15 @@ bool JunctionCleaning::reports_arrived(std::span<const std::byte> bytes) {
     const std::uint64_t step = reader.next();
     const std::uint64_t store = reader.next();
     if (step > static_cast<std::uint64_t>(Step::bubbles)) reader.fail("a step out of range");
-    if (in_step_ && step != static_cast<std::uint64_t>(step_)) reader.fail("a record of another step");
+    // Records may come before this store's own step begins; all are of one step, checked
+    // against its own when it judges them.
+    if ((in_step_ && step != static_cast<std::uint64_t>(step_)) ||
+        (records_step_ && step != static_cast<std::uint64_t>(*records_step_))) {
+      reader.fail("a record of another step");
+    }
+    records_step_ = static_cast<Step>(step);
     if (store >= stores_) reader.fail("a store outside the stores");
+    const std::size_t key_length = *records_step_ == Step::bubbles ? 2 * (k_ - 1) : k_ - 1;
     while (!reader.at_end()) {
       Record record;
       record.store = static_cast<std::size_t>(store);
@@ -153,8 +136,8 @@ bool JunctionCleaning::reports_arrived(std::span<const std::byte> bytes) {
       record.entering = (flags & 1) != 0;
       record.eligible = (flags & 2) != 0;
       record.key = std::string(reader.text(reader.count("key bases"), "a key"));
-      if (record.key.size() != k_ - 1 && record.key.size() != 2 * (k_ - 1)) reader.fail("a key of the wrong length");
-      if (owner_of(record.key, stores_) != self_) reader.fail("a key this store does not own");
+      if (record.key.size() != key_length) reader.fail("a key of the wrong length for its step");
+      if (owner_of_key(record.key, stores_) != self_) reader.fail("a key this store does not own");
       record.order = std::string(reader.text(k_, "a unitig's first bases"));
       records_.push_back(std::move(record));
     }
@@ -165,6 +148,8 @@ bool JunctionCleaning::reports_arrived(std::span<const std::byte> bytes) {
 
 JunctionCleaning::Messages JunctionCleaning::verdicts() {
   if (!in_step_ || reports_in_ != stores_) throw std::logic_error("cleaning verdicts before every store's records");
+  if (records_step_ && *records_step_ != step_) throw std::logic_error("cleaning records of another step than this store's");
+  records_step_.reset();
   std::sort(records_.begin(), records_.end(), [](const Record& a, const Record& b) { return a.key < b.key; });
   Messages out(stores_);
   for (std::size_t first = 0; first < records_.size();) {
@@ -185,16 +170,10 @@ JunctionCleaning::Messages JunctionCleaning::verdicts() {
 
 // Higher mean coverage wins; on a tie, the unitig first in sequence order.
 bool JunctionCleaning::better(const Record& a, const Record& b) const {
-  const Wide left = static_cast<Wide>(a.coverage_sum) * kmers(b);
-  const Wide right = static_cast<Wide>(b.coverage_sum) * kmers(a);
-  if (left != right) return left > right;
+  const int compared = rules::compare(coverage(a), coverage(b));
+  if (compared != 0) return compared > 0;
   if (a.order == b.order) throw std::logic_error("cleaning at junctions: two unitigs begin with the same k-mer");
   return a.order < b.order;
-}
-
-bool JunctionCleaning::looks_like_error(const Record& weak, const Record& strong) const {
-  return read_at_least(strong.coverage_sum, kmers(strong), 1, weak.coverage_sum, kmers(weak), 10) ||
-         read_under(weak.coverage_sum, kmers(weak), 3 * rules_.threshold, 2);
 }
 
 // A junction's ends. Read the way that ends there, a unitig meets the others that end there
@@ -215,8 +194,8 @@ void JunctionCleaning::judge_ends(std::span<const Record> group, Messages& out) 
     if (!end.eligible) continue;
     const bool beaten = std::any_of(group.begin(), group.end(), [&](const Record& rival) {
       if (same_unitig(rival, end) || (!palindrome && rival.entering != end.entering)) return false;
-      if (step_ == Step::weak_branches) return !read_under(rival.coverage_sum, kmers(rival), rules_.threshold, 1);
-      return better(rival, end) && looks_like_error(end, rival);
+      if (step_ == Step::weak_branches) return !rules::below_threshold(coverage(rival), rules_.threshold);
+      return better(rival, end) && rules::looks_like_error(coverage(end), coverage(rival), rules_.threshold);
     });
     if (beaten) put_varint(out[end.store], end.local);
   }
@@ -234,12 +213,11 @@ void JunctionCleaning::judge_bubbles(std::span<const Record> group, Messages& ou
   }
   for (const Record& member : group) {
     if (member.store == best->store && member.local == best->local) continue;
-    const std::uint64_t difference =
-        member.length > best->length ? member.length - best->length : best->length - member.length;
-    if (difference > std::max<std::uint64_t>(2, best->length / 20)) continue;
-    const bool about_as_often =
-        read_at_least(member.coverage_sum, kmers(member), 2, best->coverage_sum, kmers(*best), 1);
-    if (!looks_like_error(member, *best) && !about_as_often) continue;
+    if (!rules::lengths_alike(member.length, best->length)) continue;
+    if (!rules::looks_like_error(coverage(member), coverage(*best), rules_.threshold) &&
+        !rules::read_about_as_often(coverage(member), coverage(*best))) {
+      continue;
+    }
     put_varint(out[member.store], member.local);
   }
 }
@@ -262,7 +240,7 @@ bool JunctionCleaning::verdicts_arrived(std::span<const std::byte> bytes) {
     verdict_marks_ = {};
     return true;
   }
-  std::vector<Held> kept;
+  std::vector<StoredUnitig> kept;
   kept.reserve(unitigs_.size());
   for (std::size_t local = 0; local < unitigs_.size(); ++local) {
     if (verdict_marks_[local]) {

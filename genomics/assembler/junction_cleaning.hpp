@@ -18,15 +18,22 @@
 //
 // The stores hold unitigs walked from one set of k-mers, so no two share a k-mer: their first
 // k bases, read the smaller way, put them in the graph's sequence order, which breaks ties
-// between equally covered unitigs as UnitigGraph does. A cycle (on node 0, or pieces of one
-// on the stores) meets nothing else at its junctions, so it is never judged.
+// between equally covered unitigs as UnitigGraph does. A cycle meets nothing else at its
+// junctions, so it is never judged: node 0 holds the cycles no walk reached and the pieces of
+// cycles of pieces (each joining sends them), and a unitig that a step left a ring by itself
+// (its ends at one junction, nothing else there) stays on its store unjudged until node 0's
+// compaction closes it.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "genomics/assembler/cleaning_rules.hpp"
 
 namespace xenon::genomics {
 
@@ -42,7 +49,7 @@ class JunctionCleaning {
   };
   // One message for every store, by store index.
   using Messages = std::vector<std::vector<std::byte>>;
-  struct Held {
+  struct StoredUnitig {
     std::string bases;
     std::uint64_t coverage_sum = 0;
   };
@@ -50,8 +57,8 @@ class JunctionCleaning {
   JunctionCleaning(int k, std::size_t stores, std::size_t self);
 
   void add(std::string bases, std::uint64_t coverage_sum);
-  const std::vector<Held>& unitigs() const { return unitigs_; }
-  std::vector<Held> take_unitigs();
+  const std::vector<StoredUnitig>& unitigs() const { return unitigs_; }
+  std::vector<StoredUnitig> take_unitigs();
 
   // A step begins: this store's ends (or pairs of junctions) to their owners.
   Messages begin(Step step, const Rules& rules);
@@ -64,9 +71,6 @@ class JunctionCleaning {
   bool verdicts_arrived(std::span<const std::byte> bytes);
   std::uint64_t removed_in_step() const { return removed_in_step_; }
   std::uint64_t kmers_removed_in_step() const { return kmers_removed_in_step_; }
-
-  // The store that owns a key (a junction, or a pair of them), by hash.
-  static std::size_t owner_of(std::string_view key, std::size_t stores);
 
  private:
   static constexpr int kStart = 0;  // a unitig's first k-1 bases, as it is held
@@ -89,13 +93,12 @@ class JunctionCleaning {
   void judge_ends(std::span<const Record> group, Messages& out) const;
   void judge_bubbles(std::span<const Record> group, Messages& out) const;
   bool better(const Record& a, const Record& b) const;
-  bool looks_like_error(const Record& weak, const Record& strong) const;
-  std::uint64_t kmers(const Record& record) const { return record.length - k_ + 1; }
+  cleaning_rules::Coverage coverage(const Record& record) const { return {record.coverage_sum, record.length - k_ + 1}; }
 
   std::size_t k_;
   std::size_t stores_;
   std::size_t self_;
-  std::vector<Held> unitigs_;
+  std::vector<StoredUnitig> unitigs_;
   Step step_ = Step::weak_branches;
   Rules rules_;
   bool in_step_ = false;
@@ -103,6 +106,7 @@ class JunctionCleaning {
   // the unitig arrives at it), from the last tip-ends step.
   std::vector<bool> ways_on_;
   std::vector<Record> records_;  // as an owner, until every store's are in
+  std::optional<Step> records_step_;  // the step the records are of
   std::size_t reports_in_ = 0;
   std::size_t verdicts_in_ = 0;
   std::vector<bool> verdict_marks_;  // removal steps: unitigs to go; tip ends: sides with ways on

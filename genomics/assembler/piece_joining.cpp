@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "genomics/assembler/key_owner.hpp"
 #include "genomics/assembler/varint.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
 
@@ -23,16 +24,6 @@ void PieceJoining::add_piece(std::string bases, std::uint64_t coverage_sum) {
   piece.bases = std::move(bases);
   piece.coverage_sum = coverage_sum;
   pieces_.push_back(std::move(piece));
-}
-
-// FNV-1a: the same owner on every node, whatever the standard library hashes with.
-std::size_t PieceJoining::owner_of(std::string_view junction, std::size_t stores) {
-  std::uint64_t hash = 14695981039346656037ull;
-  for (const char base : junction) {
-    hash ^= static_cast<unsigned char>(base);
-    hash *= 1099511628211ull;
-  }
-  return static_cast<std::size_t>(hash % stores);
 }
 
 // Varint the sending store, then per end: varint piece (its store's number), varint side,
@@ -54,7 +45,7 @@ PieceJoining::Messages PieceJoining::ends() const {
       const std::string_view junction = reversed ? std::string_view(reverse) : read;
       // Read forward, a piece enters the junction at its end and leaves it at its start.
       const bool entering = (side == kEnd) != reversed;
-      std::vector<std::byte>& message = out[owner_of(junction, stores_)];
+      std::vector<std::byte>& message = out[owner_of_key(junction, stores_)];
       if (message.empty()) put_varint(message, self_);
       put_varint(message, local);
       put_varint(message, static_cast<std::uint64_t>(side));
@@ -80,7 +71,7 @@ bool PieceJoining::ends_arrived(std::span<const std::byte> bytes) {
       end.side = static_cast<int>(side);
       end.entering = entering == 1;
       end.junction = std::string(reader.text(k_ - 1, "a junction"));
-      if (owner_of(end.junction, stores_) != self_) reader.fail("a junction this store does not own");
+      if (owner_of_key(end.junction, stores_) != self_) reader.fail("a junction this store does not own");
       ends_.push_back(std::move(end));
     }
   }

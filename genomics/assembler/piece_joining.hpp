@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The walks' pieces joined into unitigs by the stores, so that node 0 is sent whole unitigs
-// and does not join them alone (on 40x E. coli, 42 k pieces into 17 k unitigs at k = 21: the
+// The walks' pieces joined into unitigs by the stores, which keep them to clean them
+// (junction_cleaning.hpp), so that node 0 does not join them alone (on 40x E. coli, 42 k pieces into 17 k unitigs at k = 21: the
 // largest of node 0's serial steps). Long unitigs come in many pieces: walks also start at
 // seeds, one vertex in about a thousand, so that no walk is as long as the genome.
 //
@@ -16,8 +16,8 @@
 //     started and, as they come, how many reached the other end of their chain.
 //  4. When every token has (the coordinator says), each piece of a chain goes to the end
 //     piece of the two with the smaller number, which joins the chain once all of it is in.
-//     Pieces on no chain go as they are, and so do those on a cycle of pieces (no token went
-//     round it): node 0's compaction joins what is left.
+//     Pieces on no chain stay as they are. Those on a cycle of pieces (no token went round
+//     it) go to node 0, whose compaction joins them: nothing else meets a cycle's junctions.
 // Pieces are numbered by store (high 32 bits) and in the order their store walked them.
 #pragma once
 
@@ -37,7 +37,7 @@ class PieceJoining {
  public:
   // One message for every store, by store index (empty: nothing for that store).
   using Messages = std::vector<std::vector<std::byte>>;
-  // A unitig for the coordinator: joined, or a piece as it was walked.
+  // A unitig joined, or a piece as it was walked.
   using Emit = std::function<void(std::string_view bases, std::uint64_t coverage_sum)>;
 
   PieceJoining(int k, std::size_t stores, std::size_t self);
@@ -67,7 +67,6 @@ class PieceJoining {
   // collectors (by store); pieces on no chain through `emit`, and those on a cycle of pieces
   // through `emit_cycle_piece` (nothing else meets a cycle's junctions).
   Messages gather(const Emit& emit, const Emit& emit_cycle_piece);
-  Messages gather(const Emit& emit) { return gather(emit, emit); }
   // Pieces of chains this store collects: each chain joined and emitted once all of it is in.
   void gathered(std::span<const std::byte> bytes, const Emit& emit);
   // Whether gather() was called and every chain this store collects was emitted.
@@ -75,9 +74,6 @@ class PieceJoining {
   // The chains this store joined, and the pieces in them.
   std::uint64_t chains_joined() const { return chains_joined_; }
   std::uint64_t pieces_joined() const { return pieces_joined_; }
-
-  // The store that owns a junction (k-1 bases read their smaller way).
-  static std::size_t owner_of(std::string_view junction, std::size_t stores);
 
  private:
   static constexpr int kStart = 0;  // a piece's first k-1 bases

@@ -73,9 +73,9 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
                           "2000 reads, made odd, at most 63; given, k goes up to 127)");
   command_line.add_string("o", &settings.counting.output_directory, "output directory (created if missing): new, empty or this tool's own");
   add_output_options(command_line, output,
-                     "every phase up to the contigs (from checkpoints/contigs, of the same options), or counting, "
-                     "histogram, solid k-mers, edges and walks (from checkpoints/graph; the phases from unitigs on "
-                     "are done again, so --min-contig, --tip-length and --bubble-length may change)");
+                     "every phase up to the contigs (from checkpoints/contigs, of the same options), or counting to "
+                     "the cleaning (from checkpoints/graph, the cleaned graph, of the same --tip-length and "
+                     "--bubble-length; the phases from the read bridges on are done again, so --min-contig may change)");
   command_line.add_unsigned("min-coverage", &settings.coverage_threshold,
                             "keep k-mers counted at least this often, everywhere (0: k-mers counted twice or more; those "
                             "under the k-mer histogram's first minimum go only where a branch read that often runs beside them)");

@@ -49,6 +49,9 @@ class JoiningRun {
   }
   // The store that emitted each unitig run() returned, in the same order: in a run it keeps it.
   const std::vector<std::size_t>& emitted_by() const { return emitted_by_; }
+  // Whether each unitig run() returned is a piece of a cycle of pieces (which a store sends
+  // node 0 at once), in the same order.
+  const std::vector<bool>& on_cycle() const { return on_cycle_; }
 
  private:
   enum Kind { kEnds, kLinks, kTokens, kGather, kPieces };
@@ -66,10 +69,14 @@ class JoiningRun {
 
   void deliver(const Letter& letter) {
     PieceJoining& joining = joinings_[letter.to];
-    const PieceJoining::Emit emit = [this, &letter](std::string_view bases, std::uint64_t coverage_sum) {
-      out_.push_back({std::string(bases), coverage_sum});
-      emitted_by_.push_back(letter.to);
+    const auto emitter = [this, &letter](bool cycle) -> PieceJoining::Emit {
+      return [this, &letter, cycle](std::string_view bases, std::uint64_t coverage_sum) {
+        out_.push_back({std::string(bases), coverage_sum});
+        emitted_by_.push_back(letter.to);
+        on_cycle_.push_back(cycle);
+      };
     };
+    const PieceJoining::Emit emit = emitter(false);
     switch (letter.kind) {
       case kEnds:
         if (joining.ends_arrived(letter.bytes)) post(kLinks, joining.links());
@@ -90,7 +97,7 @@ class JoiningRun {
         post(kTokens, joining.pass_tokens(letter.bytes));
         break;
       case kGather:  // one store at a time: others' pieces may come before a store's own turn
-        post(kPieces, joining.gather(emit));
+        post(kPieces, joining.gather(emit, emitter(true)));
         return;
       case kPieces:
         joining.gathered(letter.bytes, emit);
@@ -114,6 +121,7 @@ class JoiningRun {
   bool gathered_ = false;
   std::vector<RawPiece> out_;
   std::vector<std::size_t> emitted_by_;
+  std::vector<bool> on_cycle_;
 };
 
 }  // namespace xenon::genomics

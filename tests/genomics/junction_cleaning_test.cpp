@@ -125,6 +125,8 @@ class CleaningRun {
     for (std::size_t store = 0; store < stores; ++store) cleanings_.emplace_back(static_cast<int>(k), stores, store);
   }
   JunctionCleaning& store(std::size_t index) { return cleanings_[index]; }
+  // The pieces of cycles of pieces the joinings sent node 0.
+  const std::vector<RawPiece>& sent() const { return sent_; }
 
   CleaningReport run(const CleaningSettings& settings, std::uint64_t threshold) {
     const JunctionCleaning::Rules rules{threshold, settings.tip_length_for(static_cast<int>(k_)),
@@ -190,12 +192,16 @@ class CleaningRun {
   void join() {
     JoiningRun joining(k_, cleanings_.size(), random_());
     for (std::size_t store = 0; store < cleanings_.size(); ++store) {
-      for (JunctionCleaning::Held& held : cleanings_[store].take_unitigs()) {
+      for (JunctionCleaning::StoredUnitig& held : cleanings_[store].take_unitigs()) {
         joining.store(store).add_piece(std::move(held.bases), held.coverage_sum);
       }
     }
     const std::vector<RawPiece> joined = joining.run();
     for (std::size_t at = 0; at < joined.size(); ++at) {
+      if (joining.on_cycle()[at]) {  // to node 0 at once, as a store sends it
+        sent_.push_back(joined[at]);
+        continue;
+      }
       cleanings_[joining.emitted_by()[at]].add(joined[at].bases, joined[at].coverage_sum);
     }
   }
@@ -204,6 +210,7 @@ class CleaningRun {
   std::mt19937_64 random_;
   std::vector<JunctionCleaning> cleanings_;
   std::vector<Letter> queue_;
+  std::vector<RawPiece> sent_;
 };
 
 struct Totals {
@@ -245,12 +252,12 @@ void clean_both_ways(std::size_t k, const std::vector<Unitig>& unitigs, const Cl
     EXPECT_EQ(report.tips_removed, expected.tips_removed);
     EXPECT_EQ(report.bubbles_popped, expected.bubbles_popped);
     EXPECT_EQ(report.rounds, expected.rounds);
-    // Node 0 compacts what the stores send: cycles they left in pieces join, and the cycles
+    // Node 0 compacts what the stores send: the pieces of cycles (sent by the joinings) join, and the cycles
     // they never held go in as they were.
     UnitigGraph cleaned(static_cast<int>(k));
     std::set<std::string> held;
     for (std::size_t store = 0; store < stores; ++store) {
-      for (const JunctionCleaning::Held& unitig : run.store(store).unitigs()) {
+      for (const JunctionCleaning::StoredUnitig& unitig : run.store(store).unitigs()) {
         cleaned.add(unitig.bases, unitig.coverage_sum, false);
         held.insert(canonical(unitig.bases));
       }
@@ -258,6 +265,7 @@ void clean_both_ways(std::size_t k, const std::vector<Unitig>& unitigs, const Cl
     for (const Unitig& unitig : unitigs) {
       if (unitig.circular) cleaned.add(unitig.bases, unitig.coverage_sum, true);
     }
+    for (const RawPiece& piece : run.sent()) cleaned.add(piece.bases, piece.coverage_sum, false);
     cleaned.compact();
     EXPECT_EQ(listed(cleaned), expected_unitigs);
     // The stores joined all the rest themselves: every unitig on no cycle is held whole.
@@ -371,6 +379,25 @@ TEST(JunctionCleaning, RefusesMessagesThatDoNotFitAndStepsOutOfOrder) {
   EXPECT_TRUE(alone.verdicts_arrived(alone.verdicts()[0]));
   alone.add(random_bases(random, 50), 10);
   EXPECT_THROW(alone.begin(Step::tips, rules), std::logic_error);
+
+  // Records that come before a store's own step are of that step: another step's are refused
+  // when it judges them, and a key of the length of another step's when they come.
+  JunctionCleaning early(k, 2, 0);
+  JunctionCleaning sender(k, 2, 1);
+  for (int unitig = 0; unitig < 10; ++unitig) sender.add(random_bases(random, 40 + random() % 40), 100);
+  const JunctionCleaning::Messages tip_ends = sender.begin(Step::tip_ends, rules);
+  ASSERT_FALSE(tip_ends[0].empty());
+  EXPECT_FALSE(early.reports_arrived(tip_ends[0]));
+  EXPECT_TRUE(early.reports_arrived(early.begin(Step::weak_branches, rules)[0]));
+  EXPECT_THROW(early.verdicts(), std::logic_error) << "records of another step than its own";
+  std::vector<std::byte> long_key;
+  put_varint(long_key, static_cast<std::uint64_t>(Step::weak_branches));
+  put_varint(long_key, 1);
+  for (const std::uint64_t field : {0, 0, 0, 100, 60}) put_varint(long_key, field);  // local, side, flags, sum, length
+  put_varint(long_key, 2 * (k - 1));  // a pair of junctions, as bubbles key them
+  long_key.resize(long_key.size() + 2 * (k - 1) + k, std::byte{'A'});
+  JunctionCleaning owner(k, 1, 0);
+  EXPECT_THROW(owner.reports_arrived(long_key), std::invalid_argument) << "a key of another step's length";
 }
 
 }  // namespace

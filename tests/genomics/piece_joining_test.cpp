@@ -98,8 +98,10 @@ TEST(PieceJoining, JoinsWhatCompactionWouldWhereverThePiecesAndMessagesGo) {
         const std::vector<RawPiece> unitigs = run.run();
         const auto expected = compacted(k, pieces);
         EXPECT_EQ(compacted(k, unitigs), expected) << stores << " stores, seed " << seed << ", k " << k;
-        // Every unitig arrives whole but the cycle, left in its pieces for node 0 to join.
+        // Every unitig arrives whole but the cycle, left in its pieces for node 0 to join:
+        // they, and they alone, come as pieces of a cycle.
         EXPECT_EQ(unitigs.size(), expected.size() - 1 + cycle_pieces) << stores << " stores, seed " << seed;
+        EXPECT_EQ(static_cast<std::size_t>(std::count(run.on_cycle().begin(), run.on_cycle().end(), true)), cycle_pieces);
         EXPECT_GT(pieces.size(), 2 * unitigs.size()) << "pieces to join";
       }
     }
@@ -118,8 +120,11 @@ TEST(PieceJoining, LeavesACycleOfTwoPiecesAsItWasAndJoinsAChainOfTwo) {
   run.store(1).add_piece(line.substr(0, 35), 3);
   run.store(0).add_piece(reverse_complement(line.substr(15)), 4);  // goes on from the one before, read backwards
   std::vector<RawPiece> out = run.run();
-  std::sort(out.begin(), out.end(), [](const RawPiece& a, const RawPiece& b) { return a.coverage_sum < b.coverage_sum; });
   ASSERT_EQ(out.size(), 3u);
+  for (std::size_t at = 0; at < out.size(); ++at) {
+    EXPECT_EQ(run.on_cycle()[at], out[at].coverage_sum != 7) << "the cycle's pieces, and not the joined chain";
+  }
+  std::sort(out.begin(), out.end(), [](const RawPiece& a, const RawPiece& b) { return a.coverage_sum < b.coverage_sum; });
   EXPECT_EQ(out[0].bases, closed.substr(0, 50));  // the cycle's pieces, unjoined
   EXPECT_EQ(out[2].bases, closed.substr(30));
   EXPECT_TRUE(out[1].bases == line || out[1].bases == reverse_complement(line)) << out[1].bases;
