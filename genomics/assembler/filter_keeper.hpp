@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <xenon/xenon.hpp>
+#include "genomics/run/exchanges.hpp"
 #include "genomics/assembler/carried_sequences.hpp"
 #include "genomics/counter/counter_protocol.hpp"
 #include "genomics/kmer/kmer_bloom_filter.hpp"
@@ -337,6 +338,7 @@ class FilterKeeper : public Actor {
       for (const ActorName keeper : round_->keepers) {
         if (keeper != self()) send(keeper, ACTION_FILTER_ADDITIONS, additions.share());
       }
+      count_exchange_with_every_peer();
       once_from(self(), additions_from_, "set of filter additions");
       additions_.insert(additions_.end(), own.begin(), own.end());
       own_additions_sent_ = true;

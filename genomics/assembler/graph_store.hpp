@@ -25,6 +25,7 @@
 #include "genomics/assembler/mate_pairing.hpp"
 #include "genomics/assembler/piece_joining.hpp"
 #include "genomics/assembler/thread_protocol.hpp"
+#include "genomics/run/exchanges.hpp"
 #include "genomics/run/freed_memory.hpp"
 #include "genomics/assembler/unitig_walk.hpp"
 #include "genomics/assembler/vertex_table.hpp"
@@ -311,6 +312,7 @@ class GraphStore : public KmerStore<Words> {
     for (std::size_t store = 0; store < stores_.size(); ++store) {
       this->send_value(stores_[store], ACTION_GRAPH_CARRIED_SENT, carried_router_->sent()[store]);
     }
+    count_exchange_with_every_peer();
     carried_router_.reset();
   }
 
@@ -544,6 +546,7 @@ class GraphStore : public KmerStore<Words> {
     for (std::size_t store = 0; store < stores_.size(); ++store) {
       if (store != self_index_) this->send(stores_[store], ACTION_JOIN_ENDS, Payload::copy_of(ends[store]));
     }
+    count_exchange_with_every_peer();
     if (joining().ends_arrived(ends[self_index_])) send_links();
   }
 
@@ -552,6 +555,7 @@ class GraphStore : public KmerStore<Words> {
     for (std::size_t store = 0; store < stores_.size(); ++store) {
       if (store != self_index_) this->send(stores_[store], ACTION_JOIN_LINKS, Payload::copy_of(links[store]));
     }
+    count_exchange_with_every_peer();
     if (joining().links_arrived(links[self_index_])) start_tokens();
   }
 
@@ -645,6 +649,7 @@ class GraphStore : public KmerStore<Words> {
     for (std::size_t store = 0; store < stores_.size(); ++store) {
       if (store != self_index_) this->send(stores_[store], ACTION_CLEAN_REPORTS, Payload::copy_of(reports[store]));
     }
+    count_exchange_with_every_peer();
     if (cleaning().reports_arrived(reports[self_index_])) send_verdicts();
   }
 
@@ -653,6 +658,7 @@ class GraphStore : public KmerStore<Words> {
     for (std::size_t store = 0; store < stores_.size(); ++store) {
       if (store != self_index_) this->send(stores_[store], ACTION_CLEAN_VERDICTS, Payload::copy_of(verdicts[store]));
     }
+    count_exchange_with_every_peer();
     if (cleaning().verdicts_arrived(verdicts[self_index_])) {
       send_pair(ACTION_CLEAN_STEP_DONE, cleaning().removed_in_step(), cleaning().kmers_removed_in_step());
     }

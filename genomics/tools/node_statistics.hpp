@@ -15,6 +15,7 @@
 #include "genomics/io/atomic_output_file.hpp"
 #include "genomics/io/input_bytes.hpp"
 #include "genomics/io/run_log.hpp"
+#include "genomics/run/exchanges.hpp"
 #include "genomics/run/scattered_bytes.hpp"
 
 namespace xenon::genomics {
@@ -60,6 +61,8 @@ class NodeStatistics {
     // Of those, shares of data this node alone held (genomics/run/scattered_bytes.hpp).
     field(json, "bytes_scattered_to_other_nodes",
           std::to_string(bytes_scattered_by_this_process().load(std::memory_order_relaxed)));
+    // Exchanges with every peer its actors took part in (genomics/run/exchanges.hpp).
+    field(json, "exchanges_with_every_peer", std::to_string(exchanges_by_this_process().load(std::memory_order_relaxed)));
     field(json, "frames_sent", std::to_string(statistics.frames_sent));
     field(json, "frames_received", std::to_string(statistics.frames_received));
     field(json, "busy_nanoseconds", std::to_string(statistics.busy_nanoseconds));

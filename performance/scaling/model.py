@@ -37,9 +37,13 @@ Prediction at N nodes, of node 0 (the node that does the serial steps and sends 
               C * x(N) / x(Pr) + D * x(N) + A * x(N) / N without B and R, with
               x(n) = (n - 1) / n the share of hashed data that leaves a node, A the all-to-all
               volume;
-  frames(N) = max((bytes(N) - broadcasts) / mean frame bytes at Pr, (N - 1) * phases): at
-              least one frame to every peer in every phase (a broadcast's megabytes go in large
-              messages, within that floor);
+  frames(N) = max((bytes(N) - broadcasts) / mean frame bytes at Pr, (N - 1) * max(phases, E)):
+              at least one frame to every peer in every phase, and in each of the E exchanges in
+              which node 0 sent every peer a message (node 0's exchanges=: the stores' steps of
+              joining and cleaning, counted with one store a node, as the scaling runs have;
+              their number does not change with N, and each costs a frame to every peer however
+              few bytes it carries); a broadcast's megabytes go in large messages, within that
+              floor;
   barriers(N) = phases * (2 * latency + 2 * (N - 1) * message overhead): at the end of every
               phase node 0's coordinator hears from every node and tells every node to go on.
   efficiency = (S + W) / (N * T(N)): the fitted one-node work over N times T(N). (The
@@ -145,6 +149,8 @@ def read_report(path):
                 run["ranks"][rank]["bytes_to_node0"] = number(fields, "bytes_to_node0", index)
             if "scattered_bytes" in fields:
                 run["ranks"][rank]["scattered_bytes"] = number(fields, "scattered_bytes", index)
+            if "exchanges" in fields:
+                run["ranks"][rank]["exchanges"] = number(fields, "exchanges", index)
             if "bytes_to_nodes" in fields:
                 values = fields["bytes_to_nodes"].split(",")
                 run["ranks"][rank]["bytes_to_nodes"] = [
@@ -191,6 +197,9 @@ class ToolModel:
         parallel_mean = (total - self.serial) / p
         self.imbalance = max(1.0, (busiest - self.serial) / parallel_mean) if parallel_mean > 0 else 1.0
         self.phases = max(1, len(reference["phases"]))
+        # Exchanges in which node 0 sent every peer one message (exchanges=, as the stores do
+        # at every step of joining and cleaning); their count does not change with N.
+        self.exchanges = ranks[0].get("exchanges", 0.0)
         self.own = {}
         self.all_to_all = {}
         for key in ("bytes_sent", "msgs_sent", "frames_sent"):
@@ -261,7 +270,7 @@ class ToolModel:
         # A broadcast travels in large messages (megabytes): its latency is one a node and
         # phase, the floor below, not one a mean frame.
         framed = node0_bytes - self.broadcasts(nodes)
-        frames = max(framed / self.frame_bytes, (nodes - 1) * self.phases) if nodes > 1 else 0.0
+        frames = max(framed / self.frame_bytes, (nodes - 1) * max(self.phases, self.exchanges)) if nodes > 1 else 0.0
         terms = {
             "serial steps on node 0": self.serial,
             "parallel work": self.imbalance * self.parallel / nodes,
@@ -353,7 +362,7 @@ def main():
               f"node0_own_bytes={model.own['bytes_sent']:.0f} node0_broadcast_bytes_per_node={model.broadcast:.0f} "
               f"relayed_broadcast_bytes={model.relayed:.0f} scattered_bytes={model.scattered:.0f} "
               f"all_to_all_bytes={model.all_to_all['bytes_sent']:.0f} "
-              f"frame_bytes={model.frame_bytes:.0f} phases={model.phases}")
+              f"frame_bytes={model.frame_bytes:.0f} phases={model.phases} exchanges={model.exchanges:.0f}")
         for processes, run in sorted(tools[model.tool].items()):
             if processes in (1, model.reference):
                 continue

@@ -10,8 +10,10 @@ Each STATS_DIR holds the TOOL-node-N.json files of one run (one tool, one proces
 Lines (key=value, machine-readable):
   SCALING tool=T P=P rank=R phase=NAME busy_s=... [peak_rss_mib= msgs_sent= bytes_sent= ...]
       phase=all carries the node's totals (bytes_to_node0: what it sent node 0 of bytes_sent; on
-      node 0's line bytes_to_nodes: what it sent each other node, and scattered_bytes: how much of
-      that was shares of data it alone held, a different share each node); the other phases come from node 0's log, mapped
+      node 0's line bytes_to_nodes: what it sent each other node, scattered_bytes: how much of
+      that was shares of data it alone held, a different share each node, and exchanges: how
+      often its actors sent one message to every peer, as the stores do at every step of joining
+      and cleaning); the other phases come from node 0's log, mapped
       onto each node's busy timeline (50 ms buckets, split by overlap).
   SCALING_PHASE tool=T P=P phase=NAME busy_total_s= busy_max_s= max_over_mean= serial_s=
   SCALING_RUN tool=T P=P busy_total_s= serial_s= serial_fraction= busy_max_over_mean= peak_rss_max_mib=
@@ -149,6 +151,9 @@ def to_node0(node):
         scattered = node.get("bytes_scattered_to_other_nodes")
         if isinstance(scattered, int) and len(per_node) > 1:
             to_nodes += f"scattered_bytes={scattered} "
+        exchanges = node.get("exchanges_with_every_peer")
+        if isinstance(exchanges, int) and len(per_node) > 1:
+            to_nodes += f"exchanges={exchanges} "
         return "bytes_to_node0=0 " + to_nodes
     return f"bytes_to_node0={per_node[0]} "
 

@@ -3,6 +3,8 @@
 // nodes side by side, and performance/scaling/model.py that extrapolates from them.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -138,6 +140,26 @@ TEST(ScalingStatistics, NodeZeroReportsTheSharesOfTheCarriedSequencesItScatters)
   EXPECT_LT(number(node0, "scattered_bytes"), number(node0, "bytes_sent")) << lines.output;
   const auto node1 = fields_of_line(lines.output, "SCALING tool=assembler P=2 rank=1 phase=all");
   EXPECT_EQ(node1.count("scattered_bytes"), 0u) << "only node 0 has sequences to scatter: " << lines.output;
+  // Node 0's store sent every store a message at each step of cleaning (the records, then the
+  // verdicts) and of each joining (the ends, then the links: the walks' pieces, then after every
+  // step that removed any); in each round after the first, its store sent every store how many
+  // batches of carried k-mers went to it, and its keeper every keeper the words it adds.
+  std::uint64_t expected = 0;
+  std::uint64_t later_rounds = 0;
+  std::istringstream log_lines(log);
+  for (std::string line; std::getline(log_lines, line);) {
+    unsigned long long rounds = 0, steps = 0, joinings = 0;
+    const std::size_t cleaned = line.find("the stores cleaned the unitigs in ");
+    if (cleaned != std::string::npos &&
+        std::sscanf(line.c_str() + cleaned, "the stores cleaned the unitigs in %llu round(s): %llu steps at the junctions, %llu joinings",
+                    &rounds, &steps, &joinings) == 3) {
+      expected += 2 * steps + 2 * (joinings + 1);
+    }
+    if (line.find("  round ") != std::string::npos && line.find("  round 1 of") == std::string::npos) ++later_rounds;
+  }
+  ASSERT_GT(later_rounds, 0u) << log;
+  expected += 2 * later_rounds;
+  EXPECT_EQ(number(node0, "exchanges"), static_cast<double>(expected)) << lines.output << log;
 }
 
 TEST(ScalingStatistics, AStatisticsDirectoryThatCannotBeMadeFailsBeforeTheRun) {
@@ -278,6 +300,23 @@ TEST(ScalingModel, SplitsScatteredSharesOverTheNodes) {
   EXPECT_NEAR(number(at256, "bandwidth_s"), 0.120 * 255 / 256 + 0.160 * 255 / 256 / 256, 1e-4);
   EXPECT_NE(output.find("limit=\"node 0's bandwidth (mostly the shares of 120.0 MB it scatters)\""), std::string::npos)
       << output;
+}
+
+// Node 0 sent every peer a message in each of 500 exchanges (as the stores do at every step of
+// joining and cleaning): at 256 nodes each costs a frame to each of 255 peers, however few bytes
+// the exchange carries, where the report's one phase alone would give 255 frames.
+TEST(ScalingModel, ChargesEachExchangeAFrameToEveryPeer) {
+  const std::string output = model_to_256_nodes(four_node_report(
+      "bytes_sent=15000000 msgs_sent=30 frames_sent=30 bytes_to_node0=0 bytes_to_nodes=5000000,5000000,5000000 "
+      "exchanges=500"));
+  const auto fit = fields_of_line(output, "MODEL_FIT tool=demo");
+  EXPECT_DOUBLE_EQ(number(fit, "exchanges"), 500.0);
+  EXPECT_DOUBLE_EQ(number(fit, "phases"), 1.0);
+  EXPECT_NEAR(number(fields_of_line(output, "MODEL tool=demo N=256 "), "latency_s"), 500 * 255 * 1e-6, 1e-6);
+  const std::string without = model_to_256_nodes(four_node_report(
+      "bytes_sent=15000000 msgs_sent=30 frames_sent=30 bytes_to_node0=0 bytes_to_nodes=5000000,5000000,5000000"));
+  // Without them, the frames the bytes need (300 of about 1 MB each).
+  EXPECT_NEAR(number(fields_of_line(without, "MODEL tool=demo N=256 "), "latency_s"), 300 * 1e-6, 1e-6);
 }
 
 TEST(ScalingModel, RefusesBadInputInOneLine) {
