@@ -33,6 +33,7 @@
 #include "genomics/io/atomic_output_file.hpp"
 #include "genomics/io/input_plan.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
+#include "genomics/run/exchanges.hpp"
 #include "genomics/run/freed_memory.hpp"
 #include "genomics/run/scattered_bytes.hpp"
 
@@ -364,6 +365,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   void to_every_store(Action action, const Payload& payload) {
     awaited_ = this->stores().size();
     for (const ActorName store : this->stores()) this->send(store, action, payload.share());
+    count_exchange_with_every_peer();  // each is answered by every store before the next step
   }
 
   static std::pair<std::uint64_t, std::uint64_t> pair_of(std::span<const std::byte> bytes, const char* what) {

@@ -32,20 +32,20 @@ Figures it uses, per tool, from the report:
       it, D, is split over the nodes.
 
 Prediction at N nodes, of node 0 (the node that does the serial steps and sends the most):
-  T(N) = S + I * W / N + frames(N) * latency + bytes(N) / bandwidth + barriers(N)
+  T(N) = S + I * W / N + frames(N) * latency + bytes(N) / bandwidth + exchanges(N)
   bytes(N)  = B * (N - 1) + R * ceil(log2 N) + D * x(N) + A * x(N) / N, or
               C * x(N) / x(Pr) + D * x(N) + A * x(N) / N without B and R, with
               x(n) = (n - 1) / n the share of hashed data that leaves a node, A the all-to-all
               volume;
-  frames(N) = max((bytes(N) - broadcasts) / mean frame bytes at Pr, (N - 1) * max(phases, E)):
-              at least one frame to every peer in every phase, and in each of the E exchanges in
-              which node 0 sent every peer a message (node 0's exchanges=: the stores' steps of
-              joining and cleaning, counted with one store a node, as the scaling runs have;
-              their number does not change with N, and each costs a frame to every peer however
-              few bytes it carries); a broadcast's megabytes go in large messages, within that
-              floor;
-  barriers(N) = phases * (2 * latency + 2 * (N - 1) * message overhead): at the end of every
-              phase node 0's coordinator hears from every node and tells every node to go on.
+  frames(N) = max((bytes(N) - broadcasts) / mean frame bytes at Pr, (N - 1) * phases): at
+              least one frame to every peer in every phase (a broadcast's megabytes go in large
+              messages, within that floor);
+  exchanges(N) = max(phases, E) * (2 * latency + 2 * (N - 1) * message overhead): each time
+              node 0 sends every node a message and hears from every node before it goes on:
+              its coordinator at the end of every phase and at every step it leads, and its
+              store at every step of joining and cleaning, where each store sends every store
+              one message however few bytes it carries. E is node 0's count (exchanges=, with
+              one store a node, as the scaling runs have); it does not change with N.
   efficiency = (S + W) / (N * T(N)): the fitted one-node work over N times T(N). (The
   measured one-process busy time T1 is printed beside it, but not divided by: on a shared
   machine it swings by 2x between runs, and against a fit it would make efficiencies over 1.)
@@ -86,7 +86,7 @@ NETWORKS = {
 }
 MESSAGE_OVERHEAD_S = 1e-6
 TERM_KEYS = {"serial steps on node 0": "serial", "parallel work": "parallel", "node 0's bandwidth": "bandwidth",
-             "frame latency": "latency", "phase barriers": "barriers"}
+             "frame latency": "latency", "exchanges with every node": "exchanges"}
 LINE = re.compile(r"^(SCALING|SCALING_PHASE|SCALING_RUN) (.*)$")
 CORES = re.compile(r"^genomics_scaling: (\d+) cores")
 
@@ -270,13 +270,14 @@ class ToolModel:
         # A broadcast travels in large messages (megabytes): its latency is one a node and
         # phase, the floor below, not one a mean frame.
         framed = node0_bytes - self.broadcasts(nodes)
-        frames = max(framed / self.frame_bytes, (nodes - 1) * max(self.phases, self.exchanges)) if nodes > 1 else 0.0
+        frames = max(framed / self.frame_bytes, (nodes - 1) * self.phases) if nodes > 1 else 0.0
         terms = {
             "serial steps on node 0": self.serial,
             "parallel work": self.imbalance * self.parallel / nodes,
             "node 0's bandwidth": node0_bytes / bandwidth,
             "frame latency": frames * latency,
-            "phase barriers": self.phases * (2 * latency + 2 * (nodes - 1) * MESSAGE_OVERHEAD_S) if nodes > 1 else 0.0,
+            "exchanges with every node": max(self.phases, self.exchanges) *
+                                         (2 * latency + 2 * (nodes - 1) * MESSAGE_OVERHEAD_S) if nodes > 1 else 0.0,
         }
         time = sum(terms.values())
         limit = max(terms, key=terms.get)
