@@ -539,23 +539,26 @@ class GraphStore : public KmerStore<Words> {
     return *cleaning_;
   }
 
+  // One step of an exchange (joining, cleaning): its message to every other store, empty or
+  // not (each counts its senders); the caller takes its own at once.
+  void to_every_other_store(Action action, const std::vector<std::vector<std::byte>>& messages) {
+    for (std::size_t store = 0; store < stores_.size(); ++store) {
+      if (store != self_index_) this->send(stores_[store], action, Payload::copy_of(messages[store]));
+    }
+    count_exchange_with_every_peer();
+  }
+
   // Joining the pieces (piece_joining.hpp): each step's message to every store, this store's
   // own taken at once.
   void send_ends() {
     PieceJoining::Messages ends = joining().ends();
-    for (std::size_t store = 0; store < stores_.size(); ++store) {
-      if (store != self_index_) this->send(stores_[store], ACTION_JOIN_ENDS, Payload::copy_of(ends[store]));
-    }
-    count_exchange_with_every_peer();
+    to_every_other_store(ACTION_JOIN_ENDS, ends);
     if (joining().ends_arrived(ends[self_index_])) send_links();
   }
 
   void send_links() {
     PieceJoining::Messages links = joining().links();
-    for (std::size_t store = 0; store < stores_.size(); ++store) {
-      if (store != self_index_) this->send(stores_[store], ACTION_JOIN_LINKS, Payload::copy_of(links[store]));
-    }
-    count_exchange_with_every_peer();
+    to_every_other_store(ACTION_JOIN_LINKS, links);
     if (joining().links_arrived(links[self_index_])) start_tokens();
   }
 
@@ -646,19 +649,13 @@ class GraphStore : public KmerStore<Words> {
     const JunctionCleaning::Rules rules{load_le64(bytes.data() + 8), static_cast<std::size_t>(load_le64(bytes.data() + 16)),
                                         static_cast<std::size_t>(load_le64(bytes.data() + 24))};
     JunctionCleaning::Messages reports = cleaning().begin(static_cast<JunctionCleaning::Step>(step), rules);
-    for (std::size_t store = 0; store < stores_.size(); ++store) {
-      if (store != self_index_) this->send(stores_[store], ACTION_CLEAN_REPORTS, Payload::copy_of(reports[store]));
-    }
-    count_exchange_with_every_peer();
+    to_every_other_store(ACTION_CLEAN_REPORTS, reports);
     if (cleaning().reports_arrived(reports[self_index_])) send_verdicts();
   }
 
   void send_verdicts() {
     JunctionCleaning::Messages verdicts = cleaning().verdicts();
-    for (std::size_t store = 0; store < stores_.size(); ++store) {
-      if (store != self_index_) this->send(stores_[store], ACTION_CLEAN_VERDICTS, Payload::copy_of(verdicts[store]));
-    }
-    count_exchange_with_every_peer();
+    to_every_other_store(ACTION_CLEAN_VERDICTS, verdicts);
     if (cleaning().verdicts_arrived(verdicts[self_index_])) {
       send_pair(ACTION_CLEAN_STEP_DONE, cleaning().removed_in_step(), cleaning().kmers_removed_in_step());
     }
