@@ -125,7 +125,14 @@ TEST(AssemblyCheckpoints, GraphPiecesComeBackWithTheCountsUpToThem) {
   EXPECT_EQ(read.solid_kmers, 123456u);
   EXPECT_EQ(read.edges, 123999u);
   EXPECT_EQ(read.cycles, 2u);
-  EXPECT_EQ(read.unitigs, 0u) << "the graph checkpoint is from before compaction";
+  // The graph is saved cleaned (by the stores): the counts of unitigs and of what cleaning
+  // removed come back with it.
+  EXPECT_EQ(read.unitigs, 321u);
+  EXPECT_EQ(read.cleaning.weak_branches_removed, 23u);
+  EXPECT_EQ(read.cleaning.tips_removed, 45u);
+  EXPECT_EQ(read.cleaning.bubbles_popped, 67u);
+  EXPECT_EQ(read.cleaning.rounds, 3);
+  EXPECT_EQ(read.repeats_resolved, 0u) << "the repeats come after the graph checkpoint";
 
   expect_only_whole_bytes_read(writer.data(), [](CheckpointReader& reader, AssemblyOutcome& outcome) {
     read_graph_checkpoint(reader, outcome);
@@ -133,7 +140,7 @@ TEST(AssemblyCheckpoints, GraphPiecesComeBackWithTheCountsUpToThem) {
 }
 
 // A change of any option the contigs depend on makes another checkpoint; the graph's do not
-// depend on the options after it.
+// depend on the options after it, but on the cleaning's (it is saved cleaned).
 TEST(AssemblyCheckpoints, OptionsNameWhatEachCheckpointDependsOn) {
   const AssemblerSettings defaults;
   AssemblerSettings other_contig = defaults;
@@ -147,6 +154,15 @@ TEST(AssemblyCheckpoints, OptionsNameWhatEachCheckpointDependsOn) {
   AssemblerSettings carried = defaults;
   carried.carried_sequences = "ACGTACGT\n";
   EXPECT_NE(graph_checkpoint_options(carried), graph_checkpoint_options(defaults));
+  for (const auto& change : std::vector<void (*)(AssemblerSettings&)>{
+           [](AssemblerSettings& settings) { settings.cleaning.tip_length = 40; },
+           [](AssemblerSettings& settings) { settings.cleaning.bubble_length = 90; },
+           [](AssemblerSettings& settings) { settings.cleaning.rounds = 2; }}) {
+    AssemblerSettings other_cleaning = defaults;
+    change(other_cleaning);
+    EXPECT_NE(graph_checkpoint_options(other_cleaning), graph_checkpoint_options(defaults));
+    EXPECT_NE(contigs_checkpoint_options(other_cleaning), contigs_checkpoint_options(defaults));
+  }
 }
 
 }  // namespace
