@@ -70,6 +70,7 @@ JunctionCleaning::Messages JunctionCleaning::begin(Step step, const Rules& rules
   const std::size_t length = k_ - 1;
   for (std::size_t local = 0; local < unitigs_.size(); ++local) {
     const std::string_view bases = unitigs_[local].bases;
+    if (step == Step::bubbles && bases.size() > rules.bubble_length) continue;  // no bubble's branch
     // Only the ends of each unitig are read, never its whole reverse complement: the ends are
     // what the owners judge, and its first k bases read the smaller way its place in order.
     const std::string_view first = bases.substr(0, length);
@@ -77,7 +78,6 @@ JunctionCleaning::Messages JunctionCleaning::begin(Step step, const Rules& rules
     const std::string order = reverse_sorts_first(bases) ? reverse_complement(bases.substr(bases.size() - k_))
                                                          : std::string(bases.substr(0, k_));
     if (step == Step::bubbles) {
-      if (bases.size() > rules.bubble_length) continue;
       // Read forward, then reverse complemented: its first junction, then its last.
       const std::string forward = std::string(first).append(last);
       const std::string backward = reverse_complement(last).append(reverse_complement(first));
