@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The order of the cleaning's steps when the stores clean (junction_cleaning.hpp), as
-// UnitigGraph::clean() takes them: in each round weak branches, then tips (their ends first),
-// then bubbles, the unitigs joined again after each step that removed any, until a round
-// removes nothing or the rounds run out. The coordinator asks what comes next and says how
+// UnitigGraph::clean() takes them: in each round weak branches, then tips, then bubbles, the
+// unitigs joined again after each step that removed any, until a round removes nothing or the
+// rounds run out. The coordinator asks what comes next and says how
 // each step went.
 #pragma once
 
 #include <cstdint>
-#include <stdexcept>
 
 #include "genomics/assembler/junction_cleaning.hpp"
 #include "genomics/assembler/unitig_graph.hpp"
@@ -36,9 +35,6 @@ class CleaningRounds {
       case Step::weak_branches:
         report_.weak_branches_removed += removed;
         break;
-      case Step::tip_ends:
-        if (removed != 0) throw std::logic_error("cleaning: the tip ends removed unitigs");
-        break;
       case Step::tips:
         report_.tips_removed += removed;
         break;
@@ -58,9 +54,6 @@ class CleaningRounds {
   Next following() {
     switch (step_) {
       case Step::weak_branches:
-        step_ = Step::tip_ends;
-        return Next::step;
-      case Step::tip_ends:
         step_ = Step::tips;
         return Next::step;
       case Step::tips:

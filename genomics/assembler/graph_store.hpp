@@ -612,13 +612,15 @@ class GraphStore : public KmerStore<Words> {
 
   // A joined unitig, or a piece on no chain, stays to be cleaned.
   PieceJoining::Emit keeper() {
-    return [this](std::string_view bases, std::uint64_t coverage_sum) { cleaning().add(std::string(bases), coverage_sum); };
+    return [this](std::string bases, std::uint64_t coverage_sum, PieceJoining::WaysOn ways_on) {
+      cleaning().add(std::move(bases), coverage_sum, ways_on);
+    };
   }
 
   // A unitig to the coordinator (a piece of a cycle of pieces, which nothing else meets, or a
   // cleaned unitig), in messages of about kUnitigMessageBytes.
   PieceJoining::Emit emitter() {
-    return [this](std::string_view bases, std::uint64_t coverage_sum) {
+    return [this](const std::string& bases, std::uint64_t coverage_sum, PieceJoining::WaysOn /*unused at node 0*/) {
       append_unitig(unitigs_, bases, coverage_sum);
       ++unitigs_sent_;
       kmers_sent_ += bases.size() - static_cast<std::size_t>(k_) + 1;
@@ -663,7 +665,9 @@ class GraphStore : public KmerStore<Words> {
 
   void send_cleaned() {
     const PieceJoining::Emit emit = emitter();
-    for (const JunctionCleaning::StoredUnitig& unitig : cleaning().take_unitigs()) emit(unitig.bases, unitig.coverage_sum);
+    for (JunctionCleaning::StoredUnitig& unitig : cleaning().take_unitigs()) {
+      emit(std::move(unitig.bases), unitig.coverage_sum, {});
+    }
     flush_unitigs();
     send_pair(ACTION_GRAPH_CLEANED, unitigs_sent_, kmers_sent_);
     unitigs_sent_ = 0;

@@ -20,15 +20,19 @@ JunctionCleaning::JunctionCleaning(int k, std::size_t stores, std::size_t self)
   if (stores == 0 || self >= stores) throw std::invalid_argument("cleaning at junctions: a store outside the stores");
 }
 
-void JunctionCleaning::add(std::string bases, std::uint64_t coverage_sum) {
+void JunctionCleaning::add(std::string bases, std::uint64_t coverage_sum, WaysOn ways_on) {
   if (in_step_) throw std::logic_error("cleaning at junctions: a unitig added during a step");
+  if (removed_since_joined_) throw std::logic_error("cleaning at junctions: a unitig added before the others were joined");
   if (bases.size() < k_) throw std::invalid_argument("cleaning at junctions: a unitig shorter than k");
   unitigs_.push_back({std::move(bases), coverage_sum});
+  ways_on_.push_back(ways_on[kStart]);
+  ways_on_.push_back(ways_on[kEnd]);
 }
 
 std::vector<JunctionCleaning::StoredUnitig> JunctionCleaning::take_unitigs() {
   if (in_step_) throw std::logic_error("cleaning at junctions: unitigs taken during a step");
   ways_on_.clear();
+  removed_since_joined_ = false;
   return std::exchange(unitigs_, {});
 }
 
@@ -56,8 +60,8 @@ void JunctionCleaning::put_record(std::vector<std::byte>& message, std::string_v
 
 JunctionCleaning::Messages JunctionCleaning::begin(Step step, const Rules& rules) {
   if (in_step_) throw std::logic_error("cleaning at junctions: a step begun before the last one ended");
-  if (step == Step::tips && ways_on_.size() != 2 * unitigs_.size()) {
-    throw std::logic_error("cleaning at junctions: tips judged without the tip ends of the same unitigs");
+  if (removed_since_joined_) {
+    throw std::logic_error("cleaning at junctions: a step begun before what the last step left was joined");
   }
   step_ = step;
   rules_ = rules;
@@ -65,7 +69,7 @@ JunctionCleaning::Messages JunctionCleaning::begin(Step step, const Rules& rules
   verdicts_in_ = 0;
   removed_in_step_ = 0;
   kmers_removed_in_step_ = 0;
-  verdict_marks_.assign((step == Step::tip_ends ? 2 : 1) * unitigs_.size(), false);
+  verdict_marks_.assign(unitigs_.size(), false);
   Messages out(stores_);
   const std::size_t length = k_ - 1;
   for (std::size_t local = 0; local < unitigs_.size(); ++local) {
@@ -184,13 +188,6 @@ void JunctionCleaning::judge_ends(std::span<const Record> group, Messages& out) 
   const bool palindrome = reverse_complement(junction) == junction;
   const auto same_unitig = [](const Record& a, const Record& b) { return a.store == b.store && a.local == b.local; };
   for (const Record& end : group) {
-    if (step_ == Step::tip_ends) {
-      const bool leads_on = std::any_of(group.begin(), group.end(), [&](const Record& other) {
-        return palindrome || other.entering != end.entering;
-      });
-      if (leads_on) put_varint(out[end.store], 2 * end.local + static_cast<std::uint64_t>(end.side));
-      continue;
-    }
     if (!end.eligible) continue;
     const bool beaten = std::any_of(group.begin(), group.end(), [&](const Record& rival) {
       if (same_unitig(rival, end) || (!palindrome && rival.entering != end.entering)) return false;
@@ -222,8 +219,7 @@ void JunctionCleaning::judge_bubbles(std::span<const Record> group, Messages& ou
   }
 }
 
-// Removal steps: varint local per unitig to go (once per end or reading that lost). Tip
-// ends: varint 2 * local + side per side where something leads on.
+// Varint local per unitig to go (once per end or reading that lost).
 bool JunctionCleaning::verdicts_arrived(std::span<const std::byte> bytes) {
   if (!in_step_) throw std::logic_error("cleaning verdicts outside a step");
   VarintReader reader(bytes, "cleaning verdicts");
@@ -235,11 +231,6 @@ bool JunctionCleaning::verdicts_arrived(std::span<const std::byte> bytes) {
   if (++verdicts_in_ > stores_) throw std::logic_error("cleaning verdicts from more stores than there are");
   if (verdicts_in_ != stores_) return false;
   in_step_ = false;
-  if (step_ == Step::tip_ends) {
-    ways_on_ = std::move(verdict_marks_);
-    verdict_marks_ = {};
-    return true;
-  }
   std::vector<StoredUnitig> kept;
   kept.reserve(unitigs_.size());
   for (std::size_t local = 0; local < unitigs_.size(); ++local) {
@@ -252,8 +243,12 @@ bool JunctionCleaning::verdicts_arrived(std::span<const std::byte> bytes) {
   }
   unitigs_ = std::move(kept);
   verdict_marks_ = {};
-  // The unitigs are numbered anew: what the tip ends said no longer fits them.
-  if (removed_in_step_ != 0) ways_on_.clear();
+  // What leads on where a unitig went has changed, and the rest are numbered anew: the ways on
+  // come back with the joining, which must come first.
+  if (removed_in_step_ != 0) {
+    ways_on_.clear();
+    removed_since_joined_ = true;
+  }
   return true;
 }
 

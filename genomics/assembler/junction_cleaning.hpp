@@ -7,14 +7,15 @@
 //  - tips: a unitig shorter than the tip length with nothing before it (read one way) goes
 //    when it ends at a junction where a better covered unitig ends beside which it looks
 //    like an error. Whether anything comes before a unitig or after it is known at its two
-//    junctions, so tips take two exchanges: the counts at each junction first (tip ends),
-//    then the judgement;
+//    junctions: the joining that left the unitigs as they are says it for each (its ways on,
+//    piece_joining.hpp), so tips take one exchange, as the other steps do;
 //  - bubbles: unitigs between the same two junctions, of about the same length, are judged
 //    against the best covered of them by the store that owns that pair of junctions.
 // Each exchange: every store sends every store one message, the ends (or, for bubbles, the
 // pairs of junctions) that store owns; each owner, once every store's are in, judges and sends
 // every store one message back, the verdicts on its unitigs. Between steps that removed
-// anything the stores join what is left (piece_joining.hpp), as compact() does.
+// anything the stores join what is left (piece_joining.hpp), as compact() does, and every
+// unitig comes back from a joining: no step begins before that.
 //
 // The stores hold unitigs walked from one set of k-mers, so no two share a k-mer: their first
 // k bases, read the smaller way, put them in the graph's sequence order, which breaks ties
@@ -25,6 +26,7 @@
 // compaction closes it.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -39,7 +41,7 @@ namespace xenon::genomics {
 
 class JunctionCleaning {
  public:
-  enum class Step : std::uint8_t { weak_branches = 0, tip_ends = 1, tips = 2, bubbles = 3 };
+  enum class Step : std::uint8_t { weak_branches = 0, tips = 1, bubbles = 2 };
   // The figures the steps judge by: the coverage threshold, and the tip and bubble lengths
   // for this k (CleaningSettings).
   struct Rules {
@@ -53,14 +55,18 @@ class JunctionCleaning {
     std::string bases;
     std::uint64_t coverage_sum = 0;
   };
+  // At a unitig's start and end, whether anything leads on (PieceJoining::WaysOn).
+  using WaysOn = std::array<bool, 2>;
 
   JunctionCleaning(int k, std::size_t stores, std::size_t self);
 
-  void add(std::string bases, std::uint64_t coverage_sum);
+  // A unitig as a joining gave it (PieceJoining::Emit).
+  void add(std::string bases, std::uint64_t coverage_sum, WaysOn ways_on);
   const std::vector<StoredUnitig>& unitigs() const { return unitigs_; }
   std::vector<StoredUnitig> take_unitigs();
 
-  // A step begins: this store's ends (or pairs of junctions) to their owners.
+  // A step begins: this store's ends (or pairs of junctions) to their owners. Refused after a
+  // step that removed unitigs until they were taken and joined again.
   Messages begin(Step step, const Rules& rules);
   // As an owner: one store's records; true once every store's are in.
   bool reports_arrived(std::span<const std::byte> bytes);
@@ -102,14 +108,15 @@ class JunctionCleaning {
   Step step_ = Step::weak_branches;
   Rules rules_;
   bool in_step_ = false;
-  // Tip ends: for each unitig's side, whether anything leaves the junction there (read the way
-  // the unitig arrives at it), from the last tip-ends step.
+  // For each unitig's side (2 * local + side), whether anything leads on from the junction
+  // there, read the way the unitig arrives at it: as the joining gave it.
   std::vector<bool> ways_on_;
+  bool removed_since_joined_ = false;
   std::vector<Record> records_;  // as an owner, until every store's are in
   std::optional<Step> records_step_;  // the step the records are of
   std::size_t reports_in_ = 0;
   std::size_t verdicts_in_ = 0;
-  std::vector<bool> verdict_marks_;  // removal steps: unitigs to go; tip ends: sides with ways on
+  std::vector<bool> verdict_marks_;  // unitigs to go
   std::uint64_t removed_in_step_ = 0;
   std::uint64_t kmers_removed_in_step_ = 0;
 };

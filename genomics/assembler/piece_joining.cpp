@@ -23,6 +23,14 @@ void PieceJoining::add_piece(std::string bases, std::uint64_t coverage_sum) {
   Piece piece;
   piece.bases = std::move(bases);
   piece.coverage_sum = coverage_sum;
+  // A junction that is its own reverse complement is no owner's (ends()), and every end there
+  // leads on.
+  const std::size_t length = k_ - 1;
+  for (const int side : {kStart, kEnd}) {
+    const std::string_view read =
+        std::string_view(piece.bases).substr(side == kStart ? 0 : piece.bases.size() - length, length);
+    piece.ways_on[side] = reverse_complement(read) == read;
+  }
   pieces_.push_back(std::move(piece));
 }
 
@@ -90,15 +98,23 @@ PieceJoining::Messages PieceJoining::links() {
     put_varint(message, other.piece);
     put_varint(message, static_cast<std::uint64_t>(other.side));
   };
+  const auto leads_on = [&out](const End& to) {
+    std::vector<std::byte>& message = out[store_of(to.piece)];
+    put_varint(message, local_of(to.piece));
+    put_varint(message, kLeadsOn + static_cast<std::uint64_t>(to.side));
+  };
   for (std::size_t first = 0; first < ends_.size();) {
     std::size_t last = first + 1;
     while (last < ends_.size() && ends_[last].junction == ends_[first].junction) ++last;
-    if (last - first == 2) {
-      const End& a = ends_[first];
-      const End& b = ends_[first + 1];
-      if (a.entering != b.entering && a.piece != b.piece) {  // one way in, one way out, two pieces
-        tell(a, b);
-        tell(b, a);
+    const std::span<const End> group(ends_.data() + first, last - first);
+    const End& a = group[0];
+    if (group.size() == 2 && a.entering != group[1].entering && a.piece != group[1].piece) {
+      tell(a, group[1]);  // one way in, one way out, two pieces
+      tell(group[1], a);
+    } else {
+      const bool both_ways = std::any_of(group.begin(), group.end(), [&a](const End& end) { return end.entering != a.entering; });
+      if (both_ways) {
+        for (const End& end : group) leads_on(end);
       }
     }
     first = last;
@@ -112,12 +128,19 @@ PieceJoining::Piece& PieceJoining::piece_at(std::uint64_t local, const char* wha
   return pieces_[static_cast<std::size_t>(local)];
 }
 
-// Per link: varint this store's piece, varint its side, varint the other piece, varint its side.
+// Per link: varint this store's piece, varint its side, varint the other piece, varint its
+// side. Per end that something leads on from, with no link: varint the piece, varint
+// kLeadsOn + its side.
 bool PieceJoining::links_arrived(std::span<const std::byte> bytes) {
   VarintReader reader(bytes, "piece links");
   while (!reader.at_end()) {
     Piece& piece = piece_at(reader.next(), "piece links");
-    const std::uint64_t side = reader.next();
+    const std::uint64_t code = reader.next();
+    if (code == kLeadsOn + kStart || code == kLeadsOn + kEnd) {
+      piece.ways_on[code - kLeadsOn] = true;
+      continue;
+    }
+    const std::uint64_t side = code;
     Link link;
     link.piece = reader.next();
     const std::uint64_t other_side = reader.next();
@@ -126,6 +149,7 @@ bool PieceJoining::links_arrived(std::span<const std::byte> bytes) {
     if (piece.linked[side]) reader.fail("a side of a piece linked twice");
     piece.linked[side] = true;
     piece.links[side] = link;
+    piece.ways_on[side] = true;
   }
   if (++links_in_ > stores_) throw std::logic_error("piece links from more stores than there are");
   return links_in_ == stores_;
@@ -199,7 +223,9 @@ void PieceJoining::visit(std::size_t local, const Visit& visit, int entered_at, 
   }
 }
 
-// Per piece: varint the collector (its store's number), varint the place, varint the coverage sum, varint the length, the bases read as the chain reads them.
+// Per piece: varint the collector (its store's number), varint the place, varint the coverage
+// sum, varint its ways on (1 at its start, 2 at its end), varint the length, the bases; all
+// read as the chain reads them.
 PieceJoining::Messages PieceJoining::gather(const Emit& emit, const Emit& emit_cycle_piece) {
   if (gathered_) throw std::logic_error("pieces gathered twice");
   gathered_ = true;
@@ -208,7 +234,7 @@ PieceJoining::Messages PieceJoining::gather(const Emit& emit, const Emit& emit_c
     Piece& piece = pieces_[local];
     if (piece.visit_count == 0) {  // alone, or (linked, yet no token came) on a cycle of pieces
       const bool on_cycle = piece.linked[kStart] || piece.linked[kEnd];
-      (on_cycle ? emit_cycle_piece : emit)(piece.bases, piece.coverage_sum);
+      (on_cycle ? emit_cycle_piece : emit)(std::move(piece.bases), piece.coverage_sum, piece.ways_on);
       piece.bases = {};
       continue;
     }
@@ -217,14 +243,16 @@ PieceJoining::Messages PieceJoining::gather(const Emit& emit, const Emit& emit_c
         piece.visits[0].origin < piece.visits[1].origin ? piece.visits[0] : piece.visits[1];
     std::string bases = visit.reversed ? reverse_complement(piece.bases) : std::move(piece.bases);
     piece.bases = {};
+    const WaysOn ways_on = visit.reversed ? WaysOn{piece.ways_on[kEnd], piece.ways_on[kStart]} : piece.ways_on;
     if (store_of(visit.origin) == self_) {
-      put_in_chain(local_of(visit.origin), visit.position, std::move(bases), piece.coverage_sum, emit);
+      put_in_chain(local_of(visit.origin), visit.position, std::move(bases), piece.coverage_sum, ways_on, emit);
       continue;
     }
     std::vector<std::byte>& message = out[store_of(visit.origin)];
     put_varint(message, local_of(visit.origin));
     put_varint(message, visit.position);
     put_varint(message, piece.coverage_sum);
+    put_varint(message, (ways_on[kStart] ? 1u : 0u) | (ways_on[kEnd] ? 2u : 0u));
     put_varint(message, bases.size());
     const auto* bytes = reinterpret_cast<const std::byte*>(bases.data());
     message.insert(message.end(), bytes, bytes + bases.size());
@@ -239,13 +267,16 @@ void PieceJoining::gathered(std::span<const std::byte> bytes, const Emit& emit) 
     const std::uint64_t collector = reader.next();
     const std::uint32_t position = reader.next32("a place in a chain");
     const std::uint64_t coverage_sum = reader.next();
+    const std::uint64_t ways = reader.next();
+    if (ways > 3) reader.fail("ways on out of range");
     const std::uint64_t length = reader.count("bases");
-    put_in_chain(collector, position, std::string(reader.text(length, "a piece's bases")), coverage_sum, emit);
+    put_in_chain(collector, position, std::string(reader.text(length, "a piece's bases")), coverage_sum,
+                 WaysOn{(ways & 1) != 0, (ways & 2) != 0}, emit);
   }
 }
 
 void PieceJoining::put_in_chain(std::uint64_t collector_local, std::uint32_t position, std::string bases,
-                                std::uint64_t coverage_sum, const Emit& emit) {
+                                std::uint64_t coverage_sum, WaysOn ways_on, const Emit& emit) {
   const auto found = chains_.find(collector_local);
   if (found == chains_.end()) throw std::logic_error("a piece for a chain this store does not collect");
   Chain& chain = found->second;
@@ -256,6 +287,8 @@ void PieceJoining::put_in_chain(std::uint64_t collector_local, std::uint32_t pos
   chain.bases[position] = std::move(bases);
   chain.in[position] = true;
   chain.coverage_sum += coverage_sum;
+  if (position == 0) chain.ways_on[kStart] = ways_on[kStart];
+  if (position + 1 == chain.bases.size()) chain.ways_on[kEnd] = ways_on[kEnd];
   if (--chain.missing != 0) return;
   std::string joined = std::move(chain.bases[0]);
   for (std::size_t at = 1; at < chain.bases.size(); ++at) {
@@ -268,8 +301,9 @@ void PieceJoining::put_in_chain(std::uint64_t collector_local, std::uint32_t pos
   ++chains_joined_;
   pieces_joined_ += chain.bases.size();
   const std::uint64_t sum = chain.coverage_sum;
+  const WaysOn joined_ways_on = chain.ways_on;
   chains_.erase(found);
-  emit(joined, sum);
+  emit(std::move(joined), sum, joined_ways_on);
 }
 
 }  // namespace xenon::genomics

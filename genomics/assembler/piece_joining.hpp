@@ -18,6 +18,9 @@
 //     piece of the two with the smaller number, which joins the chain once all of it is in.
 //     Pieces on no chain stay as they are. Those on a cycle of pieces (no token went round
 //     it) go to node 0, whose compaction joins them: nothing else meets a cycle's junctions.
+// An owner that sees every end at a junction also knows, for each, whether anything leads on
+// from it (an end there the other way): each unitig comes out with that for its two ends, which
+// is what the cleaning's tips are judged by, so they take no exchange of their own.
 // Pieces are numbered by store (high 32 bits) and in the order their store walked them.
 #pragma once
 
@@ -37,8 +40,12 @@ class PieceJoining {
  public:
   // One message for every store, by store index (empty: nothing for that store).
   using Messages = std::vector<std::vector<std::byte>>;
-  // A unitig joined, or a piece as it was walked.
-  using Emit = std::function<void(std::string_view bases, std::uint64_t coverage_sum)>;
+  // For a unitig's start and its end, whether anything leads on from the junction there, read
+  // the way the unitig arrives at it (another unitig's end there the other way; always at a
+  // junction that is its own reverse complement).
+  using WaysOn = std::array<bool, 2>;
+  // A unitig joined, or a piece as it was walked (its bases moved out).
+  using Emit = std::function<void(std::string bases, std::uint64_t coverage_sum, WaysOn ways_on)>;
 
   PieceJoining(int k, std::size_t stores, std::size_t self);
 
@@ -50,7 +57,8 @@ class PieceJoining {
   Messages ends() const;
   // Step 2, as an owner of junctions: one store's ends; true once every store's are in.
   bool ends_arrived(std::span<const std::byte> bytes);
-  // The links at this store's junctions, to the stores of the pieces linked; the ends go.
+  // The links at this store's junctions, and the ends that something leads on from, to the
+  // stores of their pieces; the ends go.
   Messages links();
 
   // Step 3: one store's links of this store's pieces; true once every store's are in.
@@ -78,6 +86,7 @@ class PieceJoining {
  private:
   static constexpr int kStart = 0;  // a piece's first k-1 bases
   static constexpr int kEnd = 1;    // its last k-1 bases
+  static constexpr std::uint64_t kLeadsOn = 2;  // in links: kLeadsOn + side, an end with ways on and no link
 
   struct Link {
     std::uint64_t piece = 0;  // the piece this side meets
@@ -95,6 +104,7 @@ class PieceJoining {
     std::uint64_t coverage_sum = 0;
     std::array<bool, 2> linked{};
     std::array<Link, 2> links{};
+    WaysOn ways_on{};
     std::array<Visit, 2> visits{};
     int visit_count = 0;
   };
@@ -110,6 +120,7 @@ class PieceJoining {
     std::vector<std::string> bases;
     std::vector<bool> in;
     std::uint64_t coverage_sum = 0;
+    WaysOn ways_on{};  // at its first piece's start and its last piece's end
     std::size_t missing = 0;
   };
 
@@ -119,7 +130,7 @@ class PieceJoining {
   Piece& piece_at(std::uint64_t local, const char* what);
   void visit(std::size_t local, const Visit& visit, int entered_at, Messages& out);
   void put_in_chain(std::uint64_t collector_local, std::uint32_t position, std::string bases,
-                    std::uint64_t coverage_sum, const Emit& emit);
+                    std::uint64_t coverage_sum, WaysOn ways_on, const Emit& emit);
 
   std::size_t k_;
   std::size_t stores_;

@@ -22,6 +22,7 @@ namespace xenon::genomics {
 struct RawPiece {
   std::string bases;
   std::uint64_t coverage_sum = 0;
+  PieceJoining::WaysOn ways_on{};  // as the joining emitted it
 };
 
 // The stores and the coordinator, their messages taken in a random order; tokens that come
@@ -70,8 +71,8 @@ class JoiningRun {
   void deliver(const Letter& letter) {
     PieceJoining& joining = joinings_[letter.to];
     const auto emitter = [this, &letter](bool cycle) -> PieceJoining::Emit {
-      return [this, &letter, cycle](std::string_view bases, std::uint64_t coverage_sum) {
-        out_.push_back({std::string(bases), coverage_sum});
+      return [this, &letter, cycle](std::string bases, std::uint64_t coverage_sum, PieceJoining::WaysOn ways_on) {
+        out_.push_back({std::move(bases), coverage_sum, ways_on});
         emitted_by_.push_back(letter.to);
         on_cycle_.push_back(cycle);
       };

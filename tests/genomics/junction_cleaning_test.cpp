@@ -128,7 +128,8 @@ class CleaningRun {
   // The pieces of cycles of pieces the joinings sent node 0.
   const std::vector<RawPiece>& sent() const { return sent_; }
 
-  CleaningReport run(const CleaningSettings& settings, std::uint64_t threshold) {
+  CleaningReport run(const CleaningSettings& settings, std::uint64_t threshold, std::vector<std::vector<RawPiece>> pieces) {
+    join(std::move(pieces));
     const JunctionCleaning::Rules rules{threshold, settings.tip_length_for(static_cast<int>(k_)),
                                         settings.bubble_length_for(static_cast<int>(k_))};
     CleaningRounds rounds(settings.rounds);
@@ -189,11 +190,16 @@ class CleaningRun {
     return removed;
   }
 
-  void join() {
+  // The unitigs each store holds joined again (and at first, given to the stores as pieces):
+  // every unitig comes to a store from a joining, with its ways on, as in a run.
+  void join(std::vector<std::vector<RawPiece>> pieces = {}) {
     JoiningRun joining(k_, cleanings_.size(), random_());
     for (std::size_t store = 0; store < cleanings_.size(); ++store) {
       for (JunctionCleaning::StoredUnitig& held : cleanings_[store].take_unitigs()) {
         joining.store(store).add_piece(std::move(held.bases), held.coverage_sum);
+      }
+      if (store < pieces.size()) {
+        for (RawPiece& piece : pieces[store]) joining.store(store).add_piece(std::move(piece.bases), piece.coverage_sum);
       }
     }
     const std::vector<RawPiece> joined = joining.run();
@@ -202,7 +208,7 @@ class CleaningRun {
         sent_.push_back(joined[at]);
         continue;
       }
-      cleanings_[joining.emitted_by()[at]].add(joined[at].bases, joined[at].coverage_sum);
+      cleanings_[joining.emitted_by()[at]].add(joined[at].bases, joined[at].coverage_sum, joined[at].ways_on);
     }
   }
 
@@ -244,10 +250,11 @@ void clean_both_ways(std::size_t k, const std::vector<Unitig>& unitigs, const Cl
                  std::to_string(stores) + " stores");
     std::mt19937_64 random(seed * 1000 + threshold * 10 + stores);
     CleaningRun run(k, stores, random());
+    std::vector<std::vector<RawPiece>> pieces(stores);
     for (const Unitig& unitig : unitigs) {
-      if (!unitig.circular) run.store(random() % stores).add(unitig.bases, unitig.coverage_sum);  // cycles stay on node 0
+      if (!unitig.circular) pieces[random() % stores].push_back({unitig.bases, unitig.coverage_sum});  // cycles stay on node 0
     }
-    const CleaningReport report = run.run(settings, threshold);
+    const CleaningReport report = run.run(settings, threshold, std::move(pieces));
     EXPECT_EQ(report.weak_branches_removed, expected.weak_branches_removed);
     EXPECT_EQ(report.tips_removed, expected.tips_removed);
     EXPECT_EQ(report.bubbles_popped, expected.bubbles_popped);
@@ -325,10 +332,9 @@ TEST(JunctionCleaning, RefusesMessagesThatDoNotFitAndStepsOutOfOrder) {
   EXPECT_THROW(JunctionCleaning(1, 1, 0), std::invalid_argument);
   std::mt19937_64 random(3);
   JunctionCleaning cleaning(k, 2, 0);
-  EXPECT_THROW(cleaning.add("ACGT", 1), std::invalid_argument);
+  EXPECT_THROW(cleaning.add("ACGT", 1, {}), std::invalid_argument);
   // Enough unitigs that store 1 owns some of their ends (all 20 on store 0: one time in 2^20).
-  for (int unitig = 0; unitig < 10; ++unitig) cleaning.add(random_bases(random, 40 + random() % 40), 100);
-  EXPECT_THROW(cleaning.begin(Step::tips, rules), std::logic_error) << "tips before their ends";
+  for (int unitig = 0; unitig < 10; ++unitig) cleaning.add(random_bases(random, 40 + random() % 40), 100, {});
   EXPECT_THROW(cleaning.verdicts(), std::logic_error) << "outside a step";
   EXPECT_THROW(cleaning.verdicts_arrived({}), std::logic_error) << "outside a step";
 
@@ -336,11 +342,11 @@ TEST(JunctionCleaning, RefusesMessagesThatDoNotFitAndStepsOutOfOrder) {
   ASSERT_EQ(reports.size(), 2u);
   ASSERT_FALSE(reports[1].empty());
   EXPECT_THROW(cleaning.begin(Step::weak_branches, rules), std::logic_error) << "a step begun twice";
-  EXPECT_THROW(cleaning.add(random_bases(random, 30), 1), std::logic_error) << "added during a step";
+  EXPECT_THROW(cleaning.add(random_bases(random, 30), 1, {}), std::logic_error) << "added during a step";
   EXPECT_THROW(cleaning.take_unitigs(), std::logic_error) << "taken during a step";
   EXPECT_THROW(cleaning.reports_arrived(reports[1]), std::invalid_argument) << "ends store 1 owns";
   std::vector<std::byte> header;
-  put_varint(header, static_cast<std::uint64_t>(Step::tip_ends));
+  put_varint(header, static_cast<std::uint64_t>(Step::tips));
   put_varint(header, 1);
   EXPECT_THROW(cleaning.reports_arrived(header), std::invalid_argument) << "a record of another step";
   header.clear();
@@ -368,26 +374,31 @@ TEST(JunctionCleaning, RefusesMessagesThatDoNotFitAndStepsOutOfOrder) {
   EXPECT_EQ(cleaning.removed_in_step(), 0u);  // no rival at any junction
   EXPECT_THROW(cleaning.verdicts_arrived({}), std::logic_error) << "verdicts from a third owner";
 
-  // Tips are judged by the tip ends of the same unitigs: not once one more has come.
+  // After a step that removed a unitig, what is left must be joined again (it comes back with
+  // its ways on) before anything else: no step, no unitig added to the rest.
   JunctionCleaning alone(k, 1, 0);
-  alone.add(random_bases(random, 50), 10);
-  EXPECT_TRUE(alone.reports_arrived(alone.begin(Step::tip_ends, rules)[0]));
-  EXPECT_THROW(alone.reports_arrived({}), std::logic_error) << "records from more stores than there are";
-  alone = JunctionCleaning(k, 1, 0);
-  alone.add(random_bases(random, 50), 10);
-  EXPECT_TRUE(alone.reports_arrived(alone.begin(Step::tip_ends, rules)[0]));
+  const std::string junction = random_bases(random, k - 1);
+  alone.add(random_bases(random, 30) + junction, 100 * 31, {false, true});
+  alone.add(random_bases(random, 20) + junction, 1, {false, true});  // a weak branch beside it
+  EXPECT_TRUE(alone.reports_arrived(alone.begin(Step::weak_branches, rules)[0]));
   EXPECT_TRUE(alone.verdicts_arrived(alone.verdicts()[0]));
-  alone.add(random_bases(random, 50), 10);
-  EXPECT_THROW(alone.begin(Step::tips, rules), std::logic_error);
+  ASSERT_EQ(alone.removed_in_step(), 1u);
+  EXPECT_THROW(alone.begin(Step::tips, rules), std::logic_error) << "a step before the joining";
+  EXPECT_THROW(alone.add(random_bases(random, 50), 10, {}), std::logic_error) << "a unitig added before the joining";
+  std::vector<JunctionCleaning::StoredUnitig> left = alone.take_unitigs();
+  ASSERT_EQ(left.size(), 1u);
+  alone.add(std::move(left[0].bases), left[0].coverage_sum, {false, false});
+  EXPECT_TRUE(alone.reports_arrived(alone.begin(Step::tips, rules)[0]));
+  EXPECT_THROW(alone.reports_arrived({}), std::logic_error) << "records from more stores than there are";
 
   // Records that come before a store's own step are of that step: another step's are refused
   // when it judges them, and a key of the length of another step's when they come.
   JunctionCleaning early(k, 2, 0);
   JunctionCleaning sender(k, 2, 1);
-  for (int unitig = 0; unitig < 10; ++unitig) sender.add(random_bases(random, 40 + random() % 40), 100);
-  const JunctionCleaning::Messages tip_ends = sender.begin(Step::tip_ends, rules);
-  ASSERT_FALSE(tip_ends[0].empty());
-  EXPECT_FALSE(early.reports_arrived(tip_ends[0]));
+  for (int unitig = 0; unitig < 10; ++unitig) sender.add(random_bases(random, 40 + random() % 40), 100, {});
+  const JunctionCleaning::Messages tips = sender.begin(Step::tips, rules);
+  ASSERT_FALSE(tips[0].empty());
+  EXPECT_FALSE(early.reports_arrived(tips[0]));
   EXPECT_TRUE(early.reports_arrived(early.begin(Step::weak_branches, rules)[0]));
   EXPECT_THROW(early.verdicts(), std::logic_error) << "records of another step than its own";
   std::vector<std::byte> long_key;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <random>
@@ -86,7 +87,30 @@ std::vector<std::tuple<std::string, std::uint64_t, bool>> compacted(std::size_t 
   return unitigs;
 }
 
+// Whether anything leads on from `junction` (k-1 bases, read the way a unitig arrives at it)
+// among `unitigs`: one that leaves it read either way, or any at all when the junction reads
+// the same both ways.
+bool leads_on(const std::string& junction, const std::vector<RawPiece>& unitigs) {
+  if (reverse_complement(junction) == junction) return true;
+  const std::string other_way = reverse_complement(junction);
+  return std::any_of(unitigs.begin(), unitigs.end(), [&](const RawPiece& unitig) {
+    return unitig.bases.starts_with(junction) || unitig.bases.ends_with(other_way);
+  });
+}
+
+// Each unitig's ways on, as the joined unitigs themselves give them.
+void expect_ways_on(std::size_t k, const std::vector<RawPiece>& unitigs, std::array<std::size_t, 2>& seen) {
+  for (const RawPiece& unitig : unitigs) {
+    const std::string first = unitig.bases.substr(0, k - 1);
+    const std::string last = unitig.bases.substr(unitig.bases.size() - (k - 1));
+    EXPECT_EQ(unitig.ways_on[0], leads_on(reverse_complement(first), unitigs)) << "at the start of " << unitig.bases;
+    EXPECT_EQ(unitig.ways_on[1], leads_on(last, unitigs)) << "at the end of " << unitig.bases;
+    for (const bool way : unitig.ways_on) ++seen[way ? 1 : 0];
+  }
+}
+
 TEST(PieceJoining, JoinsWhatCompactionWouldWhereverThePiecesAndMessagesGo) {
+  std::array<std::size_t, 2> ways_on_seen{};  // ends with nothing, and with something, leading on
   for (const std::size_t k : {21u, 22u}) {
     for (const std::size_t stores : {1u, 2u, 3u, 8u}) {
       for (std::uint64_t seed = 1; seed <= 6; ++seed) {
@@ -103,9 +127,17 @@ TEST(PieceJoining, JoinsWhatCompactionWouldWhereverThePiecesAndMessagesGo) {
         EXPECT_EQ(unitigs.size(), expected.size() - 1 + cycle_pieces) << stores << " stores, seed " << seed;
         EXPECT_EQ(static_cast<std::size_t>(std::count(run.on_cycle().begin(), run.on_cycle().end(), true)), cycle_pieces);
         EXPECT_GT(pieces.size(), 2 * unitigs.size()) << "pieces to join";
+        // And says for each end whether anything leads on from it, as tips are judged.
+        std::vector<RawPiece> joined;
+        for (std::size_t at = 0; at < unitigs.size(); ++at) {
+          if (!run.on_cycle()[at]) joined.push_back(unitigs[at]);
+        }
+        expect_ways_on(k, joined, ways_on_seen);
       }
     }
   }
+  EXPECT_GT(ways_on_seen[0], 0u);
+  EXPECT_GT(ways_on_seen[1], 0u);
 }
 
 TEST(PieceJoining, LeavesACycleOfTwoPiecesAsItWasAndJoinsAChainOfTwo) {
