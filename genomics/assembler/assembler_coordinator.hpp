@@ -310,9 +310,12 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       add_unvisited(message.payload());
       if (--awaited_ == 0) start_cleaning();
     } else if (action == ACTION_CLEAN_STEP_DONE) {
-      const auto [unitigs, kmers] = pair_of(message.payload(), "cleaning step report");
-      cleaning_.removed += unitigs;
-      cleaning_.kmers_removed += kmers;
+      const std::span<const std::byte> report = message.payload();
+      if (report.size() != 16 * JunctionCleaning::kKinds) throw std::invalid_argument("cleaning step report of the wrong size");
+      for (std::size_t kind = 0; kind < JunctionCleaning::kKinds; ++kind) {
+        cleaning_.removed[kind] += load_le64(report.data() + 8 * kind);
+        cleaning_.kmers_removed[kind] += load_le64(report.data() + 8 * (JunctionCleaning::kKinds + kind));
+      }
       if (--awaited_ == 0) step_done();
     } else if (action == ACTION_GRAPH_CLEANED) {
       const auto [unitigs, kmers] = pair_of(message.payload(), "cleaning report");
@@ -460,18 +463,21 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
         store_le64(at + 8, outcome_.coverage_threshold);
         store_le64(at + 16, settings_.cleaning.tip_length_for(k));
         store_le64(at + 24, settings_.cleaning.bubble_length_for(k));
-        cleaning_.removed = 0;
-        cleaning_.kmers_removed = 0;
+        cleaning_.removed = {};
+        cleaning_.kmers_removed = {};
         ++cleaning_.steps;
         to_every_store(ACTION_CLEAN_STEP, step);
         return;
       }
-      case CleaningRounds::Next::join:
+      case CleaningRounds::Next::join: {
         joining_ = {};
         joining_.kmers_sent_before = kmers_promised_;
         ++cleaning_.joinings;
-        to_every_store(ACTION_CLEAN_JOIN, Payload{});
+        Payload kind = Payload::for_overwrite(8);
+        store_le64(kind.writable_bytes().data(), static_cast<std::uint64_t>(cleaning_.rounds->applied()));
+        to_every_store(ACTION_CLEAN_JOIN, kind);
         return;
+      }
       case CleaningRounds::Next::finished:
         outcome_.cleaning = cleaning_.rounds->report();
         this->log().line(progress_.report(
@@ -484,12 +490,16 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   }
 
   void step_done() {
-    if (cleaning_.removed > cleaning_.unitigs_in_stores || cleaning_.kmers_removed > cleaning_.kmers_in_stores) {
-      throw std::logic_error("the stores removed more unitigs than they held");
+    const CleaningRounds::Next next = cleaning_.rounds->step_done(cleaning_.removed);
+    if (next == CleaningRounds::Next::join) {  // the stores remove what the first kind that removed anything judged
+      const auto kind = static_cast<std::size_t>(cleaning_.rounds->applied());
+      if (cleaning_.removed[kind] > cleaning_.unitigs_in_stores || cleaning_.kmers_removed[kind] > cleaning_.kmers_in_stores) {
+        throw std::logic_error("the stores removed more unitigs than they held");
+      }
+      cleaning_.unitigs_in_stores -= cleaning_.removed[kind];
+      cleaning_.kmers_in_stores -= cleaning_.kmers_removed[kind];
     }
-    cleaning_.unitigs_in_stores -= cleaning_.removed;
-    cleaning_.kmers_in_stores -= cleaning_.kmers_removed;
-    next_in_cleaning(cleaning_.rounds->step_done(cleaning_.removed));
+    next_in_cleaning(next);
   }
 
   // Every store sent its cleaned unitigs, and they all came: with the cycles, the graph.
@@ -869,8 +879,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     std::optional<CleaningRounds> rounds;  // once the cleaning began
     std::uint64_t unitigs_in_stores = 0;
     std::uint64_t kmers_in_stores = 0;
-    std::uint64_t removed = 0;  // in the step under way, by the stores that reported
-    std::uint64_t kmers_removed = 0;
+    CleaningRounds::Removals removed{};  // each kind, in the step under way, by the stores that reported
+    CleaningRounds::Removals kmers_removed{};
     std::uint64_t kmers_sent_in_joinings = 0;  // pieces of cycles, from the joinings between steps
     std::uint64_t steps = 0;
     std::uint64_t joinings = 0;

@@ -42,11 +42,14 @@
 //   coordinator -> store  ACTION_UNVISITED_REQUEST  vertices no walk reached (cycles)
 //   store -> coordinator  ACTION_UNVISITED       VertexRecords
 //   then the kept unitigs cleaned by the stores (junction_cleaning.hpp, cleaning_rounds.hpp):
-//   coordinator -> store  ACTION_CLEAN_STEP      u64 step, u64 threshold, u64 tip length, u64 bubble length
-//   store -> every store  ACTION_CLEAN_REPORTS   its unitigs' ends (or pairs of junctions) that store owns
+//   coordinator -> store  ACTION_CLEAN_STEP      u64 the first kind it judges, u64 threshold, u64 tip length,
+//                                                u64 bubble length
+//   store -> every store  ACTION_CLEAN_REPORTS   its unitigs' ends and pairs of junctions that store owns
 //   store -> every store  ACTION_CLEAN_VERDICTS  the verdicts on that store's unitigs
-//   store -> coordinator  ACTION_CLEAN_STEP_DONE u64 unitigs it removed, u64 k-mers in them
-//   coordinator -> store  ACTION_CLEAN_JOIN      join the unitigs left (the joining above, again)
+//   store -> coordinator  ACTION_CLEAN_STEP_DONE u64 unitigs each kind would remove (weak branches, tips,
+//                                                bubbles), then u64 k-mers in them, each kind
+//   coordinator -> store  ACTION_CLEAN_JOIN      u64 the kind to remove; then join the unitigs left (the
+//                                                joining above, again)
 //   coordinator -> store  ACTION_CLEAN_FINISH    send the cleaned unitigs
 //   store -> coordinator  ACTION_UNITIGS         its cleaned unitigs, then
 //                         ACTION_GRAPH_CLEANED   u64 unitigs sent, u64 k-mers in them

@@ -119,11 +119,14 @@ class GraphStore : public KmerStore<Words> {
       if (cleaning().reports_arrived(message.payload())) send_verdicts();
       return;
     } else if (action == ACTION_CLEAN_VERDICTS) {
-      if (cleaning().verdicts_arrived(message.payload())) {
-        send_pair(ACTION_CLEAN_STEP_DONE, cleaning().removed_in_step(), cleaning().kmers_removed_in_step());
-      }
+      if (cleaning().verdicts_arrived(message.payload())) report_step();
       return;
     } else if (action == ACTION_CLEAN_JOIN) {
+      const std::span<const std::byte> kind = message.payload();
+      if (kind.size() != 8 || load_le64(kind.data()) > static_cast<std::uint64_t>(JunctionCleaning::Step::bubbles)) {
+        throw std::invalid_argument("a cleaning's joining with no kind of removal to apply");
+      }
+      cleaning().remove_judged(static_cast<JunctionCleaning::Step>(load_le64(kind.data())));
       for (JunctionCleaning::StoredUnitig& unitig : cleaning().take_unitigs()) {
         joining().add_piece(std::move(unitig.bases), unitig.coverage_sum);
       }
@@ -658,9 +661,17 @@ class GraphStore : public KmerStore<Words> {
   void send_verdicts() {
     JunctionCleaning::Messages verdicts = cleaning().verdicts();
     to_every_other_store(ACTION_CLEAN_VERDICTS, verdicts);
-    if (cleaning().verdicts_arrived(verdicts[self_index_])) {
-      send_pair(ACTION_CLEAN_STEP_DONE, cleaning().removed_in_step(), cleaning().kmers_removed_in_step());
-    }
+    if (cleaning().verdicts_arrived(verdicts[self_index_])) report_step();
+  }
+
+  // What each kind the step judged would remove here: unitigs, then their k-mers.
+  void report_step() {
+    using Step = JunctionCleaning::Step;
+    const JunctionCleaning& judged = cleaning();
+    send_counts(ACTION_CLEAN_STEP_DONE,
+                {judged.removed_in_step(Step::weak_branches), judged.removed_in_step(Step::tips),
+                 judged.removed_in_step(Step::bubbles), judged.kmers_removed_in_step(Step::weak_branches),
+                 judged.kmers_removed_in_step(Step::tips), judged.kmers_removed_in_step(Step::bubbles)});
   }
 
   void send_cleaned() {

@@ -24,6 +24,7 @@ void JunctionCleaning::add(std::string bases, std::uint64_t coverage_sum, WaysOn
   if (in_step_) throw std::logic_error("cleaning at junctions: a unitig added during a step");
   if (removed_since_joined_) throw std::logic_error("cleaning at junctions: a unitig added before the others were joined");
   if (bases.size() < k_) throw std::invalid_argument("cleaning at junctions: a unitig shorter than k");
+  judged_ = false;  // the verdicts were of the unitigs before
   unitigs_.push_back({std::move(bases), coverage_sum});
   ways_on_.push_back(ways_on[kStart]);
   ways_on_.push_back(ways_on[kEnd]);
@@ -33,22 +34,23 @@ std::vector<JunctionCleaning::StoredUnitig> JunctionCleaning::take_unitigs() {
   if (in_step_) throw std::logic_error("cleaning at junctions: unitigs taken during a step");
   ways_on_.clear();
   removed_since_joined_ = false;
+  judged_ = false;
   return std::exchange(unitigs_, {});
 }
 
-// A message: varint the step, varint the sending store, then per record: varint local,
-// varint side, varint flags (1 entering, 2 eligible), varint coverage sum, varint length,
-// varint the key's length, the key, then the k bases of its order.
+// A message: varint the step's first kind, varint the sending store, then per record: varint
+// local, varint side, varint flags, varint coverage sum, varint length, varint the key's
+// length, the key, then the k bases of its order.
 void JunctionCleaning::put_record(std::vector<std::byte>& message, std::string_view key, std::size_t local, int side,
-                                  bool entering, bool eligible, std::string_view order) const {
+                                  std::uint64_t flags, std::string_view order) const {
   if (message.empty()) {
-    put_varint(message, static_cast<std::uint64_t>(step_));
+    put_varint(message, static_cast<std::uint64_t>(first_));
     put_varint(message, self_);
   }
   const StoredUnitig& unitig = unitigs_[local];
   put_varint(message, local);
   put_varint(message, static_cast<std::uint64_t>(side));
-  put_varint(message, (entering ? 1u : 0u) | (eligible ? 2u : 0u));
+  put_varint(message, flags);
   put_varint(message, unitig.coverage_sum);
   put_varint(message, unitig.bases.size());
   put_varint(message, key.size());
@@ -58,54 +60,56 @@ void JunctionCleaning::put_record(std::vector<std::byte>& message, std::string_v
   message.insert(message.end(), order_bytes, order_bytes + order.size());
 }
 
-JunctionCleaning::Messages JunctionCleaning::begin(Step step, const Rules& rules) {
+JunctionCleaning::Messages JunctionCleaning::begin(Step first, const Rules& rules) {
   if (in_step_) throw std::logic_error("cleaning at junctions: a step begun before the last one ended");
   if (removed_since_joined_) {
     throw std::logic_error("cleaning at junctions: a step begun before what the last step left was joined");
   }
-  step_ = step;
+  first_ = first;
   rules_ = rules;
   in_step_ = true;
+  judged_ = false;
   verdicts_in_ = 0;
-  removed_in_step_ = 0;
-  kmers_removed_in_step_ = 0;
-  verdict_marks_.assign(unitigs_.size(), false);
+  removed_ = {};
+  kmers_removed_ = {};
+  verdict_marks_.assign(kKinds * unitigs_.size(), false);
+  const bool weak = first == Step::weak_branches;
+  const bool ends = first != Step::bubbles;  // weak branches and tips are judged at the ends
   Messages out(stores_);
   const std::size_t length = k_ - 1;
   for (std::size_t local = 0; local < unitigs_.size(); ++local) {
     const std::string_view bases = unitigs_[local].bases;
-    if (step == Step::bubbles && bases.size() > rules.bubble_length) continue;  // no bubble's branch
+    const bool bubble_branch = bases.size() <= rules.bubble_length;
+    if (!ends && !bubble_branch) continue;
     // Only the ends of each unitig are read, never its whole reverse complement: the ends are
     // what the owners judge, and its first k bases read the smaller way its place in order.
-    const std::string_view first = bases.substr(0, length);
-    const std::string_view last = bases.substr(bases.size() - length);
+    const std::string_view first_bases = bases.substr(0, length);
+    const std::string_view last_bases = bases.substr(bases.size() - length);
     const std::string order = reverse_sorts_first(bases) ? reverse_complement(bases.substr(bases.size() - k_))
                                                          : std::string(bases.substr(0, k_));
-    if (step == Step::bubbles) {
+    if (bubble_branch) {
       // Read forward, then reverse complemented: its first junction, then its last.
-      const std::string forward = std::string(first).append(last);
-      const std::string backward = reverse_complement(last).append(reverse_complement(first));
-      put_record(out[owner_of_key(forward, stores_)], forward, local, kEnd, false, true, order);
-      put_record(out[owner_of_key(backward, stores_)], backward, local, kStart, false, true, order);
-      continue;
+      const std::string forward = std::string(first_bases).append(last_bases);
+      const std::string backward = reverse_complement(last_bases).append(reverse_complement(first_bases));
+      put_record(out[owner_of_key(forward, stores_)], forward, local, kEnd, kBubbleReading, order);
+      put_record(out[owner_of_key(backward, stores_)], backward, local, kStart, kBubbleReading, order);
     }
+    if (!ends) continue;
     const bool below = rules::below_threshold({unitigs_[local].coverage_sum, bases.size() - k_ + 1}, rules.threshold);
     for (const int side : {kStart, kEnd}) {
       // The junction as the unitig arrives at it, read the way that ends there: forward at its
       // end, reverse complemented at its start.
-      const std::string arriving = side == kEnd ? std::string(last) : reverse_complement(first);
+      const std::string arriving = side == kEnd ? std::string(last_bases) : reverse_complement(first_bases);
       const std::string other_way = reverse_complement(arriving);
       const bool entering = arriving <= other_way;
       const std::string& junction = entering ? arriving : other_way;
-      bool eligible = false;
-      if (step == Step::weak_branches) eligible = below;
-      if (step == Step::tips) {
-        const std::size_t here = 2 * local + static_cast<std::size_t>(side);
-        const std::size_t there = 2 * local + static_cast<std::size_t>(1 - side);
-        // Nothing before it (nothing arrives where it leaves), something after it.
-        eligible = bases.size() < rules.tip_length && !ways_on_[there] && ways_on_[here];
-      }
-      put_record(out[owner_of_key(junction, stores_)], junction, local, side, entering, eligible, order);
+      std::uint64_t flags = entering ? kEntering : 0;
+      if (weak && below) flags |= kWeakEligible;
+      const std::size_t here = 2 * local + static_cast<std::size_t>(side);
+      const std::size_t there = 2 * local + static_cast<std::size_t>(1 - side);
+      // A tip: nothing before it (nothing arrives where it leaves), something after it.
+      if (bases.size() < rules.tip_length && !ways_on_[there] && ways_on_[here]) flags |= kTipEligible;
+      put_record(out[owner_of_key(junction, stores_)], junction, local, side, flags, order);
     }
   }
   return out;
@@ -119,28 +123,31 @@ bool JunctionCleaning::reports_arrived(std::span<const std::byte> bytes) {
     if (step > static_cast<std::uint64_t>(Step::bubbles)) reader.fail("a step out of range");
     // Records may come before this store's own step begins; all are of one step, checked
     // against its own when it judges them.
-    if ((in_step_ && step != static_cast<std::uint64_t>(step_)) ||
+    if ((in_step_ && step != static_cast<std::uint64_t>(first_)) ||
         (records_step_ && step != static_cast<std::uint64_t>(*records_step_))) {
       reader.fail("a record of another step");
     }
     records_step_ = static_cast<Step>(step);
     if (store >= stores_) reader.fail("a store outside the stores");
-    const std::size_t key_length = *records_step_ == Step::bubbles ? 2 * (k_ - 1) : k_ - 1;
+    // The flags a step beginning with this kind may set.
+    std::uint64_t allowed = kBubbleReading;
+    if (*records_step_ != Step::bubbles) allowed |= kEntering | kTipEligible;
+    if (*records_step_ == Step::weak_branches) allowed |= kWeakEligible;
     while (!reader.at_end()) {
       Record record;
       record.store = static_cast<std::size_t>(store);
       record.local = reader.next();
       const std::uint64_t side = reader.next();
-      const std::uint64_t flags = reader.next();
+      record.flags = reader.next();
       record.coverage_sum = reader.next();
       record.length = reader.next();
-      if (side > 1 || flags > 3) reader.fail("a side or flag out of range");
+      if (side > 1 || (record.flags & ~allowed) != 0) reader.fail("a side or flag out of range for its step");
+      if ((record.flags & kBubbleReading) != 0 && record.flags != kBubbleReading) reader.fail("a bubble's reading flagged as an end");
       if (record.length < k_) reader.fail("a unitig shorter than k");
       record.side = static_cast<int>(side);
-      record.entering = (flags & 1) != 0;
-      record.eligible = (flags & 2) != 0;
       record.key = std::string(reader.text(reader.count("key bases"), "a key"));
-      if (record.key.size() != key_length) reader.fail("a key of the wrong length for its step");
+      const std::size_t key_length = record.flags == kBubbleReading ? 2 * (k_ - 1) : k_ - 1;
+      if (record.key.size() != key_length) reader.fail("a key of the wrong length for its record");
       if (owner_of_key(record.key, stores_) != self_) reader.fail("a key this store does not own");
       record.order = std::string(reader.text(k_, "a unitig's first bases"));
       records_.push_back(std::move(record));
@@ -152,15 +159,16 @@ bool JunctionCleaning::reports_arrived(std::span<const std::byte> bytes) {
 
 JunctionCleaning::Messages JunctionCleaning::verdicts() {
   if (!in_step_ || reports_in_ != stores_) throw std::logic_error("cleaning verdicts before every store's records");
-  if (records_step_ && *records_step_ != step_) throw std::logic_error("cleaning records of another step than this store's");
+  if (records_step_ && *records_step_ != first_) throw std::logic_error("cleaning records of another step than this store's");
   records_step_.reset();
+  // Ends and pairs of junctions have keys of different lengths: a group is of one or the other.
   std::sort(records_.begin(), records_.end(), [](const Record& a, const Record& b) { return a.key < b.key; });
   Messages out(stores_);
   for (std::size_t first = 0; first < records_.size();) {
     std::size_t last = first + 1;
     while (last < records_.size() && records_[last].key == records_[first].key) ++last;
     const std::span<const Record> group(records_.data() + first, last - first);
-    if (step_ == Step::bubbles) {
+    if (group.front().flags == kBubbleReading) {
       judge_bubbles(group, out);
     } else {
       judge_ends(group, out);
@@ -170,6 +178,11 @@ JunctionCleaning::Messages JunctionCleaning::verdicts() {
   records_ = {};
   reports_in_ = 0;
   return out;
+}
+
+// Varint kKinds * local + kind per unitig to go for that kind (once per end or reading that lost).
+void JunctionCleaning::put_verdict(std::vector<std::byte>& message, std::uint64_t local, Step kind) {
+  put_varint(message, kKinds * local + static_cast<std::uint64_t>(kind));
 }
 
 // Higher mean coverage wins; on a tie, the unitig first in sequence order.
@@ -186,15 +199,22 @@ bool JunctionCleaning::better(const Record& a, const Record& b) const {
 void JunctionCleaning::judge_ends(std::span<const Record> group, Messages& out) const {
   const std::string& junction = group.front().key;
   const bool palindrome = reverse_complement(junction) == junction;
-  const auto same_unitig = [](const Record& a, const Record& b) { return a.store == b.store && a.local == b.local; };
+  const auto rivals = [palindrome](const Record& rival, const Record& end) {
+    const bool same_unitig = rival.store == end.store && rival.local == end.local;
+    return !same_unitig && (palindrome || (rival.flags & kEntering) == (end.flags & kEntering));
+  };
   for (const Record& end : group) {
-    if (!end.eligible) continue;
-    const bool beaten = std::any_of(group.begin(), group.end(), [&](const Record& rival) {
-      if (same_unitig(rival, end) || (!palindrome && rival.entering != end.entering)) return false;
-      if (step_ == Step::weak_branches) return !rules::below_threshold(coverage(rival), rules_.threshold);
-      return better(rival, end) && rules::looks_like_error(coverage(end), coverage(rival), rules_.threshold);
-    });
-    if (beaten) put_varint(out[end.store], end.local);
+    if ((end.flags & kWeakEligible) != 0 && std::any_of(group.begin(), group.end(), [&](const Record& rival) {
+          return rivals(rival, end) && !rules::below_threshold(coverage(rival), rules_.threshold);
+        })) {
+      put_verdict(out[end.store], end.local, Step::weak_branches);
+    }
+    if ((end.flags & kTipEligible) != 0 && std::any_of(group.begin(), group.end(), [&](const Record& rival) {
+          return rivals(rival, end) && better(rival, end) &&
+                 rules::looks_like_error(coverage(end), coverage(rival), rules_.threshold);
+        })) {
+      put_verdict(out[end.store], end.local, Step::tips);
+    }
   }
 }
 
@@ -215,41 +235,51 @@ void JunctionCleaning::judge_bubbles(std::span<const Record> group, Messages& ou
         !rules::read_about_as_often(coverage(member), coverage(*best))) {
       continue;
     }
-    put_varint(out[member.store], member.local);
+    put_verdict(out[member.store], member.local, Step::bubbles);
   }
 }
 
-// Varint local per unitig to go (once per end or reading that lost).
 bool JunctionCleaning::verdicts_arrived(std::span<const std::byte> bytes) {
   if (!in_step_) throw std::logic_error("cleaning verdicts outside a step");
   VarintReader reader(bytes, "cleaning verdicts");
   while (!reader.at_end()) {
     const std::uint64_t mark = reader.next();
     if (mark >= verdict_marks_.size()) reader.fail("a unitig this store does not hold");
+    if (mark % kKinds < static_cast<std::uint64_t>(first_)) reader.fail("a verdict of a kind the step did not judge");
     verdict_marks_[static_cast<std::size_t>(mark)] = true;
   }
   if (++verdicts_in_ > stores_) throw std::logic_error("cleaning verdicts from more stores than there are");
   if (verdicts_in_ != stores_) return false;
   in_step_ = false;
-  std::vector<StoredUnitig> kept;
-  kept.reserve(unitigs_.size());
+  judged_ = true;
   for (std::size_t local = 0; local < unitigs_.size(); ++local) {
-    if (verdict_marks_[local]) {
-      ++removed_in_step_;
-      kmers_removed_in_step_ += unitigs_[local].bases.size() - k_ + 1;
-    } else {
-      kept.push_back(std::move(unitigs_[local]));
+    for (std::size_t kind = 0; kind < kKinds; ++kind) {
+      if (!verdict_marks_[kKinds * local + kind]) continue;
+      ++removed_[kind];
+      kmers_removed_[kind] += unitigs_[local].bases.size() - k_ + 1;
     }
   }
-  unitigs_ = std::move(kept);
+  return true;
+}
+
+void JunctionCleaning::remove_judged(Step kind) {
+  if (!judged_) throw std::logic_error("cleaning at junctions: a removal without a step's verdicts");
+  if (kind < first_) throw std::logic_error("cleaning at junctions: a removal of a kind the step did not judge");
+  judged_ = false;
+  std::vector<StoredUnitig> kept;
+  kept.reserve(unitigs_.size());
+  const auto index = static_cast<std::size_t>(kind);
+  for (std::size_t local = 0; local < unitigs_.size(); ++local) {
+    if (!verdict_marks_[kKinds * local + index]) kept.push_back(std::move(unitigs_[local]));
+  }
   verdict_marks_ = {};
+  const bool removed = kept.size() != unitigs_.size();
+  unitigs_ = std::move(kept);
+  if (!removed) return;
   // What leads on where a unitig went has changed, and the rest are numbered anew: the ways on
   // come back with the joining, which must come first.
-  if (removed_in_step_ != 0) {
-    ways_on_.clear();
-    removed_since_joined_ = true;
-  }
-  return true;
+  ways_on_.clear();
+  removed_since_joined_ = true;
 }
 
 }  // namespace xenon::genomics
