@@ -30,12 +30,13 @@
 //   store -> coordinator  ACTION_GRAPH_WALK_DONE  u64 pieces walked, u64 k-mers in them
 //   then the pieces joined into unitigs by the stores (piece_joining.hpp):
 //   store -> every store  ACTION_JOIN_ENDS       its pieces' ends whose junctions that store owns
-//   store -> every store  ACTION_JOIN_LINKS      the links found at its junctions, of that store's pieces
+//   store -> every store  ACTION_JOIN_LINKS      the links found at its junctions, of that store's pieces,
+//                                                and its pieces' ends there that something leads on from
 //   store -> store        ACTION_JOIN_TOKENS     tokens along chains of pieces
 //   store -> coordinator  ACTION_JOIN_STARTED    u64 tokens it started (once)
 //   store -> coordinator  ACTION_JOIN_FINISHED   u64 more tokens that reached their chain's other end
 //   coordinator -> store  ACTION_JOIN_GATHER     every token has finished: gather the chains
-//   store -> store        ACTION_JOIN_PIECES     pieces of chains that store collects
+//   store -> store        ACTION_JOIN_PIECES     pieces of chains that store collects, with their ways on
 //   store -> coordinator  ACTION_UNITIGS         the pieces of cycles of pieces (UnitigRecords), then
 //                         ACTION_GRAPH_JOINED    u64 unitigs sent, u64 k-mers in them, u64 unitigs
 //                                                kept, u64 k-mers in them

@@ -643,8 +643,8 @@ class GraphStore : public KmerStore<Words> {
     joining_.reset();
   }
 
-  // A cleaning step (junction_cleaning.hpp): u64 step, u64 threshold, u64 tip length, u64
-  // bubble length.
+  // A cleaning step (junction_cleaning.hpp): u64 the first kind it judges, u64 threshold, u64
+  // tip length, u64 bubble length.
   void clean_step(std::span<const std::byte> bytes) {
     if (bytes.size() != 32) throw std::invalid_argument("a cleaning step of the wrong size");
     const std::uint64_t step = load_le64(bytes.data());

@@ -24,6 +24,7 @@ void JunctionCleaning::add(std::string bases, std::uint64_t coverage_sum, WaysOn
   if (in_step_) throw std::logic_error("cleaning at junctions: a unitig added during a step");
   if (removed_since_joined_) throw std::logic_error("cleaning at junctions: a unitig added before the others were joined");
   if (bases.size() < k_) throw std::invalid_argument("cleaning at junctions: a unitig shorter than k");
+  if (unitigs_.size() > 0xffffffffu) throw std::overflow_error("cleaning at junctions: more than 2^32 unitigs on a store");
   judged_ = false;  // the verdicts were of the unitigs before
   unitigs_.push_back({std::move(bases), coverage_sum});
   ways_on_.push_back(ways_on[kStart]);
@@ -65,6 +66,7 @@ JunctionCleaning::Messages JunctionCleaning::begin(Step first, const Rules& rule
   if (removed_since_joined_) {
     throw std::logic_error("cleaning at junctions: a step begun before what the last step left was joined");
   }
+  if (ways_on_.size() != 2 * unitigs_.size()) throw std::logic_error("cleaning at junctions: unitigs without their ways on");
   first_ = first;
   rules_ = rules;
   in_step_ = true;
@@ -136,13 +138,14 @@ bool JunctionCleaning::reports_arrived(std::span<const std::byte> bytes) {
     while (!reader.at_end()) {
       Record record;
       record.store = static_cast<std::size_t>(store);
-      record.local = reader.next();
+      record.local = reader.next32("a unitig's number");  // so that kKinds times it, in a verdict, cannot wrap
       const std::uint64_t side = reader.next();
       record.flags = reader.next();
       record.coverage_sum = reader.next();
       record.length = reader.next();
       if (side > 1 || (record.flags & ~allowed) != 0) reader.fail("a side or flag out of range for its step");
       if ((record.flags & kBubbleReading) != 0 && record.flags != kBubbleReading) reader.fail("a bubble's reading flagged as an end");
+      if (record.flags != kBubbleReading && *records_step_ == Step::bubbles) reader.fail("an end in a step of bubbles alone");
       if (record.length < k_) reader.fail("a unitig shorter than k");
       record.side = static_cast<int>(side);
       record.key = std::string(reader.text(reader.count("key bases"), "a key"));

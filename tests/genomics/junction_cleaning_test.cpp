@@ -341,6 +341,44 @@ TEST(JunctionCleaning, MakesTheSerialCleaningsDecisionsWhereverTheUnitigsAndMess
   EXPECT_LT(totals.steps, 3 * totals.rounds);
 }
 
+// The rounds apply the first kind a step found anything to remove, and judge the kinds after
+// it next; a round ends after bubbles or when nothing from its step on removes anything.
+TEST(CleaningRounds, AppliesTheFirstKindThatRemovesAndJudgesTheRestNext) {
+  using Next = CleaningRounds::Next;
+  CleaningRounds idle(2);
+  ASSERT_EQ(idle.start(), Next::step);
+  EXPECT_EQ(idle.step_done({0, 0, 0}), Next::finished) << "a round that removed nothing is the last";
+  EXPECT_EQ(idle.report().rounds, 1);
+  EXPECT_EQ(CleaningRounds(0).start(), Next::finished);
+
+  CleaningRounds rounds(2);
+  ASSERT_EQ(rounds.start(), Next::step);
+  EXPECT_EQ(rounds.step(), Step::weak_branches);
+  ASSERT_EQ(rounds.step_done({5, 3, 1}), Next::join);
+  EXPECT_EQ(rounds.applied(), Step::weak_branches);
+  ASSERT_EQ(rounds.joined(), Next::step);
+  EXPECT_EQ(rounds.step(), Step::tips);
+  ASSERT_EQ(rounds.step_done({9, 0, 2}), Next::join) << "weak branches are not judged again this round";
+  EXPECT_EQ(rounds.applied(), Step::bubbles);
+  ASSERT_EQ(rounds.joined(), Next::step) << "after bubbles, the next round";
+  EXPECT_EQ(rounds.step(), Step::weak_branches);
+  EXPECT_EQ(rounds.report().rounds, 2);
+  ASSERT_EQ(rounds.step_done({0, 1, 4}), Next::join);
+  EXPECT_EQ(rounds.applied(), Step::tips);
+  ASSERT_EQ(rounds.joined(), Next::step);
+  EXPECT_EQ(rounds.step(), Step::bubbles);
+  EXPECT_EQ(rounds.step_done({0, 0, 0}), Next::finished) << "the rounds ran out";
+  EXPECT_EQ(rounds.report().weak_branches_removed, 5u);
+  EXPECT_EQ(rounds.report().tips_removed, 1u);
+  EXPECT_EQ(rounds.report().bubbles_popped, 2u);
+  EXPECT_EQ(rounds.report().rounds, 2);
+
+  CleaningRounds one(1);
+  ASSERT_EQ(one.start(), Next::step);
+  ASSERT_EQ(one.step_done({0, 0, 3}), Next::join);
+  EXPECT_EQ(one.joined(), Next::finished) << "one round, over after its bubbles";
+}
+
 TEST(JunctionCleaning, RefusesMessagesThatDoNotFitAndStepsOutOfOrder) {
   constexpr int k = 21;
   const JunctionCleaning::Rules rules{2, 52, 105};
@@ -410,11 +448,17 @@ TEST(JunctionCleaning, RefusesMessagesThatDoNotFitAndStepsOutOfOrder) {
   ASSERT_EQ(left.size(), 1u);
   alone.add(std::move(left[0].bases), left[0].coverage_sum, {false, false});
   EXPECT_TRUE(alone.reports_arrived(alone.begin(Step::tips, rules)[0]));
-  EXPECT_THROW(alone.reports_arrived({}), std::logic_error) << "records from more stores than there are";
   std::vector<std::byte> weak_verdict;
   put_varint(weak_verdict, 0);  // unitig 0 to go as a weak branch, in a step that begins with tips
   EXPECT_THROW(alone.verdicts_arrived(weak_verdict), std::invalid_argument);
   EXPECT_THROW(alone.remove_judged(Step::bubbles), std::logic_error) << "a removal before the verdicts";
+  EXPECT_TRUE(alone.verdicts_arrived(alone.verdicts()[0]));
+  EXPECT_THROW(alone.remove_judged(Step::weak_branches), std::logic_error) << "a kind the step did not judge";
+  EXPECT_NO_THROW(alone.remove_judged(Step::tips));
+  JunctionCleaning crowded(k, 1, 0);
+  crowded.add(random_bases(random, 50), 10, {});
+  EXPECT_TRUE(crowded.reports_arrived(crowded.begin(Step::weak_branches, rules)[0]));
+  EXPECT_THROW(crowded.reports_arrived({}), std::logic_error) << "records from more stores than there are";
 
   // Records that come before a store's own step are of that step: another step's are refused
   // when it judges them, and a key of the length of another step's when they come.

@@ -163,6 +163,34 @@ TEST(PieceJoining, LeavesACycleOfTwoPiecesAsItWasAndJoinsAChainOfTwo) {
   EXPECT_EQ(out[1].coverage_sum, 7u);  // 3 + 4
 }
 
+// A chain whose second piece is held reversed, ending where two unitigs leave: the joined
+// unitig leads on at that end only, whichever way it comes out and whichever store joins it.
+TEST(PieceJoining, TellsEachUnitigWhatLeadsOnFromItsEnds) {
+  constexpr std::size_t k = 21;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    std::mt19937_64 random(seed);
+    const std::string line = random_bases(random, 60);
+    const std::string junction = line.substr(line.size() - (k - 1));
+    JoiningRun run(k, 2, seed);
+    run.store(1).add_piece(line.substr(0, 35), 3);
+    run.store(0).add_piece(reverse_complement(line.substr(15)), 4);
+    run.store(seed % 2).add_piece(junction + random_bases(random, 30), 5);
+    run.store(1 - seed % 2).add_piece(reverse_complement(junction + random_bases(random, 40)), 6);
+    const std::vector<RawPiece> out = run.run();
+    ASSERT_EQ(out.size(), 3u);
+    for (const RawPiece& unitig : out) {
+      if (unitig.coverage_sum == 7) {  // the line, joined
+        const bool forward = unitig.bases == line;
+        ASSERT_TRUE(forward || unitig.bases == reverse_complement(line)) << unitig.bases;
+        EXPECT_EQ(unitig.ways_on, (PieceJoining::WaysOn{!forward, forward})) << "seed " << seed;
+      } else {  // a branch: the line arrives where it leaves, nothing at its other end
+        const bool forward = unitig.bases.starts_with(junction);
+        EXPECT_EQ(unitig.ways_on, (PieceJoining::WaysOn{forward, !forward})) << "seed " << seed;
+      }
+    }
+  }
+}
+
 TEST(PieceJoining, RefusesMessagesThatDoNotFit) {
   PieceJoining joining(21, 2, 0);
   EXPECT_THROW(joining.add_piece("ACGT", 1), std::invalid_argument);
@@ -175,7 +203,15 @@ TEST(PieceJoining, RefusesMessagesThatDoNotFit) {
   put_varint(links, 1);
   put_varint(links, 0);
   EXPECT_THROW(joining.links_arrived(links), std::invalid_argument);
+  std::vector<std::byte> leads_on;
+  put_varint(leads_on, 0);  // something leads on from the end of a piece this store does not have
+  put_varint(leads_on, 3);
+  EXPECT_THROW(PieceJoining(21, 2, 0).links_arrived(leads_on), std::invalid_argument);
   EXPECT_THROW(joining.start_tokens(), std::logic_error) << "before every store's links";
+  std::vector<std::byte> gathered;
+  for (const std::uint64_t field : {0, 0, 10, 4, 21}) put_varint(gathered, field);  // ways on 4: out of range
+  gathered.resize(gathered.size() + 21, std::byte{'A'});
+  EXPECT_THROW(joining.gathered(gathered, [](std::string, std::uint64_t, PieceJoining::WaysOn) {}), std::invalid_argument);
   EXPECT_THROW(PieceJoining(21, 2, 2), std::invalid_argument);
 }
 
