@@ -396,8 +396,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   void joined_maybe_done() {
     const std::size_t stores = this->stores().size();
     const bool walks = !cleaning_.rounds;
-    if ((walks && joining_.walks_reported != stores) || joining_.joins_reported != stores ||
-        unitigs_.size() != unitigs_promised_) {
+    if ((walks && joining_.walks_reported != stores) || (!walks && !cleaning_.joining_expected) ||
+        joining_.joins_reported != stores || unitigs_.size() != unitigs_promised_) {
       return;
     }
     // Every k-mer walked, or left after the last cleaning step, is in a unitig kept or sent.
@@ -415,6 +415,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     cleaning_.kmers_in_stores = joining_.kmers_kept;
     if (!walks) {
       joining_ = {};
+      cleaning_.joining_expected = false;
       next_in_cleaning(cleaning_.rounds->joined());
       return;
     }
@@ -465,19 +466,20 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
         store_le64(at + 24, settings_.cleaning.bubble_length_for(k));
         cleaning_.removed = {};
         cleaning_.kmers_removed = {};
+        cleaning_.joining_expected = false;
         ++cleaning_.steps;
+        // A store that finds a kind to remove joins at once: its joining's reports may come
+        // before other stores' reports of the step, and are counted from here.
+        joining_ = {};
+        joining_.kmers_sent_before = kmers_promised_;
         to_every_store(ACTION_CLEAN_STEP, step);
         return;
       }
-      case CleaningRounds::Next::join: {
-        joining_ = {};
-        joining_.kmers_sent_before = kmers_promised_;
+      case CleaningRounds::Next::join:  // the stores began it themselves
         ++cleaning_.joinings;
-        Payload kind = Payload::for_overwrite(8);
-        store_le64(kind.writable_bytes().data(), static_cast<std::uint64_t>(cleaning_.rounds->applied()));
-        to_every_store(ACTION_CLEAN_JOIN, kind);
+        cleaning_.joining_expected = true;
+        joined_maybe_done();
         return;
-      }
       case CleaningRounds::Next::finished:
         outcome_.cleaning = cleaning_.rounds->report();
         this->log().line(progress_.report(
@@ -491,6 +493,9 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
 
   void step_done() {
     const CleaningRounds::Next next = cleaning_.rounds->step_done(cleaning_.removed);
+    if (next != CleaningRounds::Next::join && (joining_.starts_reported != 0 || joining_.joins_reported != 0)) {
+      throw std::logic_error("the stores joined after a cleaning step that removed nothing");
+    }
     if (next == CleaningRounds::Next::join) {  // the stores remove what the first kind that removed anything judged
       const auto kind = static_cast<std::size_t>(cleaning_.rounds->applied());
       if (cleaning_.removed[kind] > cleaning_.unitigs_in_stores || cleaning_.kmers_removed[kind] > cleaning_.kmers_in_stores) {
@@ -884,6 +889,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     std::uint64_t kmers_sent_in_joinings = 0;  // pieces of cycles, from the joinings between steps
     std::uint64_t steps = 0;
     std::uint64_t joinings = 0;
+    bool joining_expected = false;  // the step under way removed something: the stores join
     bool finish_sent = false;
     std::size_t finishes_reported = 0;
   };

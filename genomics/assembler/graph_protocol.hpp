@@ -46,11 +46,12 @@
 //   coordinator -> store  ACTION_CLEAN_STEP      u64 the first kind it judges, u64 threshold, u64 tip length,
 //                                                u64 bubble length
 //   store -> every store  ACTION_CLEAN_REPORTS   its unitigs' ends and pairs of junctions that store owns
-//   store -> every store  ACTION_CLEAN_VERDICTS  the verdicts on that store's unitigs
+//   store -> every store  ACTION_CLEAN_VERDICTS  the verdicts on that store's unitigs, and how many of each
+//                                                kind the sender gave in all
 //   store -> coordinator  ACTION_CLEAN_STEP_DONE u64 unitigs each kind would remove (weak branches, tips,
 //                                                bubbles), then u64 k-mers in them, each kind
-//   coordinator -> store  ACTION_CLEAN_JOIN      u64 the kind to remove; then join the unitigs left (the
-//                                                joining above, again)
+//   then, where a kind removed anything anywhere, each store removes the first such kind and
+//   joins the unitigs left (the joining above, again) without a word from the coordinator
 //   coordinator -> store  ACTION_CLEAN_FINISH    send the cleaned unitigs
 //   store -> coordinator  ACTION_UNITIGS         its cleaned unitigs, then
 //                         ACTION_GRAPH_CLEANED   u64 unitigs sent, u64 k-mers in them
@@ -81,7 +82,6 @@ inline constexpr Action ACTION_CLEAN_STEP{"genomics.graph.clean-step"};
 inline constexpr Action ACTION_CLEAN_REPORTS{"genomics.graph.clean-reports"};
 inline constexpr Action ACTION_CLEAN_VERDICTS{"genomics.graph.clean-verdicts"};
 inline constexpr Action ACTION_CLEAN_STEP_DONE{"genomics.graph.clean-step-done"};
-inline constexpr Action ACTION_CLEAN_JOIN{"genomics.graph.clean-join"};
 inline constexpr Action ACTION_CLEAN_FINISH{"genomics.graph.clean-finish"};
 inline constexpr Action ACTION_GRAPH_CLEANED{"genomics.graph.cleaned"};
 inline constexpr Action ACTION_UNVISITED_REQUEST{"genomics.graph.unvisited-request"};

@@ -119,18 +119,7 @@ class GraphStore : public KmerStore<Words> {
       if (cleaning().reports_arrived(message.payload())) send_verdicts();
       return;
     } else if (action == ACTION_CLEAN_VERDICTS) {
-      if (cleaning().verdicts_arrived(message.payload())) report_step();
-      return;
-    } else if (action == ACTION_CLEAN_JOIN) {
-      const std::span<const std::byte> kind = message.payload();
-      if (kind.size() != 8 || load_le64(kind.data()) > static_cast<std::uint64_t>(JunctionCleaning::Step::bubbles)) {
-        throw std::invalid_argument("a cleaning's joining with no kind of removal to apply");
-      }
-      cleaning().remove_judged(static_cast<JunctionCleaning::Step>(load_le64(kind.data())));
-      for (JunctionCleaning::StoredUnitig& unitig : cleaning().take_unitigs()) {
-        joining().add_piece(std::move(unitig.bases), unitig.coverage_sum);
-      }
-      send_ends();
+      if (cleaning().verdicts_arrived(message.payload())) step_judged();
       return;
     } else if (action == ACTION_CLEAN_FINISH) {
       send_cleaned();
@@ -661,7 +650,22 @@ class GraphStore : public KmerStore<Words> {
   void send_verdicts() {
     JunctionCleaning::Messages verdicts = cleaning().verdicts();
     to_every_other_store(ACTION_CLEAN_VERDICTS, verdicts);
-    if (cleaning().verdicts_arrived(verdicts[self_index_])) report_step();
+    if (cleaning().verdicts_arrived(verdicts[self_index_])) step_judged();
+  }
+
+  // Every owner's verdicts are in: the coordinator hears what each kind would remove here and,
+  // where one removes anything anywhere, this store removes the first such kind and joins what
+  // is left at once (every store knows the same kind from the owners' counts), then waits for
+  // the coordinator's next step.
+  void step_judged() {
+    report_step();  // before the joining's messages, which the coordinator counts after it
+    const std::optional<JunctionCleaning::Step> kind = cleaning().kind_to_remove();
+    if (!kind) return;
+    cleaning().remove_judged(*kind);
+    for (JunctionCleaning::StoredUnitig& unitig : cleaning().take_unitigs()) {
+      joining().add_piece(std::move(unitig.bases), unitig.coverage_sum);
+    }
+    send_ends();
   }
 
   // What each kind the step judged would remove here: unitigs, then their k-mers.

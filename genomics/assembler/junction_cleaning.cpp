@@ -74,6 +74,7 @@ JunctionCleaning::Messages JunctionCleaning::begin(Step first, const Rules& rule
   verdicts_in_ = 0;
   removed_ = {};
   kmers_removed_ = {};
+  judged_anywhere_ = {};
   verdict_marks_.assign(kKinds * unitigs_.size(), false);
   const bool weak = first == Step::weak_branches;
   const bool ends = first != Step::bubbles;  // weak branches and tips are judged at the ends
@@ -166,24 +167,36 @@ JunctionCleaning::Messages JunctionCleaning::verdicts() {
   records_step_.reset();
   // Ends and pairs of junctions have keys of different lengths: a group is of one or the other.
   std::sort(records_.begin(), records_.end(), [](const Record& a, const Record& b) { return a.key < b.key; });
-  Messages out(stores_);
+  Messages verdicts(stores_);
   for (std::size_t first = 0; first < records_.size();) {
     std::size_t last = first + 1;
     while (last < records_.size() && records_[last].key == records_[first].key) ++last;
     const std::span<const Record> group(records_.data() + first, last - first);
     if (group.front().flags == kBubbleReading) {
-      judge_bubbles(group, out);
+      judge_bubbles(group, verdicts);
     } else {
-      judge_ends(group, out);
+      judge_ends(group, verdicts);
     }
     first = last;
   }
   records_ = {};
   reports_in_ = 0;
+  // Every store is told how many verdicts of each kind this owner gave, its own or not.
+  Counts given{};
+  for (const std::vector<std::byte>& message : verdicts) {
+    VarintReader reader(message, "cleaning verdicts");
+    while (!reader.at_end()) ++given[reader.next() % kKinds];
+  }
+  Messages out(stores_);
+  for (std::size_t store = 0; store < stores_; ++store) {
+    for (const std::uint64_t count : given) put_varint(out[store], count);
+    out[store].insert(out[store].end(), verdicts[store].begin(), verdicts[store].end());
+  }
   return out;
 }
 
-// Varint kKinds * local + kind per unitig to go for that kind (once per end or reading that lost).
+// Varint the owner's verdicts of each kind, given to every store; then varint kKinds * local +
+// kind per unitig of this store to go for that kind (once per end or reading that lost).
 void JunctionCleaning::put_verdict(std::vector<std::byte>& message, std::uint64_t local, Step kind) {
   put_varint(message, kKinds * local + static_cast<std::uint64_t>(kind));
 }
@@ -245,6 +258,11 @@ void JunctionCleaning::judge_bubbles(std::span<const Record> group, Messages& ou
 bool JunctionCleaning::verdicts_arrived(std::span<const std::byte> bytes) {
   if (!in_step_) throw std::logic_error("cleaning verdicts outside a step");
   VarintReader reader(bytes, "cleaning verdicts");
+  for (std::size_t kind = 0; kind < kKinds; ++kind) {
+    const std::uint64_t given = reader.next();
+    if (given != 0 && kind < static_cast<std::size_t>(first_)) reader.fail("verdicts of a kind the step did not judge");
+    judged_anywhere_[kind] += given;
+  }
   while (!reader.at_end()) {
     const std::uint64_t mark = reader.next();
     if (mark >= verdict_marks_.size()) reader.fail("a unitig this store does not hold");
@@ -262,7 +280,20 @@ bool JunctionCleaning::verdicts_arrived(std::span<const std::byte> bytes) {
       kmers_removed_[kind] += unitigs_[local].bases.size() - k_ + 1;
     }
   }
+  for (std::size_t kind = 0; kind < kKinds; ++kind) {
+    if (removed_[kind] != 0 && judged_anywhere_[kind] == 0) {
+      throw std::logic_error("cleaning verdicts: unitigs to go that no owner counted");
+    }
+  }
   return true;
+}
+
+std::optional<JunctionCleaning::Step> JunctionCleaning::kind_to_remove() const {
+  if (!judged_) throw std::logic_error("cleaning at junctions: the kind to remove asked before the verdicts");
+  for (auto kind = static_cast<std::size_t>(first_); kind < kKinds; ++kind) {
+    if (judged_anywhere_[kind] != 0) return static_cast<Step>(kind);
+  }
+  return std::nullopt;
 }
 
 void JunctionCleaning::remove_judged(Step kind) {

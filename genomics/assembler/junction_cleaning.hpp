@@ -13,14 +13,15 @@
 //  - bubbles: unitigs between the same two junctions, of about the same length, are judged
 //    against the best covered of them by the store that owns that pair of junctions.
 // A step judges every kind the round has left, from the one it begins with, on the unitigs as
-// they are: until one of them removes something, the graph is the same for all. The
-// coordinator (cleaning_rounds.hpp) then has the stores remove the first kind that removed
-// anything anywhere and join what is left (piece_joining.hpp), as compact() does; the kinds
-// after it are judged again by the next step. A round that removes nothing takes one step.
+// they are: until one of them removes something, the graph is the same for all. Every store
+// then removes the first kind that removed anything anywhere and joins what is left
+// (piece_joining.hpp), as compact() does; the kinds after it are judged again by the next step
+// (cleaning_rounds.hpp). A round that removes nothing takes one step.
 // Each step is two exchanges: every store sends every store one message, the ends (and pairs
 // of junctions) that store owns; each owner, once every store's are in, judges and sends every
-// store one message back, the verdicts on its unitigs. Every unitig comes from a joining, and
-// no step begins after a removal before the joining.
+// store one message back, the verdicts on its unitigs with how many of each kind it gave in
+// all, so that every store knows which kind goes without asking. Every unitig comes from a
+// joining, and no step begins after a removal before the joining.
 //
 // The stores hold unitigs walked from one set of k-mers, so no two share a k-mer: their first
 // k bases, read the smaller way, put them in the graph's sequence order, which breaks ties
@@ -85,8 +86,10 @@ class JunctionCleaning {
   bool verdicts_arrived(std::span<const std::byte> bytes);
   std::uint64_t removed_in_step(Step kind) const { return removed_[static_cast<std::size_t>(kind)]; }
   std::uint64_t kmers_removed_in_step(Step kind) const { return kmers_removed_[static_cast<std::size_t>(kind)]; }
-  // The unitigs the last step judged to go for `kind` go (the coordinator's choice, the same
-  // on every store); the rest wait to be taken and joined.
+  // Once every owner's verdicts are in: the first kind any owner judged anything to go for,
+  // the same on every store; none when the step removes nothing anywhere.
+  std::optional<Step> kind_to_remove() const;
+  // The unitigs the last step judged to go for `kind` go; the rest wait to be taken and joined.
   void remove_judged(Step kind);
 
  private:
@@ -116,6 +119,7 @@ class JunctionCleaning {
   bool better(const Record& a, const Record& b) const;
   cleaning_rules::Coverage coverage(const Record& record) const { return {record.coverage_sum, record.length - k_ + 1}; }
   static void put_verdict(std::vector<std::byte>& message, std::uint64_t local, Step kind);
+  using Counts = std::array<std::uint64_t, kKinds>;
 
   std::size_t k_;
   std::size_t stores_;
@@ -134,8 +138,9 @@ class JunctionCleaning {
   std::size_t reports_in_ = 0;
   std::size_t verdicts_in_ = 0;
   std::vector<bool> verdict_marks_;  // kKinds * local + kind: the unitig goes for that kind
-  std::array<std::uint64_t, kKinds> removed_{};
-  std::array<std::uint64_t, kKinds> kmers_removed_{};
+  Counts removed_{};
+  Counts kmers_removed_{};
+  Counts judged_anywhere_{};  // verdicts of each kind, from every owner
 };
 
 }  // namespace xenon::genomics

@@ -7,8 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -138,6 +140,15 @@ class CleaningRun {
     for (CleaningRounds::Next next = rounds.start(); next != CleaningRounds::Next::finished;) {
       if (next == CleaningRounds::Next::step) {
         next = rounds.step_done(take_step(rounds.step(), rules));
+        // Every store finds by itself the kind the coordinator's sums choose, or none.
+        for (const JunctionCleaning& cleaning : cleanings_) {
+          const std::optional<Step> kind = cleaning.kind_to_remove();
+          if (next == CleaningRounds::Next::join) {
+            EXPECT_EQ(kind, rounds.applied());
+          } else {
+            EXPECT_FALSE(kind.has_value());
+          }
+        }
       } else {
         for (JunctionCleaning& cleaning : cleanings_) cleaning.remove_judged(rounds.applied());
         join();
@@ -420,11 +431,21 @@ TEST(JunctionCleaning, RefusesMessagesThatDoNotFitAndStepsOutOfOrder) {
   EXPECT_TRUE(cleaning.reports_arrived({}));  // store 1 holds nothing of this step
   const JunctionCleaning::Messages verdicts = cleaning.verdicts();
   ASSERT_EQ(verdicts.size(), 2u);
-  std::vector<std::byte> stranger;
-  put_varint(stranger, JunctionCleaning::kKinds * 10);  // a unitig past the ten this store holds
-  EXPECT_THROW(cleaning.verdicts_arrived(stranger), std::invalid_argument);
+  // A verdict message: the sender's counts of each kind given, then this store's verdicts.
+  const auto verdict_message = [](std::array<std::uint64_t, 3> given, std::vector<std::uint64_t> marks) {
+    std::vector<std::byte> message;
+    for (const std::uint64_t count : given) put_varint(message, count);
+    for (const std::uint64_t mark : marks) put_varint(message, mark);
+    return message;
+  };
+  EXPECT_THROW(cleaning.verdicts_arrived(verdict_message({0, 0, 0}, {JunctionCleaning::kKinds * 10})),
+               std::invalid_argument)
+      << "a unitig past the ten this store holds";
+  EXPECT_THROW(cleaning.verdicts_arrived({}), std::invalid_argument) << "no counts";
+  EXPECT_THROW(cleaning.kind_to_remove(), std::logic_error) << "before the verdicts";
   EXPECT_FALSE(cleaning.verdicts_arrived(verdicts[0]));
-  EXPECT_TRUE(cleaning.verdicts_arrived({}));
+  EXPECT_TRUE(cleaning.verdicts_arrived(verdict_message({0, 0, 0}, {})));
+  EXPECT_FALSE(cleaning.kind_to_remove().has_value());
   for (const Step kind : {Step::weak_branches, Step::tips, Step::bubbles}) {
     EXPECT_EQ(cleaning.removed_in_step(kind), 0u);  // no rival at any junction, no two unitigs between two
   }
@@ -438,6 +459,7 @@ TEST(JunctionCleaning, RefusesMessagesThatDoNotFitAndStepsOutOfOrder) {
   alone.add(random_bases(random, 20) + junction, 1, {false, true});  // a weak branch beside it
   EXPECT_TRUE(alone.reports_arrived(alone.begin(Step::weak_branches, rules)[0]));
   EXPECT_TRUE(alone.verdicts_arrived(alone.verdicts()[0]));
+  EXPECT_EQ(alone.kind_to_remove(), Step::weak_branches);
   ASSERT_EQ(alone.removed_in_step(Step::weak_branches), 1u);
   EXPECT_EQ(alone.removed_in_step(Step::tips), 1u);  // judged on the same unitigs: a tip too, shorter than 52
   alone.remove_judged(Step::weak_branches);
@@ -448,13 +470,18 @@ TEST(JunctionCleaning, RefusesMessagesThatDoNotFitAndStepsOutOfOrder) {
   ASSERT_EQ(left.size(), 1u);
   alone.add(std::move(left[0].bases), left[0].coverage_sum, {false, false});
   EXPECT_TRUE(alone.reports_arrived(alone.begin(Step::tips, rules)[0]));
-  std::vector<std::byte> weak_verdict;
-  put_varint(weak_verdict, 0);  // unitig 0 to go as a weak branch, in a step that begins with tips
-  EXPECT_THROW(alone.verdicts_arrived(weak_verdict), std::invalid_argument);
+  // Unitig 0 to go as a weak branch, or weak branches counted, in a step that begins with tips.
+  EXPECT_THROW(alone.verdicts_arrived(verdict_message({0, 0, 0}, {0})), std::invalid_argument);
+  EXPECT_THROW(alone.verdicts_arrived(verdict_message({1, 0, 0}, {})), std::invalid_argument);
   EXPECT_THROW(alone.remove_judged(Step::bubbles), std::logic_error) << "a removal before the verdicts";
   EXPECT_TRUE(alone.verdicts_arrived(alone.verdicts()[0]));
   EXPECT_THROW(alone.remove_judged(Step::weak_branches), std::logic_error) << "a kind the step did not judge";
   EXPECT_NO_THROW(alone.remove_judged(Step::tips));
+  JunctionCleaning uncounted(k, 1, 0);
+  uncounted.add(random_bases(random, 50), 10, {});
+  EXPECT_TRUE(uncounted.reports_arrived(uncounted.begin(Step::weak_branches, rules)[0]));
+  EXPECT_THROW(uncounted.verdicts_arrived(verdict_message({0, 0, 0}, {0})), std::logic_error)
+      << "a unitig to go that no owner counted";
   JunctionCleaning crowded(k, 1, 0);
   crowded.add(random_bases(random, 50), 10, {});
   EXPECT_TRUE(crowded.reports_arrived(crowded.begin(Step::weak_branches, rules)[0]));
