@@ -11,7 +11,8 @@
 #include "genomics/kmer/kmer_bloom_filter.hpp"
 
 // The messages of the assembler, after the k-mers are counted (see counter_protocol.hpp).
-// Each step ends everywhere before the coordinator starts the next:
+// Each step ends everywhere before the coordinator starts the next (but a cleaning step's
+// joining, which the stores begin by themselves, may overlap the step's reports):
 //   coordinator -> store  ACTION_GRAPH_SOLIDIFY  keep k-mers counted at least `threshold` times,
 //                                                and those of the sequences carried from a smaller k
 //                                                (each store gets a share of them: carried_share)

@@ -41,9 +41,10 @@ namespace xenon::genomics {
 // eight possible neighbours, then walks the unitigs (maximal paths without branches) that
 // start at its vertices, asking other stores for the next vertex a batch of walks at a time
 // (each vertex claimed by one walk), then joins the pieces with the other stores
-// (piece_joining.hpp), cleans the unitigs with them as the coordinator leads
-// (junction_cleaning.hpp) and sends the cleaned unitigs to the coordinator. Vertices on no
-// walk lie on cycles of unbranched vertices; the coordinator asks for those before cleaning. Later it threads its share of
+// (piece_joining.hpp), cleans the unitigs with them, step by step as the coordinator starts
+// each, joining after a removal by itself (junction_cleaning.hpp), and sends the cleaned
+// unitigs to the coordinator. Vertices on no walk lie on cycles of unbranched vertices; the
+// coordinator asks for those before cleaning. Later it threads its share of
 // the reads through the cleaned graph's unitigs (ReadShare), as often as the coordinator asks,
 // keeping those that crossed two unitigs to thread them again in the next repeat round.
 template <int Words>
@@ -515,9 +516,9 @@ class GraphStore : public KmerStore<Words> {
     this->send(coordinator_, action, std::move(totals));
   }
 
-  // A joining's messages may come before the coordinator's word to this store: a later joining
-  // (the cleaning's) begins with the first of them. Once the cleaned unitigs have gone there is
-  // nothing to join.
+  // A joining's messages may come before this store begins it: the walks' joining before the
+  // coordinator's word, a cleaning step's before this store's verdicts are all in. It begins
+  // with the first of them. Once the cleaned unitigs have gone there is nothing to join.
   PieceJoining& joining() {
     if (!joining_) {
       if (!cleaning_) throw std::logic_error("a joining message after the cleaning");

@@ -449,7 +449,7 @@ TEST(JunctionCleaning, RefusesMessagesThatDoNotFitAndStepsOutOfOrder) {
   for (const Step kind : {Step::weak_branches, Step::tips, Step::bubbles}) {
     EXPECT_EQ(cleaning.removed_in_step(kind), 0u);  // no rival at any junction, no two unitigs between two
   }
-  EXPECT_THROW(cleaning.verdicts_arrived({}), std::logic_error) << "verdicts from a third owner";
+  EXPECT_THROW(cleaning.verdicts_arrived({}), std::logic_error) << "verdicts once the step is over";
 
   // After a step that removed a unitig, what is left must be joined again (it comes back with
   // its ways on) before anything else: no step, no unitig added to the rest.
