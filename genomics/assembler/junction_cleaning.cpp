@@ -168,25 +168,20 @@ JunctionCleaning::Messages JunctionCleaning::verdicts() {
   // Ends and pairs of junctions have keys of different lengths: a group is of one or the other.
   std::sort(records_.begin(), records_.end(), [](const Record& a, const Record& b) { return a.key < b.key; });
   Messages verdicts(stores_);
+  Counts given{};  // every store is told how many verdicts of each kind this owner gave
   for (std::size_t first = 0; first < records_.size();) {
     std::size_t last = first + 1;
     while (last < records_.size() && records_[last].key == records_[first].key) ++last;
     const std::span<const Record> group(records_.data() + first, last - first);
     if (group.front().flags == kBubbleReading) {
-      judge_bubbles(group, verdicts);
+      judge_bubbles(group, verdicts, given);
     } else {
-      judge_ends(group, verdicts);
+      judge_ends(group, verdicts, given);
     }
     first = last;
   }
   records_ = {};
   reports_in_ = 0;
-  // Every store is told how many verdicts of each kind this owner gave, its own or not.
-  Counts given{};
-  for (const std::vector<std::byte>& message : verdicts) {
-    VarintReader reader(message, "cleaning verdicts");
-    while (!reader.at_end()) ++given[reader.next() % kKinds];
-  }
   Messages out(stores_);
   for (std::size_t store = 0; store < stores_; ++store) {
     for (const std::uint64_t count : given) put_varint(out[store], count);
@@ -197,8 +192,9 @@ JunctionCleaning::Messages JunctionCleaning::verdicts() {
 
 // Varint the owner's verdicts of each kind, given to every store; then varint kKinds * local +
 // kind per unitig of this store to go for that kind (once per end or reading that lost).
-void JunctionCleaning::put_verdict(std::vector<std::byte>& message, std::uint64_t local, Step kind) {
-  put_varint(message, kKinds * local + static_cast<std::uint64_t>(kind));
+void JunctionCleaning::put_verdict(Messages& out, Counts& given, const Record& record, Step kind) {
+  put_varint(out[record.store], kKinds * record.local + static_cast<std::uint64_t>(kind));
+  ++given[static_cast<std::size_t>(kind)];
 }
 
 // Higher mean coverage wins; on a tie, the unitig first in sequence order.
@@ -212,7 +208,7 @@ bool JunctionCleaning::better(const Record& a, const Record& b) const {
 // A junction's ends. Read the way that ends there, a unitig meets the others that end there
 // the same way (its rivals) and leads on to those that end there the other way; at a junction
 // that is its own reverse complement every end is both.
-void JunctionCleaning::judge_ends(std::span<const Record> group, Messages& out) const {
+void JunctionCleaning::judge_ends(std::span<const Record> group, Messages& out, Counts& given) const {
   const std::string& junction = group.front().key;
   const bool palindrome = reverse_complement(junction) == junction;
   const auto rivals = [palindrome](const Record& rival, const Record& end) {
@@ -223,13 +219,13 @@ void JunctionCleaning::judge_ends(std::span<const Record> group, Messages& out) 
     if ((end.flags & kWeakEligible) != 0 && std::any_of(group.begin(), group.end(), [&](const Record& rival) {
           return rivals(rival, end) && !rules::below_threshold(coverage(rival), rules_.threshold);
         })) {
-      put_verdict(out[end.store], end.local, Step::weak_branches);
+      put_verdict(out, given, end, Step::weak_branches);
     }
     if ((end.flags & kTipEligible) != 0 && std::any_of(group.begin(), group.end(), [&](const Record& rival) {
           return rivals(rival, end) && better(rival, end) &&
                  rules::looks_like_error(coverage(end), coverage(rival), rules_.threshold);
         })) {
-      put_verdict(out[end.store], end.local, Step::tips);
+      put_verdict(out, given, end, Step::tips);
     }
   }
 }
@@ -237,7 +233,7 @@ void JunctionCleaning::judge_ends(std::span<const Record> group, Messages& out) 
 // Unitigs read between the same two junctions: those that look like errors beside the best
 // covered one go, and so do those read at least half as often (the other copy of a repeat
 // with a variant), when their lengths are within 5% (or 2 bases).
-void JunctionCleaning::judge_bubbles(std::span<const Record> group, Messages& out) const {
+void JunctionCleaning::judge_bubbles(std::span<const Record> group, Messages& out, Counts& given) const {
   if (group.size() < 2) return;
   const Record* best = &group.front();
   for (const Record& member : group) {
@@ -251,7 +247,7 @@ void JunctionCleaning::judge_bubbles(std::span<const Record> group, Messages& ou
         !rules::read_about_as_often(coverage(member), coverage(*best))) {
       continue;
     }
-    put_verdict(out[member.store], member.local, Step::bubbles);
+    put_verdict(out, given, member, Step::bubbles);
   }
 }
 

@@ -114,12 +114,13 @@ class JunctionCleaning {
   };
   void put_record(std::vector<std::byte>& message, std::string_view key, std::size_t local, int side,
                   std::uint64_t flags, std::string_view order) const;
-  void judge_ends(std::span<const Record> group, Messages& out) const;
-  void judge_bubbles(std::span<const Record> group, Messages& out) const;
+  using Counts = std::array<std::uint64_t, kKinds>;
+  // The verdicts judged go into `out`, by store, and are counted by kind in `given`.
+  void judge_ends(std::span<const Record> group, Messages& out, Counts& given) const;
+  void judge_bubbles(std::span<const Record> group, Messages& out, Counts& given) const;
   bool better(const Record& a, const Record& b) const;
   cleaning_rules::Coverage coverage(const Record& record) const { return {record.coverage_sum, record.length - k_ + 1}; }
-  static void put_verdict(std::vector<std::byte>& message, std::uint64_t local, Step kind);
-  using Counts = std::array<std::uint64_t, kKinds>;
+  static void put_verdict(Messages& out, Counts& given, const Record& record, Step kind);
 
   std::size_t k_;
   std::size_t stores_;
