@@ -17,6 +17,7 @@
 #include "genomics/assembler/assembly_progress.hpp"
 #include "genomics/assembler/carried_sequences.hpp"
 #include "genomics/assembler/cleaning_rounds.hpp"
+#include "genomics/assembler/cleaning_step_check.hpp"
 #include "genomics/assembler/filter_keeper.hpp"
 #include "genomics/assembler/flat_lists.hpp"
 #include "genomics/assembler/graph_protocol.hpp"
@@ -291,19 +292,24 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       }
       joined_maybe_done();
     } else if (action == ACTION_JOIN_STARTED) {
-      joining_.tokens_started += message.payload_as<std::uint64_t>();
+      const auto [step, tokens] = pair_of(message.payload(), "tokens started");
+      step_check_.joining_reported(step, "the tokens started");
+      joining_.tokens_started += tokens;
       ++joining_.starts_reported;
       gather_when_tokens_finished();
     } else if (action == ACTION_JOIN_FINISHED) {
-      joining_.tokens_finished += message.payload_as<std::uint64_t>();
+      const auto [step, tokens] = pair_of(message.payload(), "tokens finished");
+      step_check_.joining_reported(step, "tokens finished");
+      joining_.tokens_finished += tokens;
       gather_when_tokens_finished();
     } else if (action == ACTION_GRAPH_JOINED) {
       const std::span<const std::byte> report = message.payload();
-      if (report.size() != 32) throw std::invalid_argument("joining report of the wrong size");
-      unitigs_promised_ += load_le64(report.data());
-      kmers_promised_ += load_le64(report.data() + 8);
-      joining_.unitigs_kept += load_le64(report.data() + 16);
-      joining_.kmers_kept += load_le64(report.data() + 24);
+      if (report.size() != 40) throw std::invalid_argument("joining report of the wrong size");
+      step_check_.joining_reported(load_le64(report.data()), "the unitigs joined");
+      unitigs_promised_ += load_le64(report.data() + 8);
+      kmers_promised_ += load_le64(report.data() + 16);
+      joining_.unitigs_kept += load_le64(report.data() + 24);
+      joining_.kmers_kept += load_le64(report.data() + 32);
       ++joining_.joins_reported;
       joined_maybe_done();
     } else if (action == ACTION_UNVISITED) {
@@ -311,10 +317,14 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       if (--awaited_ == 0) start_cleaning();
     } else if (action == ACTION_CLEAN_STEP_DONE) {
       const std::span<const std::byte> report = message.payload();
-      if (report.size() != 16 * JunctionCleaning::kKinds) throw std::invalid_argument("cleaning step report of the wrong size");
+      if (report.size() != 8 + 16 * JunctionCleaning::kKinds) {
+        throw std::invalid_argument("cleaning step report of the wrong size");
+      }
+      step_check_.step_reported(load_le64(report.data()));
+      const std::byte* counts = report.data() + 8;
       for (std::size_t kind = 0; kind < JunctionCleaning::kKinds; ++kind) {
-        cleaning_.removed[kind] += load_le64(report.data() + 8 * kind);
-        cleaning_.kmers_removed[kind] += load_le64(report.data() + 8 * (JunctionCleaning::kKinds + kind));
+        cleaning_.removed[kind] += load_le64(counts + 8 * kind);
+        cleaning_.kmers_removed[kind] += load_le64(counts + 8 * (JunctionCleaning::kKinds + kind));
       }
       if (--awaited_ == 0) step_done();
     } else if (action == ACTION_GRAPH_CLEANED) {
@@ -458,16 +468,18 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     switch (next) {
       case CleaningRounds::Next::step: {
         const int k = settings_.counting.k;
-        Payload step = Payload::for_overwrite(32);
+        ++cleaning_.steps;
+        step_check_.began(cleaning_.steps);
+        Payload step = Payload::for_overwrite(40);
         std::byte* at = step.writable_bytes().data();
         store_le64(at, static_cast<std::uint64_t>(cleaning_.rounds->step()));
         store_le64(at + 8, outcome_.coverage_threshold);
         store_le64(at + 16, settings_.cleaning.tip_length_for(k));
         store_le64(at + 24, settings_.cleaning.bubble_length_for(k));
+        store_le64(at + 32, cleaning_.steps);
         cleaning_.removed = {};
         cleaning_.kmers_removed = {};
         cleaning_.joining_expected = false;
-        ++cleaning_.steps;
         // A store that finds a kind to remove joins at once: its joining's reports may come
         // before other stores' reports of the step, and are counted from here.
         joining_ = {};
@@ -481,6 +493,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
         joined_maybe_done();
         return;
       case CleaningRounds::Next::finished:
+        step_check_.finished();
         outcome_.cleaning = cleaning_.rounds->report();
         this->log().line(progress_.report(
             "the stores cleaned the unitigs in %llu round(s): %llu steps at the junctions, %llu joinings, %llu unitigs left",
@@ -493,6 +506,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
 
   void step_done() {
     const CleaningRounds::Next next = cleaning_.rounds->step_done(cleaning_.removed);
+    step_check_.judged(next == CleaningRounds::Next::join);
     if (next != CleaningRounds::Next::join && (joining_.starts_reported != 0 || joining_.joins_reported != 0)) {
       throw std::logic_error("the stores joined after a cleaning step that removed nothing");
     }
@@ -525,6 +539,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     for (UnitigRecord& record : unitigs_) pieces.push_back({std::move(record.bases), record.coverage_sum, false});
     unitigs_ = {};
     cleaning_ = {};
+    step_check_ = {};
     unitigs_promised_ = ~std::uint64_t{0};  // no second time
     save_graph_checkpoint(pieces);
     assemble_from(std::move(pieces));
@@ -894,6 +909,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     std::size_t finishes_reported = 0;
   };
   Cleaning cleaning_;
+  CleaningStepCheck step_check_;  // that each report is of the step under way
   std::vector<GraphPiece> cycles_;  // the cycles node 0 holds while the stores clean
   std::vector<UnitigRecord> unitigs_;
   std::uint64_t unitig_kmers_ = 0;

@@ -34,23 +34,26 @@
 //   store -> every store  ACTION_JOIN_LINKS      the links found at its junctions, of that store's pieces,
 //                                                and its pieces' ends there that something leads on from
 //   store -> store        ACTION_JOIN_TOKENS     tokens along chains of pieces
-//   store -> coordinator  ACTION_JOIN_STARTED    u64 tokens it started (once)
-//   store -> coordinator  ACTION_JOIN_FINISHED   u64 more tokens that reached their chain's other end
+//   store -> coordinator  ACTION_JOIN_STARTED    u64 step, u64 tokens it started (once)
+//   store -> coordinator  ACTION_JOIN_FINISHED   u64 step, u64 more tokens that reached their chain's
+//                                                other end
 //   coordinator -> store  ACTION_JOIN_GATHER     every token has finished: gather the chains
 //   store -> store        ACTION_JOIN_PIECES     pieces of chains that store collects, with their ways on
 //   store -> coordinator  ACTION_UNITIGS         the pieces of cycles of pieces (UnitigRecords), then
-//                         ACTION_GRAPH_JOINED    u64 unitigs sent, u64 k-mers in them, u64 unitigs
-//                                                kept, u64 k-mers in them
+//                         ACTION_GRAPH_JOINED    u64 step, u64 unitigs sent, u64 k-mers in them,
+//                                                u64 unitigs kept, u64 k-mers in them
+//   (step: the number of the cleaning step the joining follows, 0 after the walks; each
+//   report says it, as the stores' reports overtake each other: cleaning_step_check.hpp)
 //   coordinator -> store  ACTION_UNVISITED_REQUEST  vertices no walk reached (cycles)
 //   store -> coordinator  ACTION_UNVISITED       VertexRecords
 //   then the kept unitigs cleaned by the stores (junction_cleaning.hpp, cleaning_rounds.hpp):
 //   coordinator -> store  ACTION_CLEAN_STEP      u64 the first kind it judges, u64 threshold, u64 tip length,
-//                                                u64 bubble length
+//                                                u64 bubble length, u64 the step's number (1, 2, ...)
 //   store -> every store  ACTION_CLEAN_REPORTS   its unitigs' ends and pairs of junctions that store owns
 //   store -> every store  ACTION_CLEAN_VERDICTS  the verdicts on that store's unitigs, and how many of each
 //                                                kind the sender gave in all
-//   store -> coordinator  ACTION_CLEAN_STEP_DONE u64 unitigs each kind would remove (weak branches, tips,
-//                                                bubbles), then u64 k-mers in them, each kind
+//   store -> coordinator  ACTION_CLEAN_STEP_DONE u64 step, u64 unitigs each kind would remove (weak
+//                                                branches, tips, bubbles), then u64 k-mers in them, each kind
 //   then, where a kind removed anything anywhere, each store removes the first such kind and
 //   joins the unitigs left (the joining above, again) without a word from the coordinator
 //   coordinator -> store  ACTION_CLEAN_FINISH    send the cleaned unitigs

@@ -270,6 +270,7 @@ class GraphStore : public KmerStore<Words> {
     // Before any other store can have walked: its pieces' ends may come before this store walks.
     joining_.emplace(k_, stores_.size(), self_index_);
     cleaning_.emplace(k_, stores_.size(), self_index_);
+    step_number_ = 0;
     // Carried k-mers are solid whatever their count: this store's share goes to their owners.
     carried_.judge_from_now(threshold_, count_in_table());
     if (carried_anywhere_) {
@@ -557,7 +558,7 @@ class GraphStore : public KmerStore<Words> {
 
   void start_tokens() {
     send_tokens(joining().start_tokens());
-    this->send_value(coordinator_, ACTION_JOIN_STARTED, joining().tokens_started());
+    send_pair(ACTION_JOIN_STARTED, step_number_, joining().tokens_started());
     std::vector<Payload> early;
     early.swap(early_tokens_);
     for (const Payload& tokens : early) pass_tokens(tokens.bytes());
@@ -591,7 +592,7 @@ class GraphStore : public KmerStore<Words> {
   void report_finished_tokens() {
     const std::uint64_t finished = joining().tokens_finished();
     if (finished == tokens_reported_) return;
-    this->send_value(coordinator_, ACTION_JOIN_FINISHED, finished - tokens_reported_);
+    send_pair(ACTION_JOIN_FINISHED, step_number_, finished - tokens_reported_);
     tokens_reported_ = finished;
   }
 
@@ -626,7 +627,7 @@ class GraphStore : public KmerStore<Words> {
     flush_unitigs();
     std::uint64_t kmers_kept = 0;
     for (const JunctionCleaning::StoredUnitig& unitig : cleaning().unitigs()) kmers_kept += unitig.bases.size() - static_cast<std::size_t>(k_) + 1;
-    send_counts(ACTION_GRAPH_JOINED, {unitigs_sent_, kmers_sent_, cleaning().unitigs().size(), kmers_kept});
+    send_counts(ACTION_GRAPH_JOINED, {step_number_, unitigs_sent_, kmers_sent_, cleaning().unitigs().size(), kmers_kept});
     unitigs_sent_ = 0;
     kmers_sent_ = 0;
     tokens_reported_ = 0;
@@ -634,13 +635,18 @@ class GraphStore : public KmerStore<Words> {
   }
 
   // A cleaning step (junction_cleaning.hpp): u64 the first kind it judges, u64 threshold, u64
-  // tip length, u64 bubble length.
+  // tip length, u64 bubble length, u64 the step's number.
   void clean_step(std::span<const std::byte> bytes) {
-    if (bytes.size() != 32) throw std::invalid_argument("a cleaning step of the wrong size");
+    if (bytes.size() != 40) throw std::invalid_argument("a cleaning step of the wrong size");
     const std::uint64_t step = load_le64(bytes.data());
     if (step > static_cast<std::uint64_t>(JunctionCleaning::Step::bubbles)) {
       throw std::invalid_argument("a cleaning step out of range");
     }
+    const std::uint64_t number = load_le64(bytes.data() + 32);
+    if (number != step_number_ + 1) {
+      throw std::invalid_argument("cleaning step " + std::to_string(number) + " after step " + std::to_string(step_number_));
+    }
+    step_number_ = number;
     const JunctionCleaning::Rules rules{load_le64(bytes.data() + 8), static_cast<std::size_t>(load_le64(bytes.data() + 16)),
                                         static_cast<std::size_t>(load_le64(bytes.data() + 24))};
     JunctionCleaning::Messages reports = cleaning().begin(static_cast<JunctionCleaning::Step>(step), rules);
@@ -674,7 +680,7 @@ class GraphStore : public KmerStore<Words> {
     using Step = JunctionCleaning::Step;
     const JunctionCleaning& judged = cleaning();
     send_counts(ACTION_CLEAN_STEP_DONE,
-                {judged.removed_in_step(Step::weak_branches), judged.removed_in_step(Step::tips),
+                {step_number_, judged.removed_in_step(Step::weak_branches), judged.removed_in_step(Step::tips),
                  judged.removed_in_step(Step::bubbles), judged.kmers_removed_in_step(Step::weak_branches),
                  judged.kmers_removed_in_step(Step::tips), judged.kmers_removed_in_step(Step::bubbles)});
   }
@@ -920,6 +926,7 @@ class GraphStore : public KmerStore<Words> {
   std::optional<JunctionCleaning> cleaning_;  // the joined unitigs, from the setup until cleaned and sent
   std::vector<Payload> early_tokens_;    // that came before all of this store's links
   std::uint64_t tokens_reported_ = 0;    // finished, told the coordinator
+  std::uint64_t step_number_ = 0;  // of the cleaning step under way (0: the walks' joining), in every report
   std::vector<std::byte> unitigs_;
   std::uint64_t unitigs_sent_ = 0;
   std::uint64_t kmers_sent_ = 0;

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "genomics/assembler/cleaning_rounds.hpp"
+#include "genomics/assembler/cleaning_step_check.hpp"
 #include "genomics/assembler/junction_cleaning.hpp"
 #include "genomics/assembler/unitig_graph.hpp"
 #include "genomics/assembler/varint.hpp"
@@ -526,6 +527,47 @@ TEST(JunctionCleaning, RefusesMessagesThatDoNotFitAndStepsOutOfOrder) {
   EXPECT_TRUE(JunctionCleaning(k, 1, 0).reports_arrived(record_with(Step::bubbles, 8)));
   EXPECT_THROW(JunctionCleaning(k, 1, 0).reports_arrived(record_with(Step::weak_branches, 9)), std::invalid_argument)
       << "a bubble's reading flagged as an end";
+}
+
+
+// The coordinator's check that each store's report belongs to the step under way: a joining
+// where the sums said none, a report of another step, a step reported twice, or anything after
+// the cleaning ended is refused with the step named; what a run sends passes.
+TEST(CleaningStepCheck, RefusesReportsOfAnotherStepAndJoiningsAfterAStepThatRemovedNothing) {
+  const auto refused = [](const auto& report, const std::string& names) {
+    try {
+      report();
+    } catch (const std::runtime_error& error) {
+      return std::string(error.what()).find(names) != std::string::npos;
+    }
+    return false;
+  };
+  CleaningStepCheck check;
+  EXPECT_NO_THROW(check.joining_reported(0, "the unitigs joined"));  // the walks' joining
+  EXPECT_TRUE(refused([&] { check.step_reported(0); }, "while the walks' pieces were joined"));
+  EXPECT_THROW(check.began(2), std::logic_error);
+
+  check.began(1);
+  EXPECT_NO_THROW(check.joining_reported(1, "the tokens started"));  // before another store's report of step 1
+  EXPECT_NO_THROW(check.step_reported(1));
+  EXPECT_TRUE(refused([&] { check.step_reported(2); }, "cleaning step 2 while step 1 was judged"));
+  EXPECT_TRUE(refused([&] { check.joining_reported(0, "the unitigs joined"); }, "after cleaning step 0 while step 1"));
+  check.judged(true);
+  EXPECT_NO_THROW(check.joining_reported(1, "the unitigs joined"));
+  EXPECT_TRUE(refused([&] { check.step_reported(1); }, "step 1 while step 1 was joined"));
+
+  check.began(2);
+  check.judged(false);  // removed nothing anywhere: no store joins
+  EXPECT_TRUE(refused([&] { check.joining_reported(2, "the tokens started"); },
+                      "the tokens started of a joining after cleaning step 2 while step 2 removed nothing"));
+  EXPECT_TRUE(refused([&] { check.joining_reported(1, "the unitigs joined"); }, "after cleaning step 1 while step 2"));
+
+  check.began(3);
+  check.judged(true);
+  check.finished();
+  EXPECT_TRUE(refused([&] { check.joining_reported(3, "tokens finished"); }, "after the cleaning ended"));
+  EXPECT_TRUE(refused([&] { check.step_reported(3); }, "after the cleaning ended"));
+  EXPECT_THROW(check.began(4), std::logic_error);
 }
 
 }  // namespace
