@@ -11,6 +11,7 @@ void AssemblyPipeline::take_cleaned(std::vector<GraphPiece> pieces) {
   for (GraphPiece& piece : pieces) graph_.add(std::move(piece.bases), piece.coverage, piece.closed);
   pieces.clear();
   graph_.compact();
+  count_graph();
   progress_.phase_done("cleaning: %llu weak branches removed, %llu tips removed, %llu bubbles popped, %llu unitigs left",
                        outcome_.cleaning.weak_branches_removed, outcome_.cleaning.tips_removed,
                        outcome_.cleaning.bubbles_popped, graph_.unitigs().size());
@@ -49,6 +50,7 @@ void AssemblyPipeline::bridges_threaded(const BridgeVotes& votes, std::uint64_t 
     graph_.add(bridge.bases, kmers * bridge.reads, false);
   }
   if (!bridges.empty()) graph_.compact();
+  count_graph();
   outcome_.read_bridges = bridges.size();
   const auto overlapping = static_cast<std::uint64_t>(
       std::count_if(bridges.begin(), bridges.end(), [](const ReadBridge& bridge) { return bridge.overlapping; }));
@@ -64,6 +66,7 @@ void AssemblyPipeline::repeats_threaded(const ReadThreads& threads) {
       [&threads](std::size_t x, std::size_t y, std::size_t z) { return threads.passages(x, y, z); },
       settings_.minimum_passages);
   outcome_.repeats_resolved += settled;
+  count_graph();
   graph_changed_ = settled != 0;
   progress_.phase_done("repeats: %llu reads threaded, %llu repeats settled, %llu unitigs left",
                        threads.reads_threaded(), settled, graph_.unitigs().size());
@@ -126,6 +129,13 @@ std::vector<Scaffold> AssemblyPipeline::scaffolds_of(const std::vector<Unitig>& 
       report.gaps_sized, report.insert_size, report.joins_by_graph_alone, report.link_threshold, report.join_span_median, report.link_reach,
       report.conflicted_ends);
   return scaffolds;
+}
+
+void AssemblyPipeline::count_graph() {
+  std::uint64_t bytes = graph_.unitigs().capacity() * sizeof(Unitig);
+  for (const Unitig& unitig : graph_.unitigs()) bytes += unitig.bases.capacity();
+  graph_counted_.reset();
+  graph_counted_.emplace(bytes);
 }
 
 void record_contigs(AssemblyOutcome& outcome, const std::vector<Unitig>& contigs) {

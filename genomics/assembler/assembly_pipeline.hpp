@@ -13,6 +13,7 @@
 #include "genomics/assembler/read_threads.hpp"
 #include "genomics/assembler/scaffolding.hpp"
 #include "genomics/assembler/unitig_graph.hpp"
+#include "genomics/run/graph_copies.hpp"
 
 namespace xenon::genomics {
 
@@ -90,6 +91,10 @@ class AssemblyPipeline {
   int repeat_round_ = 0;
   bool graph_changed_ = true;
   std::optional<ReadThreads> final_threads_;  // step 3's
+  // The graph counted among this node's copies of the whole graph (graph_copies.hpp), as it
+  // was after the step that changed it last.
+  void count_graph();
+  std::optional<GraphCopies::Hold> graph_counted_;
 };
 
 // The outcome's figures for contigs and scaffolds about to be written.

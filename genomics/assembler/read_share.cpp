@@ -13,7 +13,9 @@
 namespace xenon::genomics {
 
 ReadShare::ReadShare(ThreadingRequest request, std::vector<std::string> kept)
-    : request_(std::move(request)), threads_(request_.ends, static_cast<int>(request_.k), request_.end_span) {
+    : request_(std::move(request)),
+      threads_(request_.ends, static_cast<int>(request_.k), request_.end_span),
+      graph_copy_(ReadThreads::bytes_of(request_.ends) + threads_.index_bytes()) {
   if (request_.rethread_kept) rethread_ = std::move(kept);
   dead_.of_unitig = std::move(request_.dead_ends);
 }

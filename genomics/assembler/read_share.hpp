@@ -13,6 +13,7 @@
 #include "genomics/assembler/read_threads.hpp"
 #include "genomics/assembler/thread_protocol.hpp"
 #include "genomics/io/block_splitter.hpp"
+#include "genomics/run/graph_copies.hpp"
 
 namespace xenon::genomics {
 
@@ -54,6 +55,7 @@ class ReadShare {
 
   ThreadingRequest request_;
   ReadThreads threads_;
+  GraphCopies::Hold graph_copy_;  // the ends and their index, counted while this share holds them
   DeadEnds dead_;  // when finding bridges
   BridgeVotes bridges_;
   std::size_t piece_ = 0;  // the piece being read

@@ -45,6 +45,18 @@ std::vector<UnitigEnds> ReadThreads::ends_of(const UnitigGraph& graph, int k, st
   return ends;
 }
 
+std::uint64_t ReadThreads::bytes_of(const std::vector<UnitigEnds>& ends) {
+  std::uint64_t bytes = ends.capacity() * sizeof(UnitigEnds);
+  for (const UnitigEnds& unitig : ends) bytes += unitig.head.capacity() + unitig.tail.capacity();
+  return bytes;
+}
+
+std::uint64_t ReadThreads::index_bytes() const {
+  const std::uint64_t key_bytes = std::visit([](const auto& end_keys) { return sizeof(end_keys.keys[0]) * end_keys.keys.capacity(); }, end_keys_);
+  return key_bytes + locations_.capacity() * sizeof(Location) + occupied_.capacity() / 8 +
+         kmers_.capacity() * sizeof(std::size_t);
+}
+
 std::string UnitigEnds::last_junction(bool reversed, std::size_t k) const {
   if (reversed) return reverse_complement(std::string_view(head).substr(0, k - 1));
   const std::string& last = tail.empty() ? head : tail;

@@ -59,6 +59,8 @@ class ReadThreads {
   ReadThreads(const UnitigGraph& graph, int k, std::size_t end_span = kEndSpan);
   ReadThreads(const std::vector<UnitigEnds>& ends, int k, std::size_t end_span = kEndSpan);
   static std::vector<UnitigEnds> ends_of(const UnitigGraph& graph, int k, std::size_t end_span = kEndSpan);
+  // What `ends` take: their bases and strings.
+  static std::uint64_t bytes_of(const std::vector<UnitigEnds>& ends);
   // Only for counting what reads traced elsewhere crossed (add_traced, add_pair): no index,
   // so trace() finds nothing (the index of a bacterium's unitig ends is tens of MB).
   explicit ReadThreads(int k) : k_(k), end_span_(kEndSpan), end_keys_(end_keys_for(k)) {}
@@ -146,6 +148,8 @@ class ReadThreads {
   std::uint64_t distinct_paths() const { return paths_.size(); }
   std::uint64_t distinct_pairs() const { return pairs_.size(); }
   std::uint64_t reads_threaded() const { return reads_threaded_; }
+  // What the index of the unitigs' ends takes: its slots, and each unitig's k-mer count.
+  std::uint64_t index_bytes() const;
 
  private:
   // 8 bytes a slot, as the keys of k <= 32 (the index is on every node, for every read share).

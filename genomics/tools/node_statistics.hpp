@@ -16,6 +16,7 @@
 #include "genomics/io/input_bytes.hpp"
 #include "genomics/io/run_log.hpp"
 #include "genomics/run/exchanges.hpp"
+#include "genomics/run/graph_copies.hpp"
 #include "genomics/run/scattered_bytes.hpp"
 
 namespace xenon::genomics {
@@ -63,6 +64,8 @@ class NodeStatistics {
           std::to_string(bytes_scattered_by_this_process().load(std::memory_order_relaxed)));
     // Exchanges with every peer its actors took part in (genomics/run/exchanges.hpp).
     field(json, "exchanges_with_every_peer", std::to_string(exchanges_by_this_process().load(std::memory_order_relaxed)));
+    // The most this node held at once in copies of the whole graph (genomics/run/graph_copies.hpp).
+    field(json, "graph_copy_peak_bytes", std::to_string(GraphCopies::peak_bytes()));
     field(json, "frames_sent", std::to_string(statistics.frames_sent));
     field(json, "frames_received", std::to_string(statistics.frames_received));
     field(json, "busy_nanoseconds", std::to_string(statistics.busy_nanoseconds));

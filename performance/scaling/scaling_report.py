@@ -13,11 +13,13 @@ Lines (key=value, machine-readable):
       node 0's line bytes_to_nodes: what it sent each other node, scattered_bytes: how much of
       that was shares of data it alone held, a different share each node, and exchanges: how
       often its actors sent one message to every peer, as the stores do at every step of joining
-      and cleaning); the other phases come from node 0's log, mapped
+      and cleaning; graph_copy_mib: the most the node held at once in copies of the whole graph,
+      which do not fall with P: unitig ends indexed to thread reads, and on node 0 the graph the
+      steps after the cleaning work on); the other phases come from node 0's log, mapped
       onto each node's busy timeline (50 ms buckets, split by overlap).
   SCALING_PHASE tool=T P=P phase=NAME busy_total_s= busy_max_s= max_over_mean= serial_s=
   SCALING_RUN tool=T P=P busy_total_s= serial_s= serial_fraction= busy_max_over_mean= peak_rss_max_mib=
-      bytes_sent_total= msgs_sent_total= input_share_max= wall_s=
+      bytes_sent_total= msgs_sent_total= input_share_max= wall_s= [graph_copy_max_mib=]
   TARGET tool=T name=... value=... limit=... met|MISSED|not-measured
 Serial time: buckets in which exactly one node was busy for at least --busy-threshold of the
 bucket; the serial fraction is that node's busy time there over all nodes' busy time.
@@ -158,6 +160,13 @@ def to_node0(node):
     return f"bytes_to_node0={per_node[0]} "
 
 
+def graph_copy(node):
+    """'graph_copy_mib=M ' where the node's statistics say the most it held in copies of the whole
+    graph (unitig ends indexed to thread reads; on node 0 also the graph after cleaning), else ''."""
+    held = node.get("graph_copy_peak_bytes")
+    return f"graph_copy_mib={held / MIB:.1f} " if isinstance(held, int) else ""
+
+
 def report_run(nodes, threshold):
     tool = nodes[0]["tool"]
     count = len(nodes)
@@ -170,7 +179,7 @@ def report_run(nodes, threshold):
         print(f"SCALING tool={tool} P={count} rank={rank} phase=all busy_s={fmt(node['busy_nanoseconds'] * NANO)} "
               f"peak_rss_mib={node['peak_rss_bytes'] / MIB:.1f} msgs_sent={node['messages_to_other_nodes']} "
               f"bytes_sent={node['bytes_to_other_nodes']} frames_sent={node.get('frames_sent', 0)} "
-              f"{to_node0(node)}input_bytes={node['input_bytes_read']} input_share={share:.3f}")
+              f"{to_node0(node)}{graph_copy(node)}input_bytes={node['input_bytes_read']} input_share={share:.3f}")
         for name in names:
             if sum(busy[name]) == 0:
                 continue
@@ -200,13 +209,16 @@ def report_run(nodes, threshold):
         "wall_s": (max(n["ended_unix_nanoseconds"] for n in nodes) - min(n["started_unix_nanoseconds"] for n in nodes))
         * NANO,
     }
+    held = [node["graph_copy_peak_bytes"] for node in nodes if isinstance(node.get("graph_copy_peak_bytes"), int)]
+    copies = max(held) / MIB if held else None
     serial_text = "n/a" if figures["serial_fraction"] is None else f"{figures['serial_fraction']:.4f}"
     serial_s = "n/a" if figures["serial_s"] is None else fmt(figures["serial_s"])
     print(f"SCALING_RUN tool={tool} P={count} busy_total_s={fmt(figures['busy_total_s'])} serial_s={serial_s} "
           f"serial_fraction={serial_text} "
           f"busy_max_over_mean={figures['busy_max_over_mean']:.2f} peak_rss_max_mib={figures['peak_rss_max_mib']:.1f} "
           f"bytes_sent_total={figures['bytes_sent_total']} msgs_sent_total={figures['msgs_sent_total']} "
-          f"input_share_max={figures['input_share_max']:.3f} wall_s={figures['wall_s']:.2f}")
+          f"input_share_max={figures['input_share_max']:.3f} wall_s={figures['wall_s']:.2f}"
+          + ("" if copies is None else f" graph_copy_max_mib={copies:.1f}"))
     return figures
 
 

@@ -71,6 +71,7 @@ TEST(ScalingStatistics, TwoProcessesWriteOneFileEachWhoseSumsAgree) {
     EXPECT_GT(number(node, "bytes_sent"), 0.0) << lines.output;
     EXPECT_GT(number(node, "msgs_sent"), 0.0) << lines.output;
     EXPECT_GT(number(node, "peak_rss_mib"), 1.0) << lines.output;
+    EXPECT_EQ(number(node, "graph_copy_mib"), 0.0) << "the counter holds no graph: " << lines.output;
   }
   // The nodes' shares of the input read add up to all of it.
   const auto node0 = fields_of_line(lines.output, "SCALING tool=kmer_counter P=2 rank=0 phase=all");
@@ -140,6 +141,12 @@ TEST(ScalingStatistics, NodeZeroReportsTheSharesOfTheCarriedSequencesItScatters)
   EXPECT_LT(number(node0, "scattered_bytes"), number(node0, "bytes_sent")) << lines.output;
   const auto node1 = fields_of_line(lines.output, "SCALING tool=assembler P=2 rank=1 phase=all");
   EXPECT_EQ(node1.count("scattered_bytes"), 0u) << "only node 0 has sequences to scatter: " << lines.output;
+  // Each store indexed the same unitig ends to thread its reads; node 0 also held the graph.
+  EXPECT_GT(number(node1, "graph_copy_mib"), 0.0) << lines.output;
+  EXPECT_GE(number(node0, "graph_copy_mib"), number(node1, "graph_copy_mib")) << lines.output;
+  EXPECT_EQ(number(fields_of_line(lines.output, "SCALING_RUN tool=assembler P=2"), "graph_copy_max_mib"),
+            number(node0, "graph_copy_mib"))
+      << lines.output;
   // Node 0's store sent every store a message at each step of cleaning (the records, then the
   // verdicts) and of each joining (the ends, then the links: the walks' pieces, then after every
   // step that removed any); in each round after the first, its store sent every store how many
