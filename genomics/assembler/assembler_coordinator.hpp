@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -269,7 +270,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       this->log().begin_phase("walks");
       release_freed_memory();  // as before the edges
       to_every_store(ACTION_GRAPH_WALK, Payload{});
-    } else if (action == ACTION_UNITIGS) {
+    } else if (action == ACTION_UNITIGS) {  // pieces of cycles of pieces, from a joining
       for (UnitigRecord& record : decode_unitigs(message.payload())) {
         if (record.bases.size() < static_cast<std::size_t>(settings_.counting.k)) {
           throw std::invalid_argument("a unitig shorter than k");
@@ -277,40 +278,52 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
         unitig_kmers_ += record.bases.size() - static_cast<std::size_t>(settings_.counting.k) + 1;
         unitigs_.push_back(std::move(record));
       }
-      if (cleaning_.finish_sent) {
-        cleaned_maybe_done();
-      } else {
-        joined_maybe_done();
+      joined_maybe_done();
+    } else if (action == ACTION_CLEANED_UNITIGS) {
+      if (!cleaning_.rounds) throw std::invalid_argument("cleaned unitigs before the cleaning");
+      for (UnitigRecord& record : decode_unitigs(message.payload())) {
+        if (record.bases.size() < static_cast<std::size_t>(settings_.counting.k)) {
+          throw std::invalid_argument("a unitig shorter than k");
+        }
+        cleaning_.cleaned_kmers_arrived += record.bases.size() - static_cast<std::size_t>(settings_.counting.k) + 1;
+        cleaned_.push_back(std::move(record));
       }
+      follow_cleaning();
     } else if (action == ACTION_GRAPH_WALK_DONE) {
       const auto [pieces, kmers] = pair_of(message.payload(), "walk report");
-      joining_.pieces_walked += pieces;
-      joining_.kmers_walked += kmers;
-      if (++joining_.walks_reported == this->stores().size()) {
-        progress_.phase_done("%llu pieces of unitigs walked", joining_.pieces_walked);
+      Joining& walks = joinings_[0];
+      walks.pieces_walked += pieces;
+      walks.kmers_walked += kmers;
+      if (++walks.walks_reported == this->stores().size()) {
+        progress_.phase_done("%llu pieces of unitigs walked", walks.pieces_walked);
         this->log().begin_phase("unitigs");
       }
       joined_maybe_done();
     } else if (action == ACTION_JOIN_STARTED) {
       const auto [step, tokens] = pair_of(message.payload(), "tokens started");
       step_check_.joining_reported(step, "the tokens started");
-      joining_.tokens_started += tokens;
-      ++joining_.starts_reported;
-      gather_when_tokens_finished();
+      Joining& joining = joinings_[step];
+      joining.tokens_started += tokens;
+      ++joining.starts_reported;
+      gather_when_tokens_finished(step);
     } else if (action == ACTION_JOIN_FINISHED) {
       const auto [step, tokens] = pair_of(message.payload(), "tokens finished");
       step_check_.joining_reported(step, "tokens finished");
-      joining_.tokens_finished += tokens;
-      gather_when_tokens_finished();
+      joinings_[step].tokens_finished += tokens;
+      gather_when_tokens_finished(step);
     } else if (action == ACTION_GRAPH_JOINED) {
       const std::span<const std::byte> report = message.payload();
       if (report.size() != 40) throw std::invalid_argument("joining report of the wrong size");
-      step_check_.joining_reported(load_le64(report.data()), "the unitigs joined");
+      const std::uint64_t step = load_le64(report.data());
+      step_check_.joining_reported(step, "the unitigs joined");
+      Joining& joining = joinings_[step];
+      joining.unitigs_sent += load_le64(report.data() + 8);
+      joining.kmers_sent += load_le64(report.data() + 16);
       unitigs_promised_ += load_le64(report.data() + 8);
       kmers_promised_ += load_le64(report.data() + 16);
-      joining_.unitigs_kept += load_le64(report.data() + 24);
-      joining_.kmers_kept += load_le64(report.data() + 32);
-      ++joining_.joins_reported;
+      joining.unitigs_kept += load_le64(report.data() + 24);
+      joining.kmers_kept += load_le64(report.data() + 32);
+      ++joining.joins_reported;
       joined_maybe_done();
     } else if (action == ACTION_UNVISITED) {
       add_unvisited(message.payload());
@@ -320,19 +333,23 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       if (report.size() != 8 + 16 * JunctionCleaning::kKinds) {
         throw std::invalid_argument("cleaning step report of the wrong size");
       }
-      step_check_.step_reported(load_le64(report.data()));
+      const std::uint64_t step = load_le64(report.data());
+      step_check_.step_reported(step);
+      StepReports& reports = cleaning_.reports[step];
+      if (++reports.stores > this->stores().size()) throw std::runtime_error("cleaning step " + std::to_string(step) + " reported by more stores than there are");
       const std::byte* counts = report.data() + 8;
       for (std::size_t kind = 0; kind < JunctionCleaning::kKinds; ++kind) {
-        cleaning_.removed[kind] += load_le64(counts + 8 * kind);
-        cleaning_.kmers_removed[kind] += load_le64(counts + 8 * (JunctionCleaning::kKinds + kind));
+        reports.removed[kind] += load_le64(counts + 8 * kind);
+        reports.kmers_removed[kind] += load_le64(counts + 8 * (JunctionCleaning::kKinds + kind));
       }
-      if (--awaited_ == 0) step_done();
+      follow_cleaning();
     } else if (action == ACTION_GRAPH_CLEANED) {
+      if (!cleaning_.rounds) throw std::invalid_argument("a cleaning report before the cleaning");
       const auto [unitigs, kmers] = pair_of(message.payload(), "cleaning report");
-      unitigs_promised_ += unitigs;
-      kmers_promised_ += kmers;
+      cleaning_.cleaned_promised += unitigs;
+      cleaning_.cleaned_kmers_promised += kmers;
       ++cleaning_.finishes_reported;
-      cleaned_maybe_done();
+      follow_cleaning();
     } else if (action == ACTION_THREADED_READS) {
       threaded_reads(message.payload());
     } else if (action == ACTION_THREADING_DONE) {
@@ -386,61 +403,69 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     return {load_le64(bytes.data()), load_le64(bytes.data() + 8)};
   }
 
+  struct Joining;      // what the stores reported of one joining
+  struct StepReports;  // of one cleaning step
+
   // Every token along the chains of pieces has reached the other end of its chain (none is
   // lost: the sums meet only once every store has said how many it started).
-  void gather_when_tokens_finished() {
-    if (joining_.tokens_finished > joining_.tokens_started && joining_.starts_reported == this->stores().size()) {
+  void gather_when_tokens_finished(std::uint64_t step) {
+    Joining& joining = joinings_[step];
+    if (joining.tokens_finished > joining.tokens_started && joining.starts_reported == this->stores().size()) {
       throw std::logic_error("more tokens finished than the stores started");
     }
-    if (joining_.gather_sent || joining_.starts_reported != this->stores().size() ||
-        joining_.tokens_finished != joining_.tokens_started) {
+    if (joining.gather_sent || joining.starts_reported != this->stores().size() ||
+        joining.tokens_finished != joining.tokens_started) {
       return;
     }
-    joining_.gather_sent = true;
+    joining.gather_sent = true;
     to_every_store(ACTION_JOIN_GATHER, Payload{});
   }
 
   // Unitig messages and the stores' reports travel separately (and in no order between
   // stores): a joining is over when every store has reported its joined unitigs (the first
   // one, its walks too), and every unitig it sent (pieces of cycles of pieces) has arrived.
-  void joined_maybe_done() {
+  // A joining's pieces all come before any store can start the next joining's tokens, so
+  // those promised so far are this joining's and the ones before.
+  bool joining_over(const Joining& joining, bool walks) const {
     const std::size_t stores = this->stores().size();
-    const bool walks = !cleaning_.rounds;
-    if ((walks && joining_.walks_reported != stores) || (!walks && !cleaning_.joining_expected) ||
-        joining_.joins_reported != stores || unitigs_.size() != unitigs_promised_) {
-      return;
-    }
-    // Every k-mer walked, or left after the last cleaning step, is in a unitig kept or sent.
-    // (What came before, pieces of cycles from earlier joinings, is counted in too.)
-    const std::uint64_t kmers_before = walks ? joining_.kmers_walked : cleaning_.kmers_in_stores;
-    const std::uint64_t kmers_sent = kmers_promised_ - joining_.kmers_sent_before;
-    if (unitig_kmers_ != kmers_promised_ || kmers_sent + joining_.kmers_kept != kmers_before) {
+    return (!walks || joining.walks_reported == stores) && joining.joins_reported == stores &&
+           unitigs_.size() == unitigs_promised_;
+  }
+
+  // Every k-mer walked, or left after the last cleaning step, is in a unitig kept or sent.
+  void check_joined_kmers(const Joining& joining, std::uint64_t kmers_before) const {
+    if (unitig_kmers_ != kmers_promised_ || joining.kmers_sent + joining.kmers_kept != kmers_before) {
       throw std::runtime_error("unitig k-mers differ from the stores' reports: " + std::to_string(kmers_before) +
-                               " before joining, " + std::to_string(joining_.kmers_kept) + " kept and " +
-                               std::to_string(kmers_sent) + " reported sent, " + std::to_string(unitig_kmers_) +
+                               " before joining, " + std::to_string(joining.kmers_kept) + " kept and " +
+                               std::to_string(joining.kmers_sent) + " reported sent, " + std::to_string(unitig_kmers_) +
                                " arrived in all");
     }
-    cleaning_.kmers_sent_in_joinings += walks ? 0 : kmers_sent;
-    cleaning_.unitigs_in_stores = joining_.unitigs_kept;
-    cleaning_.kmers_in_stores = joining_.kmers_kept;
-    if (!walks) {
-      joining_ = {};
-      cleaning_.joining_expected = false;
-      next_in_cleaning(cleaning_.rounds->joined());
+  }
+
+  void joined_maybe_done() {
+    if (cleaning_.rounds) {
+      follow_cleaning();
       return;
     }
+    const Joining& walks = joinings_[0];
+    if (!joining_over(walks, true)) return;
+    check_joined_kmers(walks, walks.kmers_walked);
+    step_check_.joined(0);
+    cleaning_.unitigs_in_stores = walks.unitigs_kept;
+    cleaning_.kmers_in_stores = walks.kmers_kept;
     this->log().line(progress_.report("the stores joined the %llu pieces into %llu (%llu tokens along the chains)",
-                                      joining_.pieces_walked,
-                                      joining_.unitigs_kept + static_cast<std::uint64_t>(unitigs_.size()),
-                                      joining_.tokens_started));
-    kmers_walked_ = joining_.kmers_walked;
-    joining_ = {};
+                                      walks.pieces_walked,
+                                      walks.unitigs_kept + static_cast<std::uint64_t>(unitigs_.size()),
+                                      walks.tokens_started));
+    kmers_walked_ = walks.kmers_walked;
+    joinings_.clear();
     to_every_store(ACTION_UNVISITED_REQUEST, Payload{});
   }
 
   // The cycles node 0 holds (pieces of cycles of pieces, and cycles no walk reached) meet
   // nothing else: the stores clean the rest (junction_cleaning.hpp), in the steps and rounds
-  // of UnitigGraph::clean() (cleaning_rounds.hpp).
+  // of UnitigGraph::clean() (cleaning_rounds.hpp), which they take by themselves once told
+  // the rules. This node follows the rounds from their reports.
   void start_cleaning() {
     for (UnitigRecord& record : unitigs_) cycles_.push_back({std::move(record.bases), record.coverage_sum, false});
     unitigs_.clear();
@@ -460,84 +485,113 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     outcome_.unitigs = cleaning_.unitigs_in_stores + cycles.unitigs().size();
     progress_.phase_done("%llu unitigs", outcome_.unitigs);
     this->log().begin_phase("cleaning");
+    const int k = settings_.counting.k;
+    Payload start = Payload::for_overwrite(32);
+    std::byte* at = start.writable_bytes().data();
+    store_le64(at, static_cast<std::uint64_t>(std::max(settings_.cleaning.rounds, 0)));
+    store_le64(at + 8, outcome_.coverage_threshold);
+    store_le64(at + 16, settings_.cleaning.tip_length_for(k));
+    store_le64(at + 24, settings_.cleaning.bubble_length_for(k));
     cleaning_.rounds.emplace(settings_.cleaning.rounds);
-    next_in_cleaning(cleaning_.rounds->start());
+    go_on_cleaning(cleaning_.rounds->start());
+    to_every_store(ACTION_CLEAN_START, start);
+    follow_cleaning();
   }
 
-  void next_in_cleaning(CleaningRounds::Next next) {
-    switch (next) {
-      case CleaningRounds::Next::step: {
-        const int k = settings_.counting.k;
-        ++cleaning_.steps;
-        step_check_.began(cleaning_.steps);
-        Payload step = Payload::for_overwrite(40);
-        std::byte* at = step.writable_bytes().data();
-        store_le64(at, static_cast<std::uint64_t>(cleaning_.rounds->step()));
-        store_le64(at + 8, outcome_.coverage_threshold);
-        store_le64(at + 16, settings_.cleaning.tip_length_for(k));
-        store_le64(at + 24, settings_.cleaning.bubble_length_for(k));
-        store_le64(at + 32, cleaning_.steps);
-        cleaning_.removed = {};
-        cleaning_.kmers_removed = {};
-        cleaning_.joining_expected = false;
-        // A store that finds a kind to remove joins at once: its joining's reports may come
-        // before other stores' reports of the step, and are counted from here.
-        joining_ = {};
-        joining_.kmers_sent_before = kmers_promised_;
-        to_every_store(ACTION_CLEAN_STEP, step);
-        return;
-      }
-      case CleaningRounds::Next::join:  // the stores began it themselves
-        ++cleaning_.joinings;
-        cleaning_.joining_expected = true;
-        joined_maybe_done();
-        return;
-      case CleaningRounds::Next::finished:
-        step_check_.finished();
-        outcome_.cleaning = cleaning_.rounds->report();
-        this->log().line(progress_.report(
-            "the stores cleaned the unitigs in %llu round(s): %llu steps at the junctions, %llu joinings, %llu unitigs left",
-            outcome_.cleaning.rounds, cleaning_.steps, cleaning_.joinings, cleaning_.unitigs_in_stores));
-        cleaning_.finish_sent = true;
-        to_every_store(ACTION_CLEAN_FINISH, Payload{});
-        return;
+  // The rounds as the stores take them: the next step, or the end.
+  void go_on_cleaning(CleaningRounds::Next next) {
+    if (next == CleaningRounds::Next::step) {
+      ++cleaning_.settling;
+      return;
     }
+    if (next != CleaningRounds::Next::finished) throw std::logic_error("cleaning: a joining where a step or the end comes");
+    cleaning_.finished = true;
+    step_check_.finished();
+    // The stores took no step beyond the last, nor joined after it.
+    if (!cleaning_.reports.empty() || !joinings_.empty()) {
+      throw std::runtime_error("a store reported a cleaning step or joining after the last, step " +
+                               std::to_string(cleaning_.settling));
+    }
+    outcome_.cleaning = cleaning_.rounds->report();
+    this->log().line(progress_.report(
+        "the stores cleaned the unitigs in %llu round(s): %llu steps at the junctions, %llu joinings, %llu unitigs left",
+        outcome_.cleaning.rounds, cleaning_.settling, cleaning_.joinings, cleaning_.unitigs_in_stores));
   }
 
-  void step_done() {
-    const CleaningRounds::Next next = cleaning_.rounds->step_done(cleaning_.removed);
-    step_check_.judged(next == CleaningRounds::Next::join);
-    if (next != CleaningRounds::Next::join && (joining_.starts_reported != 0 || joining_.joins_reported != 0)) {
-      throw std::logic_error("the stores joined after a cleaning step that removed nothing");
-    }
-    if (next == CleaningRounds::Next::join) {  // the stores remove what the first kind that removed anything judged
-      const auto kind = static_cast<std::size_t>(cleaning_.rounds->applied());
-      if (cleaning_.removed[kind] > cleaning_.unitigs_in_stores || cleaning_.kmers_removed[kind] > cleaning_.kmers_in_stores) {
-        throw std::logic_error("the stores removed more unitigs than they held");
+  // The steps settled in order, as far as the reports in allow: a step once every store
+  // reported it, the joining after it once every store joined and its pieces came; then the
+  // cleaned unitigs.
+  void follow_cleaning() {
+    while (!cleaning_.finished) {
+      const std::uint64_t step = cleaning_.settling;
+      if (!cleaning_.joining) {
+        const auto found = cleaning_.reports.find(step);
+        if (found == cleaning_.reports.end() || found->second.stores != this->stores().size()) return;
+        const StepReports reports = found->second;
+        cleaning_.reports.erase(found);
+        settle_step(step, reports);
+        continue;
       }
-      cleaning_.unitigs_in_stores -= cleaning_.removed[kind];
-      cleaning_.kmers_in_stores -= cleaning_.kmers_removed[kind];
+      const auto found = joinings_.find(step);
+      if (found == joinings_.end() || !joining_over(found->second, false)) return;
+      check_joined_kmers(found->second, cleaning_.kmers_in_stores);
+      cleaning_.kmers_sent_in_joinings += found->second.kmers_sent;
+      cleaning_.unitigs_in_stores = found->second.unitigs_kept;
+      cleaning_.kmers_in_stores = found->second.kmers_kept;
+      joinings_.erase(found);
+      step_check_.joined(step);
+      cleaning_.joining = false;
+      go_on_cleaning(cleaning_.rounds->joined());
     }
-    next_in_cleaning(next);
+    cleaned_maybe_done();
+  }
+
+  // Every store reported `step`: the stores remove what the first kind that removed anything
+  // judged and join, or go on.
+  void settle_step(std::uint64_t step, const StepReports& reports) {
+    const CleaningRounds::Next next = cleaning_.rounds->step_done(reports.removed);
+    step_check_.settled(step, next == CleaningRounds::Next::join);
+    if (next != CleaningRounds::Next::join) {
+      if (joinings_.count(step) != 0) {
+        throw std::runtime_error("the stores joined after cleaning step " + std::to_string(step) + ", which removed nothing");
+      }
+      go_on_cleaning(next);
+      return;
+    }
+    const auto kind = static_cast<std::size_t>(cleaning_.rounds->applied());
+    if (reports.removed[kind] > cleaning_.unitigs_in_stores || reports.kmers_removed[kind] > cleaning_.kmers_in_stores) {
+      throw std::logic_error("the stores removed more unitigs than they held");
+    }
+    cleaning_.unitigs_in_stores -= reports.removed[kind];
+    cleaning_.kmers_in_stores -= reports.kmers_removed[kind];
+    ++cleaning_.joinings;
+    cleaning_.joining = true;
   }
 
   // Every store sent its cleaned unitigs, and they all came: with the cycles, the graph.
   void cleaned_maybe_done() {
-    if (cleaning_.finishes_reported != this->stores().size() || unitigs_.size() != unitigs_promised_) return;
-    if (unitig_kmers_ != kmers_promised_) {
-      throw std::runtime_error("cleaned unitigs' k-mers differ from the stores' reports: " +
-                               std::to_string(kmers_promised_) + " reported, " + std::to_string(unitig_kmers_) + " arrived");
+    if (!cleaning_.finished || cleaning_.finishes_reported != this->stores().size() ||
+        cleaned_.size() != cleaning_.cleaned_promised || unitigs_.size() != unitigs_promised_) {
+      return;
     }
-    if (unitig_kmers_ != cleaning_.kmers_in_stores + cleaning_.kmers_sent_in_joinings) {
-      throw std::runtime_error("the stores sent " + std::to_string(unitig_kmers_) + " k-mers in pieces of cycles and " +
-                               "cleaned unitigs where " + std::to_string(cleaning_.kmers_in_stores) + " were left and " +
-                               std::to_string(cleaning_.kmers_sent_in_joinings) + " sent in pieces of cycles");
+    if (cleaning_.cleaned_kmers_arrived != cleaning_.cleaned_kmers_promised ||
+        cleaning_.cleaned_kmers_arrived != cleaning_.kmers_in_stores) {
+      throw std::runtime_error("cleaned unitigs' k-mers differ from the stores' reports: " +
+                               std::to_string(cleaning_.cleaned_kmers_promised) + " reported, " +
+                               std::to_string(cleaning_.cleaned_kmers_arrived) + " arrived, " +
+                               std::to_string(cleaning_.kmers_in_stores) + " left after the last step");
+    }
+    if (unitig_kmers_ != cleaning_.kmers_sent_in_joinings) {
+      throw std::runtime_error("the stores sent " + std::to_string(unitig_kmers_) + " k-mers in pieces of cycles where " +
+                               std::to_string(cleaning_.kmers_sent_in_joinings) + " were reported");
     }
     std::vector<GraphPiece> pieces = std::move(cycles_);
     cycles_ = {};
-    pieces.reserve(pieces.size() + unitigs_.size());
+    pieces.reserve(pieces.size() + unitigs_.size() + cleaned_.size());
     for (UnitigRecord& record : unitigs_) pieces.push_back({std::move(record.bases), record.coverage_sum, false});
+    for (UnitigRecord& record : cleaned_) pieces.push_back({std::move(record.bases), record.coverage_sum, false});
     unitigs_ = {};
+    cleaned_ = {};
     cleaning_ = {};
     step_check_ = {};
     unitigs_promised_ = ~std::uint64_t{0};  // no second time
@@ -888,28 +942,40 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     std::uint64_t tokens_finished = 0;
     bool gather_sent = false;
     std::size_t joins_reported = 0;
+    std::uint64_t unitigs_sent = 0;  // to this node: pieces of cycles of pieces
+    std::uint64_t kmers_sent = 0;
     std::uint64_t unitigs_kept = 0;  // by the stores, to be cleaned
     std::uint64_t kmers_kept = 0;
-    std::uint64_t kmers_sent_before = 0;  // by earlier joinings (pieces of cycles), when this one began
   };
-  Joining joining_;
+  // By the cleaning step each follows (0: the walks'): a store can report the next step's
+  // joining before another store's report of this one comes (cleaning_step_check.hpp).
+  std::map<std::uint64_t, Joining> joinings_;
   std::uint64_t kmers_walked_ = 0;
-  // The stores cleaning the joined unitigs, led from here.
+  // What the stores reported of one cleaning step.
+  struct StepReports {
+    std::size_t stores = 0;
+    CleaningRounds::Removals removed{};  // unitigs each kind would remove
+    CleaningRounds::Removals kmers_removed{};
+  };
+  // The stores cleaning the joined unitigs, followed from here.
   struct Cleaning {
     std::optional<CleaningRounds> rounds;  // once the cleaning began
     std::uint64_t unitigs_in_stores = 0;
     std::uint64_t kmers_in_stores = 0;
-    CleaningRounds::Removals removed{};  // each kind, in the step under way, by the stores that reported
-    CleaningRounds::Removals kmers_removed{};
+    std::map<std::uint64_t, StepReports> reports;  // by step, until settled
+    std::uint64_t settling = 0;  // the step whose reports, or joining, the rounds wait for: the steps taken
+    bool joining = false;        // its joining
+    bool finished = false;       // the rounds are over: the stores send their cleaned unitigs
     std::uint64_t kmers_sent_in_joinings = 0;  // pieces of cycles, from the joinings between steps
-    std::uint64_t steps = 0;
     std::uint64_t joinings = 0;
-    bool joining_expected = false;  // the step under way removed something: the stores join
-    bool finish_sent = false;
     std::size_t finishes_reported = 0;
+    std::uint64_t cleaned_promised = 0;
+    std::uint64_t cleaned_kmers_promised = 0;
+    std::uint64_t cleaned_kmers_arrived = 0;
   };
   Cleaning cleaning_;
-  CleaningStepCheck step_check_;  // that each report is of the step under way
+  CleaningStepCheck step_check_;  // that each report is of a step not yet settled
+  std::vector<UnitigRecord> cleaned_;  // the stores' cleaned unitigs
   std::vector<GraphPiece> cycles_;  // the cycles node 0 holds while the stores clean
   std::vector<UnitigRecord> unitigs_;
   std::uint64_t unitig_kmers_ = 0;

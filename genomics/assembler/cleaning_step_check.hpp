@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Which step of the cleaning a store's report to the coordinator belongs to. The stores join
-// by themselves after a step that removed anything (junction_cleaning.hpp), so their
-// joining's reports can reach the coordinator before other stores' reports of the step, and
-// the messages of different stores come in no order between them. Each report says its
-// step's number (the joining of the walks' pieces is step 0); one that belongs to no step
-// the coordinator is waiting on (a store that joined where the sums said none would, or
-// reported a step twice) ends the run with a line that names it, not a miscount or a hang.
+// Which step of the cleaning a store's report to the coordinator belongs to. The stores take
+// the cleaning's steps and joinings by themselves (junction_cleaning.hpp, cleaning_rounds.hpp),
+// and the messages of different stores reach the coordinator in no order between them: a
+// store's report of a step, or of the joining after it, can come before other stores' reports
+// of the step before. So each report says its step's number (the joining of the walks' pieces
+// follows step 0), and the coordinator settles the steps in order. A report of a step already
+// settled (a store that joined where the sums said none would, or reported a step twice), or
+// one after the cleaning ended, ends the run with a line that names it, not a miscount or a
+// hang.
 #pragma once
 
 #include <cstdint>
@@ -16,49 +18,51 @@ namespace xenon::genomics {
 
 class CleaningStepCheck {
  public:
-  // The coordinator began step `number` (1, 2, ... in the order it sent them).
-  void began(std::uint64_t number) {
-    if (number != step_ + 1 || finished_) throw std::logic_error("cleaning step " + std::to_string(number) + " out of order");
-    step_ = number;
-    judged_ = false;
-    joining_expected_ = false;
+  // Every store reported step `number` (1, 2, ... in order): the stores join after it, or not.
+  void settled(std::uint64_t number, bool joins) {
+    if (number != settled_ + 1 || finished_ || (joins_ && !joined_)) {
+      throw std::logic_error("cleaning step " + std::to_string(number) + " settled out of order");
+    }
+    settled_ = number;
+    joins_ = joins;
+    joined_ = false;
   }
-  // Every store reported the step under way: the stores join, or not.
-  void judged(bool joining) {
-    judged_ = true;
-    joining_expected_ = joining;
+  // The joining after step `number` (0: the walks') is over.
+  void joined(std::uint64_t number) {
+    if (number != settled_ || !joins_ || joined_ || finished_) {
+      throw std::logic_error("the joining after cleaning step " + std::to_string(number) + " ended out of order");
+    }
+    joined_ = true;
   }
   // The cleaning is over: no store reports a step or a joining any more.
   void finished() { finished_ = true; }
 
   // A store's report that it judged step `number`.
   void step_reported(std::uint64_t number) const {
-    if (finished_ || step_ == 0 || number != step_ || judged_) {
-      throw std::runtime_error("a store reported cleaning step " + std::to_string(number) + " " + where());
+    if (finished_ || number <= settled_) {
+      throw std::runtime_error("a store reported cleaning step " + std::to_string(number) + " " + when());
     }
   }
   // A store's report of a joining (`what`: tokens started or finished, unitigs joined) after
   // step `number`.
   void joining_reported(std::uint64_t number, const std::string& what) const {
-    if (finished_ || number != step_ || (judged_ && !joining_expected_)) {
+    if (finished_ || number < settled_ || (number == settled_ && (!joins_ || joined_))) {
       throw std::runtime_error("a store reported " + what + " of a joining after cleaning step " +
-                               std::to_string(number) + " " + where());
+                               std::to_string(number) + " " + when());
     }
   }
 
-  std::uint64_t step() const { return step_; }
-
  private:
-  std::string where() const {
+  std::string when() const {
     if (finished_) return "after the cleaning ended";
-    if (step_ == 0) return "while the walks' pieces were joined";
-    return "while step " + std::to_string(step_) +
-           (!judged_ ? " was judged" : joining_expected_ ? " was joined" : " removed nothing and none was joined");
+    if (settled_ == 0) return joined_ ? "after the walks' pieces were joined" : "while the walks' pieces were joined";
+    return "when step " + std::to_string(settled_) + " was settled" +
+           (!joins_ ? " with nothing removed" : joined_ ? " and joined" : " and being joined");
   }
 
-  std::uint64_t step_ = 0;  // the walks' joining
-  bool judged_ = true;      // step 0 has nothing to judge,
-  bool joining_expected_ = true;  // and joins
+  std::uint64_t settled_ = 0;  // the walks' joining follows step 0,
+  bool joins_ = true;          // which always joins
+  bool joined_ = false;
   bool finished_ = false;
 };
 

@@ -47,18 +47,19 @@
 //   coordinator -> store  ACTION_UNVISITED_REQUEST  vertices no walk reached (cycles)
 //   store -> coordinator  ACTION_UNVISITED       VertexRecords
 //   then the kept unitigs cleaned by the stores (junction_cleaning.hpp, cleaning_rounds.hpp):
-//   coordinator -> store  ACTION_CLEAN_STEP      u64 the first kind it judges, u64 threshold, u64 tip length,
-//                                                u64 bubble length, u64 the step's number (1, 2, ...)
+//   coordinator -> store  ACTION_CLEAN_START     u64 rounds, u64 threshold, u64 tip length, u64 bubble length;
+//                                                then each store takes every step (numbered 1, 2, ...) by itself
 //   store -> every store  ACTION_CLEAN_REPORTS   its unitigs' ends and pairs of junctions that store owns
 //   store -> every store  ACTION_CLEAN_VERDICTS  the verdicts on that store's unitigs, and how many of each
 //                                                kind the sender gave in all
 //   store -> coordinator  ACTION_CLEAN_STEP_DONE u64 step, u64 unitigs each kind would remove (weak
 //                                                branches, tips, bubbles), then u64 k-mers in them, each kind
 //   then, where a kind removed anything anywhere, each store removes the first such kind and
-//   joins the unitigs left (the joining above, again) without a word from the coordinator
-//   coordinator -> store  ACTION_CLEAN_FINISH    send the cleaned unitigs
-//   store -> coordinator  ACTION_UNITIGS         its cleaned unitigs, then
+//   joins the unitigs left (the joining above, again); then it takes the next step, or once
+//   the rounds are over (cleaning_rounds.hpp, followed on every store alike) sends
+//   store -> coordinator  ACTION_CLEANED_UNITIGS  its cleaned unitigs (UnitigRecords), then
 //                         ACTION_GRAPH_CLEANED   u64 unitigs sent, u64 k-mers in them
+//   all without a word from the coordinator, which follows the rounds from the reports
 //   store <-> store       ACTION_LOOKUP, ACTION_LOOKUP_REPLY  (LookupBatcher)
 // Every payload is little-endian.
 namespace xenon::genomics {
@@ -82,11 +83,11 @@ inline constexpr Action ACTION_JOIN_GATHER{"genomics.graph.join-gather"};
 inline constexpr Action ACTION_JOIN_PIECES{"genomics.graph.join-pieces"};
 inline constexpr Action ACTION_UNITIGS{"genomics.graph.unitigs"};
 inline constexpr Action ACTION_GRAPH_JOINED{"genomics.graph.joined"};
-inline constexpr Action ACTION_CLEAN_STEP{"genomics.graph.clean-step"};
+inline constexpr Action ACTION_CLEAN_START{"genomics.graph.clean-start"};
 inline constexpr Action ACTION_CLEAN_REPORTS{"genomics.graph.clean-reports"};
 inline constexpr Action ACTION_CLEAN_VERDICTS{"genomics.graph.clean-verdicts"};
 inline constexpr Action ACTION_CLEAN_STEP_DONE{"genomics.graph.clean-step-done"};
-inline constexpr Action ACTION_CLEAN_FINISH{"genomics.graph.clean-finish"};
+inline constexpr Action ACTION_CLEANED_UNITIGS{"genomics.graph.cleaned-unitigs"};
 inline constexpr Action ACTION_GRAPH_CLEANED{"genomics.graph.cleaned"};
 inline constexpr Action ACTION_UNVISITED_REQUEST{"genomics.graph.unvisited-request"};
 inline constexpr Action ACTION_UNVISITED{"genomics.graph.unvisited"};

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -17,6 +18,7 @@
 #include <xenon/xenon.hpp>
 #include "genomics/assembler/carried_kmer_exchange.hpp"
 #include "genomics/assembler/carried_sequences.hpp"
+#include "genomics/assembler/cleaning_rounds.hpp"
 #include "genomics/assembler/filter_keeper.hpp"
 #include "genomics/assembler/graph_protocol.hpp"
 #include "genomics/assembler/junction_cleaning.hpp"
@@ -113,17 +115,18 @@ class GraphStore : public KmerStore<Words> {
       joining().gathered(message.payload(), keeper());
       report_joined_when_done();
       return;
-    } else if (action == ACTION_CLEAN_STEP) {
-      clean_step(message.payload());
+    } else if (action == ACTION_CLEAN_START) {
+      clean_start(message.payload());
       return;
     } else if (action == ACTION_CLEAN_REPORTS) {
-      if (cleaning().reports_arrived(message.payload())) send_verdicts();
+      if (step_reports_in_) {  // a store that began the next step while this one waits for verdicts
+        early_reports_.push_back(message.share_payload());
+        return;
+      }
+      take_reports(message.payload());
       return;
     } else if (action == ACTION_CLEAN_VERDICTS) {
       if (cleaning().verdicts_arrived(message.payload())) step_judged();
-      return;
-    } else if (action == ACTION_CLEAN_FINISH) {
-      send_cleaned();
       return;
     } else if (action == ACTION_UNVISITED_REQUEST) {
       send_unvisited(message);
@@ -271,6 +274,9 @@ class GraphStore : public KmerStore<Words> {
     joining_.emplace(k_, stores_.size(), self_index_);
     cleaning_.emplace(k_, stores_.size(), self_index_);
     step_number_ = 0;
+    rounds_.reset();
+    step_reports_in_ = false;
+    early_reports_.clear();
     // Carried k-mers are solid whatever their count: this store's share goes to their owners.
     carried_.judge_from_now(threshold_, count_in_table());
     if (carried_anywhere_) {
@@ -613,18 +619,22 @@ class GraphStore : public KmerStore<Words> {
 
   // A unitig to the coordinator (a piece of a cycle of pieces, which nothing else meets, or a
   // cleaned unitig), in messages of about kUnitigMessageBytes.
-  PieceJoining::Emit emitter() {
-    return [this](const std::string& bases, std::uint64_t coverage_sum, PieceJoining::WaysOn /*unused at node 0*/) {
+  // `action`: ACTION_UNITIGS for pieces of cycles, ACTION_CLEANED_UNITIGS for cleaned unitigs
+  // (the coordinator may still await other stores' joining when they come).
+  PieceJoining::Emit emitter(Action action = ACTION_UNITIGS) {
+    return [this, action](const std::string& bases, std::uint64_t coverage_sum, PieceJoining::WaysOn /*unused at node 0*/) {
       append_unitig(unitigs_, bases, coverage_sum);
       ++unitigs_sent_;
       kmers_sent_ += bases.size() - static_cast<std::size_t>(k_) + 1;
-      if (unitigs_.size() >= kUnitigMessageBytes) flush_unitigs();
+      if (unitigs_.size() >= kUnitigMessageBytes) flush_unitigs(action);
     };
   }
 
+  // The joining is done once this store has every piece of its chains: after the walks, the
+  // coordinator says what comes next; in the cleaning, this store goes on by itself.
   void report_joined_when_done() {
     if (!joining().done()) return;
-    flush_unitigs();
+    flush_unitigs(ACTION_UNITIGS);
     std::uint64_t kmers_kept = 0;
     for (const JunctionCleaning::StoredUnitig& unitig : cleaning().unitigs()) kmers_kept += unitig.bases.size() - static_cast<std::size_t>(k_) + 1;
     send_counts(ACTION_GRAPH_JOINED, {step_number_, unitigs_sent_, kmers_sent_, cleaning().unitigs().size(), kmers_kept});
@@ -632,26 +642,57 @@ class GraphStore : public KmerStore<Words> {
     kmers_sent_ = 0;
     tokens_reported_ = 0;
     joining_.reset();
+    if (rounds_) go_on_cleaning(rounds_->joined());
   }
 
-  // A cleaning step (junction_cleaning.hpp): u64 the first kind it judges, u64 threshold, u64
-  // tip length, u64 bubble length, u64 the step's number.
-  void clean_step(std::span<const std::byte> bytes) {
-    if (bytes.size() != 40) throw std::invalid_argument("a cleaning step of the wrong size");
-    const std::uint64_t step = load_le64(bytes.data());
-    if (step > static_cast<std::uint64_t>(JunctionCleaning::Step::bubbles)) {
-      throw std::invalid_argument("a cleaning step out of range");
+  // The cleaning (junction_cleaning.hpp): u64 rounds, u64 threshold, u64 tip length, u64
+  // bubble length. Every store then takes the steps of cleaning_rounds.hpp by itself, as the
+  // coordinator follows them: the owners' counts of each kind that every store hears are what
+  // the rounds go by, the same on every store.
+  void clean_start(std::span<const std::byte> bytes) {
+    if (bytes.size() != 32) throw std::invalid_argument("a cleaning start of the wrong size");
+    if (rounds_ || step_number_ != 0) throw std::invalid_argument("a second cleaning start");
+    const std::uint64_t rounds = load_le64(bytes.data());
+    if (rounds > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+      throw std::invalid_argument("cleaning rounds out of range");
     }
-    const std::uint64_t number = load_le64(bytes.data() + 32);
-    if (number != step_number_ + 1) {
-      throw std::invalid_argument("cleaning step " + std::to_string(number) + " after step " + std::to_string(step_number_));
+    rules_ = {load_le64(bytes.data() + 8), static_cast<std::size_t>(load_le64(bytes.data() + 16)),
+              static_cast<std::size_t>(load_le64(bytes.data() + 24))};
+    rounds_.emplace(static_cast<int>(rounds));
+    go_on_cleaning(rounds_->start());
+  }
+
+  void go_on_cleaning(CleaningRounds::Next next) {
+    switch (next) {
+      case CleaningRounds::Next::step:
+        begin_step();
+        return;
+      case CleaningRounds::Next::join:  // step_judged() takes it
+        throw std::logic_error("a joining asked where only a step or the end can come");
+      case CleaningRounds::Next::finished:
+        send_cleaned();
+        return;
     }
-    step_number_ = number;
-    const JunctionCleaning::Rules rules{load_le64(bytes.data() + 8), static_cast<std::size_t>(load_le64(bytes.data() + 16)),
-                                        static_cast<std::size_t>(load_le64(bytes.data() + 24))};
-    JunctionCleaning::Messages reports = cleaning().begin(static_cast<JunctionCleaning::Step>(step), rules);
+  }
+
+  // The next step: this store's records to their owners, then its own and those that came
+  // before it began, as if they came now.
+  void begin_step() {
+    ++step_number_;
+    step_reports_in_ = false;
+    JunctionCleaning::Messages reports = cleaning().begin(rounds_->step(), rules_);
     to_every_other_store(ACTION_CLEAN_REPORTS, reports);
-    if (cleaning().reports_arrived(reports[self_index_])) send_verdicts();
+    std::vector<Payload> early;
+    early.swap(early_reports_);
+    take_reports(reports[self_index_]);
+    for (const Payload& report : early) take_reports(report.bytes());
+  }
+
+  void take_reports(std::span<const std::byte> bytes) {
+    if (step_reports_in_) throw std::logic_error("cleaning reports of two steps ahead");
+    if (!cleaning().reports_arrived(bytes)) return;
+    step_reports_in_ = true;
+    send_verdicts();
   }
 
   void send_verdicts() {
@@ -662,12 +703,19 @@ class GraphStore : public KmerStore<Words> {
 
   // Every owner's verdicts are in: the coordinator hears what each kind would remove here and,
   // where one removes anything anywhere, this store removes the first such kind and joins what
-  // is left at once (every store knows the same kind from the owners' counts), then waits for
-  // the coordinator's next step.
+  // is left at once (every store knows the same kind from the owners' counts); else it takes
+  // the next step, or sends its cleaned unitigs.
   void step_judged() {
     report_step();  // before the joining's messages, which the coordinator counts after it
     const std::optional<JunctionCleaning::Step> kind = cleaning().kind_to_remove();
-    if (!kind) return;
+    const CleaningRounds::Next next = rounds_->step_done(cleaning().judged_anywhere());
+    if (kind.has_value() != (next == CleaningRounds::Next::join) || (kind && *kind != rounds_->applied())) {
+      throw std::logic_error("the cleaning's rounds and the owners' counts disagree on the kind to remove");
+    }
+    if (!kind) {
+      go_on_cleaning(next);
+      return;
+    }
     cleaning().remove_judged(*kind);
     for (JunctionCleaning::StoredUnitig& unitig : cleaning().take_unitigs()) {
       joining().add_piece(std::move(unitig.bases), unitig.coverage_sum);
@@ -686,15 +734,16 @@ class GraphStore : public KmerStore<Words> {
   }
 
   void send_cleaned() {
-    const PieceJoining::Emit emit = emitter();
+    const PieceJoining::Emit emit = emitter(ACTION_CLEANED_UNITIGS);
     for (JunctionCleaning::StoredUnitig& unitig : cleaning().take_unitigs()) {
       emit(std::move(unitig.bases), unitig.coverage_sum, {});
     }
-    flush_unitigs();
+    flush_unitigs(ACTION_CLEANED_UNITIGS);
     send_pair(ACTION_GRAPH_CLEANED, unitigs_sent_, kmers_sent_);
     unitigs_sent_ = 0;
     kmers_sent_ = 0;
     cleaning_.reset();
+    rounds_.reset();
   }
 
   void ask_edges() {
@@ -860,9 +909,9 @@ class GraphStore : public KmerStore<Words> {
     --active_walks_;
   }
 
-  void flush_unitigs() {
+  void flush_unitigs(Action action) {
     if (unitigs_.empty()) return;
-    this->send(coordinator_, ACTION_UNITIGS, std::span<const std::byte>(unitigs_));
+    this->send(coordinator_, action, std::span<const std::byte>(unitigs_));
     unitigs_.clear();
   }
 
@@ -927,6 +976,11 @@ class GraphStore : public KmerStore<Words> {
   std::vector<Payload> early_tokens_;    // that came before all of this store's links
   std::uint64_t tokens_reported_ = 0;    // finished, told the coordinator
   std::uint64_t step_number_ = 0;  // of the cleaning step under way (0: the walks' joining), in every report
+  // The cleaning's rounds, followed here as the coordinator follows them, and what they judge by.
+  std::optional<CleaningRounds> rounds_;
+  JunctionCleaning::Rules rules_;
+  bool step_reports_in_ = false;       // every store's records of this step are in: verdicts sent
+  std::vector<Payload> early_reports_;  // of the next step, from stores that began it before this one
   std::vector<std::byte> unitigs_;
   std::uint64_t unitigs_sent_ = 0;
   std::uint64_t kmers_sent_ = 0;

@@ -292,6 +292,11 @@ std::optional<JunctionCleaning::Step> JunctionCleaning::kind_to_remove() const {
   return std::nullopt;
 }
 
+const std::array<std::uint64_t, JunctionCleaning::kKinds>& JunctionCleaning::judged_anywhere() const {
+  if (!judged_) throw std::logic_error("cleaning at junctions: the verdicts counted asked before they were in");
+  return judged_anywhere_;
+}
+
 void JunctionCleaning::remove_judged(Step kind) {
   if (!judged_) throw std::logic_error("cleaning at junctions: a removal without a step's verdicts");
   if (kind < first_) throw std::logic_error("cleaning at junctions: a removal of a kind the step did not judge");

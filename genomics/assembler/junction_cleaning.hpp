@@ -89,6 +89,9 @@ class JunctionCleaning {
   // Once every owner's verdicts are in: the first kind any owner judged anything to go for,
   // the same on every store; none when the step removes nothing anywhere.
   std::optional<Step> kind_to_remove() const;
+  // Once every owner's verdicts are in: how many verdicts of each kind the owners gave in all
+  // (not 0 exactly where that kind removes anything anywhere), the same on every store.
+  const std::array<std::uint64_t, kKinds>& judged_anywhere() const;
   // The unitigs the last step judged to go for `kind` go; the rest wait to be taken and joined.
   void remove_judged(Step kind);
 

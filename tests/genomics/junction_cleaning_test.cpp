@@ -530,10 +530,11 @@ TEST(JunctionCleaning, RefusesMessagesThatDoNotFitAndStepsOutOfOrder) {
 }
 
 
-// The coordinator's check that each store's report belongs to the step under way: a joining
-// where the sums said none, a report of another step, a step reported twice, or anything after
-// the cleaning ended is refused with the step named; what a run sends passes.
-TEST(CleaningStepCheck, RefusesReportsOfAnotherStepAndJoiningsAfterAStepThatRemovedNothing) {
+// The coordinator's check of the stores' reports, which it settles step by step in order: a
+// report of a later step may come before the step under way is settled (a store that went on
+// first), but a joining after a step that removed nothing, a report of a step already settled,
+// or anything after the cleaning ended is refused with the steps named.
+TEST(CleaningStepCheck, RefusesReportsOfSettledStepsAndJoiningsAfterAStepThatRemovedNothing) {
   const auto refused = [](const auto& report, const std::string& names) {
     try {
       report();
@@ -544,31 +545,37 @@ TEST(CleaningStepCheck, RefusesReportsOfAnotherStepAndJoiningsAfterAStepThatRemo
   };
   CleaningStepCheck check;
   EXPECT_NO_THROW(check.joining_reported(0, "the unitigs joined"));  // the walks' joining
-  EXPECT_TRUE(refused([&] { check.step_reported(0); }, "while the walks' pieces were joined"));
-  EXPECT_THROW(check.began(2), std::logic_error);
+  EXPECT_THROW(check.settled(1, false), std::logic_error) << "step 1 settled before the walks' joining ended";
+  check.joined(0);
+  EXPECT_TRUE(refused([&] { check.joining_reported(0, "the unitigs joined"); }, "after the walks' pieces were joined"));
+  EXPECT_TRUE(refused([&] { check.step_reported(0); }, "after the walks' pieces were joined"));
 
-  check.began(1);
-  EXPECT_NO_THROW(check.joining_reported(1, "the tokens started"));  // before another store's report of step 1
+  // Step 1: its reports, and a store that went on to step 1's joining before the others reported.
   EXPECT_NO_THROW(check.step_reported(1));
-  EXPECT_TRUE(refused([&] { check.step_reported(2); }, "cleaning step 2 while step 1 was judged"));
-  EXPECT_TRUE(refused([&] { check.joining_reported(0, "the unitigs joined"); }, "after cleaning step 0 while step 1"));
-  check.judged(true);
+  EXPECT_NO_THROW(check.joining_reported(1, "the tokens started"));
+  EXPECT_THROW(check.settled(2, false), std::logic_error) << "settled out of order";
+  check.settled(1, true);
   EXPECT_NO_THROW(check.joining_reported(1, "the unitigs joined"));
-  EXPECT_TRUE(refused([&] { check.step_reported(1); }, "step 1 while step 1 was joined"));
+  EXPECT_TRUE(refused([&] { check.step_reported(1); }, "step 1 when step 1 was settled and being joined"));
+  EXPECT_NO_THROW(check.step_reported(2)) << "a store that joined first and went on";
+  EXPECT_THROW(check.settled(2, false), std::logic_error) << "step 2 settled before step 1's joining ended";
+  check.joined(1);
+  EXPECT_TRUE(refused([&] { check.joining_reported(1, "the unitigs joined"); }, "when step 1 was settled and joined"));
 
-  check.began(2);
-  check.judged(false);  // removed nothing anywhere: no store joins
+  // Step 2 removes nothing: no store joins after it; steps 3 and on may be reported already.
+  check.settled(2, false);
   EXPECT_TRUE(refused([&] { check.joining_reported(2, "the tokens started"); },
-                      "the tokens started of a joining after cleaning step 2 while step 2 removed nothing"));
-  EXPECT_TRUE(refused([&] { check.joining_reported(1, "the unitigs joined"); }, "after cleaning step 1 while step 2"));
+                      "the tokens started of a joining after cleaning step 2 when step 2 was settled with nothing removed"));
+  EXPECT_TRUE(refused([&] { check.step_reported(2); }, "cleaning step 2 when step 2 was settled"));
+  EXPECT_NO_THROW(check.step_reported(3));
+  EXPECT_NO_THROW(check.joining_reported(3, "tokens finished"));
+  EXPECT_THROW(check.joined(2), std::logic_error) << "no joining after a step that removed nothing";
 
-  check.began(3);
-  check.judged(true);
+  check.settled(3, false);
   check.finished();
-  EXPECT_TRUE(refused([&] { check.joining_reported(3, "tokens finished"); }, "after the cleaning ended"));
-  EXPECT_TRUE(refused([&] { check.step_reported(3); }, "after the cleaning ended"));
-  EXPECT_THROW(check.began(4), std::logic_error);
+  EXPECT_TRUE(refused([&] { check.joining_reported(4, "tokens finished"); }, "after the cleaning ended"));
+  EXPECT_TRUE(refused([&] { check.step_reported(4); }, "after the cleaning ended"));
+  EXPECT_THROW(check.settled(4, true), std::logic_error);
 }
-
 }  // namespace
 }  // namespace xenon::genomics
