@@ -43,9 +43,11 @@ namespace xenon::genomics {
 
 // Runs one assembly, on node 0. Counting is the k-mer counter's (graph stores count as k-mer
 // stores do); then, one step at a time on every store: keep the solid k-mers, find their
-// edges, walk the unitigs. The coordinator gathers the unitigs (and the vertices no walk
-// reached, which lie on cycles) and checks that every solid k-mer is in exactly one of them;
-// then the steps of AssemblyPipeline make the contigs and scaffolds, the coordinator asking
+// edges, walk the unitigs, join the walks' pieces. The coordinator gathers the vertices no
+// walk reached (which lie on cycles) and checks that every solid k-mer is in exactly one
+// unitig or cycle; the stores clean the unitigs, taking the cleaning's steps by themselves
+// while the coordinator follows them, and send it the cleaned unitigs. Then the steps of
+// AssemblyPipeline make the contigs and scaffolds, the coordinator asking
 // the stores to thread the reads (each its share of the input: ReadShare) whenever a step
 // needs them, and writes the outputs.
 template <int Words>
@@ -395,7 +397,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   void to_every_store(Action action, const Payload& payload) {
     awaited_ = this->stores().size();
     for (const ActorName store : this->stores()) this->send(store, action, payload.share());
-    count_exchange_with_every_peer();  // each is answered by every store before the next step
+    count_exchange_with_every_peer();  // each answered by every store (the cleaning's start: once the rounds are over)
   }
 
   static std::pair<std::uint64_t, std::uint64_t> pair_of(std::span<const std::byte> bytes, const char* what) {
@@ -424,8 +426,10 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   // Unitig messages and the stores' reports travel separately (and in no order between
   // stores): a joining is over when every store has reported its joined unitigs (the first
   // one, its walks too), and every unitig it sent (pieces of cycles of pieces) has arrived.
-  // A joining's pieces all come before any store can start the next joining's tokens, so
-  // those promised so far are this joining's and the ones before.
+  // Each store's pieces come before its report of them, so as many have come as were
+  // reported, or more; as many, and none is in flight unreported, so the sums can be checked.
+  // (A store a joining ahead may send its next pieces first: then this joining is settled once
+  // they are reported too, which no store waits for.)
   bool joining_over(const Joining& joining, bool walks) const {
     const std::size_t stores = this->stores().size();
     return (!walks || joining.walks_reported == stores) && joining.joins_reported == stores &&
@@ -493,6 +497,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     store_le64(at + 16, settings_.cleaning.tip_length_for(k));
     store_le64(at + 24, settings_.cleaning.bubble_length_for(k));
     cleaning_.rounds.emplace(settings_.cleaning.rounds);
+    step_check_.began_cleaning();
     go_on_cleaning(cleaning_.rounds->start());
     to_every_store(ACTION_CLEAN_START, start);
     follow_cleaning();
@@ -574,12 +579,15 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
         cleaned_.size() != cleaning_.cleaned_promised || unitigs_.size() != unitigs_promised_) {
       return;
     }
-    if (cleaning_.cleaned_kmers_arrived != cleaning_.cleaned_kmers_promised ||
+    if (cleaning_.cleaned_promised != cleaning_.unitigs_in_stores ||
+        cleaning_.cleaned_kmers_arrived != cleaning_.cleaned_kmers_promised ||
         cleaning_.cleaned_kmers_arrived != cleaning_.kmers_in_stores) {
       throw std::runtime_error("cleaned unitigs' k-mers differ from the stores' reports: " +
                                std::to_string(cleaning_.cleaned_kmers_promised) + " reported, " +
                                std::to_string(cleaning_.cleaned_kmers_arrived) + " arrived, " +
-                               std::to_string(cleaning_.kmers_in_stores) + " left after the last step");
+                               std::to_string(cleaning_.kmers_in_stores) + " left after the last step (" +
+                               std::to_string(cleaning_.cleaned_promised) + " unitigs reported, " +
+                               std::to_string(cleaning_.unitigs_in_stores) + " left)");
     }
     if (unitig_kmers_ != cleaning_.kmers_sent_in_joinings) {
       throw std::runtime_error("the stores sent " + std::to_string(unitig_kmers_) + " k-mers in pieces of cycles where " +
@@ -592,8 +600,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     for (UnitigRecord& record : cleaned_) pieces.push_back({std::move(record.bases), record.coverage_sum, false});
     unitigs_ = {};
     cleaned_ = {};
-    cleaning_ = {};
-    step_check_ = {};
+    cleaning_ = {};  // step_check_ stays finished: a stray report after the cleaning is refused
     unitigs_promised_ = ~std::uint64_t{0};  // no second time
     save_graph_checkpoint(pieces);
     assemble_from(std::move(pieces));

@@ -4,7 +4,8 @@
 // the unitigs joined again after each kind that removed any, until a round removes nothing or
 // the rounds run out. A step judges every kind the round has left at once; the first of them
 // that removed anything is the one applied, and the next step judges those after it, on the
-// joined unitigs. The coordinator asks what comes next and says how each step went.
+// joined unitigs. Every store follows the rounds, and the coordinator too: each asks what
+// comes next and says how each step went.
 #pragma once
 
 #include <array>
@@ -20,7 +21,9 @@ class CleaningRounds {
  public:
   enum class Next { step, join, finished };
   using Step = JunctionCleaning::Step;
-  // For each kind of removal, the unitigs it would remove over all the stores.
+  // For each kind of removal, the unitigs it would remove over all the stores (the
+  // coordinator's sums, which report() adds up), or any count that is 0 exactly where those
+  // are (the owners' verdicts a store hears of): what comes next depends only on which are 0.
   using Removals = std::array<std::uint64_t, JunctionCleaning::kKinds>;
 
   explicit CleaningRounds(int rounds) : rounds_(rounds) {}

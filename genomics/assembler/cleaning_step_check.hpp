@@ -34,19 +34,21 @@ class CleaningStepCheck {
     }
     joined_ = true;
   }
+  // The cleaning began: its steps are reported from now on.
+  void began_cleaning() { cleaning_ = true; }
   // The cleaning is over: no store reports a step or a joining any more.
   void finished() { finished_ = true; }
 
   // A store's report that it judged step `number`.
   void step_reported(std::uint64_t number) const {
-    if (finished_ || number <= settled_) {
+    if (!cleaning_ || finished_ || number <= settled_) {
       throw std::runtime_error("a store reported cleaning step " + std::to_string(number) + " " + when());
     }
   }
   // A store's report of a joining (`what`: tokens started or finished, unitigs joined) after
   // step `number`.
   void joining_reported(std::uint64_t number, const std::string& what) const {
-    if (finished_ || number < settled_ || (number == settled_ && (!joins_ || joined_))) {
+    if ((!cleaning_ && number != 0) || finished_ || number < settled_ || (number == settled_ && (!joins_ || joined_))) {
       throw std::runtime_error("a store reported " + what + " of a joining after cleaning step " +
                                std::to_string(number) + " " + when());
     }
@@ -55,6 +57,7 @@ class CleaningStepCheck {
  private:
   std::string when() const {
     if (finished_) return "after the cleaning ended";
+    if (!cleaning_) return "before the cleaning began";
     if (settled_ == 0) return joined_ ? "after the walks' pieces were joined" : "while the walks' pieces were joined";
     return "when step " + std::to_string(settled_) + " was settled" +
            (!joins_ ? " with nothing removed" : joined_ ? " and joined" : " and being joined");
@@ -63,6 +66,7 @@ class CleaningStepCheck {
   std::uint64_t settled_ = 0;  // the walks' joining follows step 0,
   bool joins_ = true;          // which always joins
   bool joined_ = false;
+  bool cleaning_ = false;  // began
   bool finished_ = false;
 };
 

@@ -11,8 +11,9 @@
 #include "genomics/kmer/kmer_bloom_filter.hpp"
 
 // The messages of the assembler, after the k-mers are counted (see counter_protocol.hpp).
-// Each step ends everywhere before the coordinator starts the next (but a cleaning step's
-// joining, which the stores begin by themselves, may overlap the step's reports):
+// Each step ends everywhere before the coordinator starts the next, up to the cleaning,
+// whose steps and joinings the stores take by themselves (a store may be a step ahead of
+// another):
 //   coordinator -> store  ACTION_GRAPH_SOLIDIFY  keep k-mers counted at least `threshold` times,
 //                                                and those of the sequences carried from a smaller k
 //                                                (each store gets a share of them: carried_share)

@@ -119,7 +119,8 @@ class GraphStore : public KmerStore<Words> {
       clean_start(message.payload());
       return;
     } else if (action == ACTION_CLEAN_REPORTS) {
-      if (step_reports_in_) {  // a store that began the next step while this one waits for verdicts
+      if (step_reports_in_) {  // a store that began the next step while this one waits for verdicts, or joins
+        if (!rounds_) throw std::invalid_argument("cleaning reports after the cleaning");
         early_reports_.push_back(message.share_payload());
         return;
       }
@@ -273,10 +274,6 @@ class GraphStore : public KmerStore<Words> {
     // Before any other store can have walked: its pieces' ends may come before this store walks.
     joining_.emplace(k_, stores_.size(), self_index_);
     cleaning_.emplace(k_, stores_.size(), self_index_);
-    step_number_ = 0;
-    rounds_.reset();
-    step_reports_in_ = false;
-    early_reports_.clear();
     // Carried k-mers are solid whatever their count: this store's share goes to their owners.
     carried_.judge_from_now(threshold_, count_in_table());
     if (carried_anywhere_) {
@@ -689,7 +686,7 @@ class GraphStore : public KmerStore<Words> {
   }
 
   void take_reports(std::span<const std::byte> bytes) {
-    if (step_reports_in_) throw std::logic_error("cleaning reports of two steps ahead");
+    if (step_reports_in_) throw std::logic_error("cleaning reports from more stores than there are, in one step");
     if (!cleaning().reports_arrived(bytes)) return;
     step_reports_in_ = true;
     send_verdicts();
@@ -734,6 +731,7 @@ class GraphStore : public KmerStore<Words> {
   }
 
   void send_cleaned() {
+    if (!early_reports_.empty()) throw std::logic_error("cleaning reports of a step after the last");
     const PieceJoining::Emit emit = emitter(ACTION_CLEANED_UNITIGS);
     for (JunctionCleaning::StoredUnitig& unitig : cleaning().take_unitigs()) {
       emit(std::move(unitig.bases), unitig.coverage_sum, {});

@@ -124,8 +124,9 @@ bool JunctionCleaning::reports_arrived(std::span<const std::byte> bytes) {
     const std::uint64_t step = reader.next();
     const std::uint64_t store = reader.next();
     if (step > static_cast<std::uint64_t>(Step::bubbles)) reader.fail("a step out of range");
-    // Records may come before this store's own step begins; all are of one step, checked
-    // against its own when it judges them.
+    // Records may come before this store's own first step begins (the store holds those of a
+    // later step until it begins it); all are of one step, checked against its own when it
+    // judges them.
     if ((in_step_ && step != static_cast<std::uint64_t>(first_)) ||
         (records_step_ && step != static_cast<std::uint64_t>(*records_step_))) {
       reader.fail("a record of another step");

@@ -20,8 +20,9 @@
 // Each step is two exchanges: every store sends every store one message, the ends (and pairs
 // of junctions) that store owns; each owner, once every store's are in, judges and sends every
 // store one message back, the verdicts on its unitigs with how many of each kind it gave in
-// all, so that every store knows which kind goes without asking. Every unitig comes from a
-// joining, and no step begins after a removal before the joining.
+// all, so that every store knows which kind goes without asking, and what comes next: it
+// follows the rounds from those counts (judged_anywhere()) and takes the next step by itself.
+// Every unitig comes from a joining, and no step begins after a removal before the joining.
 //
 // The stores hold unitigs walked from one set of k-mers, so no two share a k-mer: their first
 // k bases, read the smaller way, put them in the graph's sequence order, which breaks ties

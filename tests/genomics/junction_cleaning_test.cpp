@@ -547,6 +547,9 @@ TEST(CleaningStepCheck, RefusesReportsOfSettledStepsAndJoiningsAfterAStepThatRem
   EXPECT_NO_THROW(check.joining_reported(0, "the unitigs joined"));  // the walks' joining
   EXPECT_THROW(check.settled(1, false), std::logic_error) << "step 1 settled before the walks' joining ended";
   check.joined(0);
+  EXPECT_TRUE(refused([&] { check.step_reported(1); }, "cleaning step 1 before the cleaning began"));
+  EXPECT_TRUE(refused([&] { check.joining_reported(1, "tokens finished"); }, "before the cleaning began"));
+  check.began_cleaning();
   EXPECT_TRUE(refused([&] { check.joining_reported(0, "the unitigs joined"); }, "after the walks' pieces were joined"));
   EXPECT_TRUE(refused([&] { check.step_reported(0); }, "after the walks' pieces were joined"));
 
