@@ -18,6 +18,7 @@
 #include "tests/support/run_binary.hpp"
 #include "tests/support/temporary_directory.hpp"
 #include "tests/support/test_data.hpp"
+#include "tests/support/test_support.hpp"
 
 namespace {
 
@@ -150,6 +151,7 @@ class EvaluateAssembly : public ::testing::Test {
   }
 
   void SetUp() override {
+    if (xenon::testing::in_a_variant_build()) GTEST_SKIP() << "a script's test: the plain build runs it";
     ASSERT_TRUE(test_data_present());
     ASSERT_TRUE(installed("minimap2"))
         << "minimap2 is not installed: run `make deps` (Debian package minimap2)";

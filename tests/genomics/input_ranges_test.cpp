@@ -153,6 +153,7 @@ TEST(RecordStart, FindsTheFirstHeaderAfterTheFirstLineBreak) {
 }
 
 TEST(RecordRange, EveryCutOfAPlainFastqFileReadsEachRecordOnce) {
+  if (xenon::testing::under_thread_sanitizer()) GTEST_SKIP() << "one thread only: nothing for ThreadSanitizer";
   Directory directory;
   const std::string text = tricky_fastq(40);
   const std::string path = directory.write("reads.fq", text);
@@ -160,6 +161,7 @@ TEST(RecordRange, EveryCutOfAPlainFastqFileReadsEachRecordOnce) {
 }
 
 TEST(RecordRange, EveryCutOfAPlainFastaFileWithALongRecordReadsEachRecordOnce) {
+  if (xenon::testing::under_thread_sanitizer()) GTEST_SKIP() << "one thread only: nothing for ThreadSanitizer";
   Directory directory;
   const std::string text = fasta_with_a_long_record();
   const std::string path = directory.write("genome.fa", text);

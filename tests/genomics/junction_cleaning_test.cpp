@@ -28,6 +28,7 @@
 #include "genomics/assembler/varint.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
 #include "tests/genomics/joining_run.hpp"
+#include "tests/support/test_support.hpp"
 
 namespace xenon::genomics {
 namespace {
@@ -311,6 +312,7 @@ void clean_both_ways(std::size_t k, const std::vector<Unitig>& unitigs, const Cl
 }
 
 TEST(JunctionCleaning, MakesTheSerialCleaningsDecisionsWhereverTheUnitigsAndMessagesGo) {
+  if (xenon::testing::under_thread_sanitizer()) GTEST_SKIP() << "one thread only: nothing for ThreadSanitizer";
   CleaningSettings one_round;
   one_round.rounds = 1;
   CleaningSettings no_rounds;

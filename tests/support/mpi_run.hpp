@@ -7,14 +7,9 @@
 #include <string>
 
 #include "tests/support/run_binary.hpp"
+#include "tests/support/test_support.hpp"
 
 namespace xenon::testing {
-
-// False for a build without MPI (make test CONFIG_MPI=n), whose tests skip mpiexec runs.
-inline bool built_with_mpi() {
-  const char* mpi = std::getenv("XENON_MPI");
-  return mpi == nullptr || std::string(mpi) != "n";
-}
 
 // mpiexec as CI runs it: as root if need be, more ranks than cores, no binding (Open MPI
 // would otherwise put all of a rank's threads on one core), idle ranks yield, and a timeout

@@ -26,6 +26,17 @@ inline bool under_thread_sanitizer() {
   return sanitize != nullptr && std::string(sanitize) == "thread";
 }
 
+// False for a build without MPI (make test CONFIG_MPI=n), whose tests skip mpiexec runs.
+inline bool built_with_mpi() {
+  const char* mpi = std::getenv("XENON_MPI");
+  return mpi == nullptr || std::string(mpi) != "n";
+}
+
+// True in make test's stages other than the plain one: under a sanitizer, or built without
+// MPI. A test of a script or of a web page in a browser, which no build option changes, runs
+// in the plain build only: CI runs the suite four times, and its time goes where builds differ.
+inline bool in_a_variant_build() { return under_sanitizer() || !built_with_mpi(); }
+
 // Stress sizes shrink under sanitizers (make test SANITIZE=...), which run 5-20x slower.
 inline std::uint64_t stress_items(std::uint64_t full) {
   const char* sanitize = std::getenv("XENON_SANITIZE");
