@@ -75,6 +75,7 @@ Engine::Engine(EngineOptions options, std::unique_ptr<Transport> transport)
                                            static_cast<std::uint32_t>(node_count_), workers,
                                            registry_);
   context_->set_balancing(options_.balance);
+  context_->set_measuring_busy_cpu(options_.measure_busy_cpu);
   for (int w = 0; w < workers; ++w) {
     workers_.push_back(std::make_unique<Worker>(*context_, w));
     if (!options_.trace_path.empty()) workers_.back()->keep_spans();
@@ -315,6 +316,8 @@ EngineStatistics Engine::statistics() const {
     const BusyTimeline& busy = w->busy_timeline();
     totals.busy_nanoseconds += busy.total_nanoseconds();
     totals.worker_busy_nanoseconds.push_back(busy.total_nanoseconds());
+    totals.busy_cpu_nanoseconds += w->busy_cpu_nanoseconds();
+    totals.worker_busy_cpu_nanoseconds.push_back(w->busy_cpu_nanoseconds());
     const auto& buckets = busy.bucket_nanoseconds();
     if (buckets.size() > totals.busy_timeline_nanoseconds.size()) {
       totals.busy_timeline_nanoseconds.resize(buckets.size(), 0);

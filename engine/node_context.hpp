@@ -47,6 +47,9 @@ class NodeContext {
   // Before any thread runs (EngineOptions::balance); only with two workers or more.
   void set_balancing(bool on) noexcept { balancing_ = on && worker_count_ > 1; }
   bool balancing() const noexcept { return balancing_; }
+  // Before any thread runs (EngineOptions::measure_busy_cpu).
+  void set_measuring_busy_cpu(bool on) noexcept { measuring_busy_cpu_ = on; }
+  bool measuring_busy_cpu() const noexcept { return measuring_busy_cpu_; }
   WorkRequests& work_requests() noexcept { return work_requests_; }
   // A fresh index on `worker` that names no actor: the slot of an actor that moved there
   // (Actor::slot_). Any thread; as place(), std::length_error past 2^31 indices.
@@ -129,6 +132,7 @@ class NodeContext {
   std::vector<Parker*> worker_parkers_;
   Parker* communicator_parker_ = nullptr;
   bool balancing_ = false;
+  bool measuring_busy_cpu_ = false;
   WorkRequests work_requests_;
 
   std::unique_ptr<Padded<std::uint32_t>[]> next_index_;  // by worker

@@ -43,6 +43,7 @@ Worker::~Worker() {
 void Worker::run() {
   relief_depth_ = 0;
   balancing_ = node_.balancing();
+  measuring_busy_cpu_ = node_.measuring_busy_cpu();
   const MonotonicClock::time_point began = MonotonicClock::now();
   run_until_shutdown(node_, parker_, *this, counters_.parks, counters_.parked_nanoseconds);
   counters_.run_nanoseconds = static_cast<std::uint64_t>(
@@ -331,6 +332,7 @@ bool Worker::run_ready_actors() {
   // or per turn: a clock read costs about as many instructions as a small message, and
   // the few instructions between turns are too few to matter.
   MonotonicClock::time_point round_began{};
+  std::uint64_t round_cpu_began = 0;
   while (handled < kMessagesPerRound) {
     // Balancing's cost to a busy worker: one test per turn, and while it has actors that
     // may move, one look at a shared count.
@@ -346,6 +348,7 @@ bool Worker::run_ready_actors() {
     if (round_began == MonotonicClock::time_point{}) {
       // The round's first receive() is timed from the clock read that begins the round:
       // one more read per round, none per message.
+      if (measuring_busy_cpu_) [[unlikely]] round_cpu_began = thread_cpu_nanoseconds();
       round_began = MonotonicClock::now();
       handled += run_timed_turn(actor, round_began);
     } else {
@@ -360,6 +363,7 @@ bool Worker::run_ready_actors() {
     const MonotonicClock::time_point round_ended =
         handled == 1 && first_receive_ended_ >= round_began ? first_receive_ended_ : MonotonicClock::now();
     busy_.add(round_began, round_ended);
+    if (measuring_busy_cpu_) [[unlikely]] busy_cpu_nanoseconds_ += thread_cpu_nanoseconds() - round_cpu_began;
     if (spans_ != nullptr) [[unlikely]] {
       const auto since_origin = [this](MonotonicClock::time_point at) {
         return std::chrono::duration_cast<std::chrono::nanoseconds>(at - busy_.origin()).count();

@@ -135,6 +135,9 @@ class Worker final : public DrivingWorker {
   void start_busy_timeline(MonotonicClock::time_point origin) noexcept { busy_.start_at(origin); }
   // Time spent in actors' receive(); read after the thread joined.
   const BusyTimeline& busy_timeline() const noexcept { return busy_; }
+  // CPU time of this thread over the same rounds (EngineOptions::measure_busy_cpu; else 0);
+  // read after the thread joined.
+  std::uint64_t busy_cpu_nanoseconds() const noexcept { return busy_cpu_nanoseconds_; }
 
   // With -trace, before the threads start: keep this worker's busy spans.
   void keep_spans() { spans_ = std::make_unique<SpanRing>(); }
@@ -341,6 +344,8 @@ class Worker final : public DrivingWorker {
 
   mutable WorkerCounters counters_;
   BusyTimeline busy_;
+  bool measuring_busy_cpu_ = false;  // set in run() from the node's setting
+  std::uint64_t busy_cpu_nanoseconds_ = 0;
   DurationHistogram receive_time_;
   MonotonicClock::time_point first_receive_ended_{};  // when a round's timed receive() returned
   // Arrivals from other nodes (driven communicator) left until the next is sampled.

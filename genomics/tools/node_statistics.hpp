@@ -42,6 +42,9 @@ class NodeStatistics {
     }
   }
 
+  // Whether statistics were asked for (a directory was given).
+  bool wanted() const noexcept { return !directory_.empty(); }
+
   // After the run, on every node: writes this node's file (nothing without a directory).
   void write(const Engine& engine, const RunLog& log) const {
     if (directory_.empty()) return;
@@ -70,6 +73,9 @@ class NodeStatistics {
     field(json, "frames_received", std::to_string(statistics.frames_received));
     field(json, "busy_nanoseconds", std::to_string(statistics.busy_nanoseconds));
     field(json, "worker_busy_nanoseconds", list(statistics.worker_busy_nanoseconds));
+    // The same rounds' CPU time: what the workers computed, whoever else had the cores.
+    field(json, "busy_cpu_nanoseconds", std::to_string(statistics.busy_cpu_nanoseconds));
+    field(json, "worker_busy_cpu_nanoseconds", list(statistics.worker_busy_cpu_nanoseconds));
     field(json, "busy_timeline_start_unix_nanoseconds",
           std::to_string(statistics.busy_timeline_start_unix_nanoseconds));
     field(json, "busy_timeline_bucket_nanoseconds", std::to_string(statistics.busy_timeline_bucket_nanoseconds));

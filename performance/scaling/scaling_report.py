@@ -8,8 +8,9 @@ over the runs of a tool, the issue's targets marked met or MISSED.
 
 Each STATS_DIR holds the TOOL-node-N.json files of one run (one tool, one process count P).
 Lines (key=value, machine-readable):
-  SCALING tool=T P=P rank=R phase=NAME busy_s=... [peak_rss_mib= msgs_sent= bytes_sent= ...]
-      phase=all carries the node's totals (bytes_to_node0: what it sent node 0 of bytes_sent; on
+  SCALING tool=T P=P rank=R phase=NAME busy_s=... [busy_cpu_s= peak_rss_mib= msgs_sent= bytes_sent= ...]
+      phase=all carries the node's totals (busy_cpu_s: the CPU time of the same rounds of
+      receive(), without the time the OS ran other processes meanwhile; bytes_to_node0: what it sent node 0 of bytes_sent; on
       node 0's line bytes_to_nodes: what it sent each other node, scattered_bytes: how much of
       that was shares of data it alone held, a different share each node, and exchanges: how
       often its actors sent one message to every peer, as the stores do at every step of joining
@@ -20,6 +21,7 @@ Lines (key=value, machine-readable):
   SCALING_PHASE tool=T P=P phase=NAME busy_total_s= busy_max_s= max_over_mean= serial_s=
   SCALING_RUN tool=T P=P busy_total_s= serial_s= serial_fraction= busy_max_over_mean= peak_rss_max_mib=
       bytes_sent_total= msgs_sent_total= input_share_max= wall_s= [graph_copy_max_mib=]
+      [busy_cpu_max_over_mean=]
   TARGET tool=T name=... value=... limit=... met|MISSED|not-measured
 Serial time: buckets in which exactly one node was busy for at least --busy-threshold of the
 bucket; the serial fraction is that node's busy time there over all nodes' busy time.
@@ -63,6 +65,8 @@ def load_run(directory):
                               f"not busy_nanoseconds {node['busy_nanoseconds']}")
         if sum(node["worker_busy_nanoseconds"]) != node["busy_nanoseconds"]:
             raise ReportError(f"{path}: worker busy times do not sum to busy_nanoseconds")
+        if "busy_cpu_nanoseconds" in node and sum(node.get("worker_busy_cpu_nanoseconds", [])) != node["busy_cpu_nanoseconds"]:
+            raise ReportError(f"{path}: worker busy CPU times do not sum to busy_cpu_nanoseconds")
         node["path"] = path
         nodes.append(node)
     tools = {node["tool"] for node in nodes}
@@ -160,6 +164,13 @@ def to_node0(node):
     return f"bytes_to_node0={per_node[0]} "
 
 
+def busy_cpu(node):
+    """The node's busy CPU time, where its statistics measured it."""
+    if "busy_cpu_nanoseconds" not in node:
+        return ""
+    return f"busy_cpu_s={fmt(node['busy_cpu_nanoseconds'] * NANO)} "
+
+
 def graph_copy(node):
     """'graph_copy_mib=M ' where the node's statistics say the most it held in copies of the whole
     graph (unitig ends indexed to thread reads; on node 0 also the graph after cleaning), else ''."""
@@ -177,7 +188,7 @@ def report_run(nodes, threshold):
         rank = node["node"]
         share = node["input_bytes_read"] / input_total if input_total else 0.0
         print(f"SCALING tool={tool} P={count} rank={rank} phase=all busy_s={fmt(node['busy_nanoseconds'] * NANO)} "
-              f"peak_rss_mib={node['peak_rss_bytes'] / MIB:.1f} msgs_sent={node['messages_to_other_nodes']} "
+              f"{busy_cpu(node)}peak_rss_mib={node['peak_rss_bytes'] / MIB:.1f} msgs_sent={node['messages_to_other_nodes']} "
               f"bytes_sent={node['bytes_to_other_nodes']} frames_sent={node.get('frames_sent', 0)} "
               f"{to_node0(node)}{graph_copy(node)}input_bytes={node['input_bytes_read']} input_share={share:.3f}")
         for name in names:
@@ -209,6 +220,12 @@ def report_run(nodes, threshold):
         "wall_s": (max(n["ended_unix_nanoseconds"] for n in nodes) - min(n["started_unix_nanoseconds"] for n in nodes))
         * NANO,
     }
+    # Busy CPU time (kmer_counter/assembler --stats measure it): the load balance of the work
+    # itself. Wall-clock busy time also counts the time the OS ran other ranks while a rank was
+    # inside receive(), which on fewer cores than ranks depends on who was scheduled when.
+    cpu_by_rank = [node.get("busy_cpu_nanoseconds", 0) for node in nodes]
+    cpu_mean = sum(cpu_by_rank) / count if count else 0
+    figures["busy_cpu_max_over_mean"] = max(cpu_by_rank) / cpu_mean if cpu_mean else None
     held = [node["graph_copy_peak_bytes"] for node in nodes if isinstance(node.get("graph_copy_peak_bytes"), int)]
     copies = max(held) / MIB if held else None
     serial_text = "n/a" if figures["serial_fraction"] is None else f"{figures['serial_fraction']:.4f}"
@@ -218,7 +235,9 @@ def report_run(nodes, threshold):
           f"busy_max_over_mean={figures['busy_max_over_mean']:.2f} peak_rss_max_mib={figures['peak_rss_max_mib']:.1f} "
           f"bytes_sent_total={figures['bytes_sent_total']} msgs_sent_total={figures['msgs_sent_total']} "
           f"input_share_max={figures['input_share_max']:.3f} wall_s={figures['wall_s']:.2f}"
-          + ("" if copies is None else f" graph_copy_max_mib={copies:.1f}"))
+          + ("" if copies is None else f" graph_copy_max_mib={copies:.1f}")
+          + ("" if figures["busy_cpu_max_over_mean"] is None
+             else f" busy_cpu_max_over_mean={figures['busy_cpu_max_over_mean']:.2f}"))
     return figures
 
 
@@ -254,8 +273,12 @@ def report_targets(runs):
         if 8 in by_p:
             balance = by_p[8]["busy_max_over_mean"]
             target(tool, "busiest_over_mean_P8", f"{balance:.2f}", "1.15x", balance <= 1.15, "x")
+            cpu_balance = by_p[8]["busy_cpu_max_over_mean"]
+            target(tool, "busiest_cpu_over_mean_P8", None if cpu_balance is None else f"{cpu_balance:.2f}", "1.15x",
+                   cpu_balance is not None and cpu_balance <= 1.15, "x")
         else:
             target(tool, "busiest_over_mean_P8", None, "1.15x", False)
+            target(tool, "busiest_cpu_over_mean_P8", None, "1.15x", False)
         if 4 in by_p:
             share = by_p[4]["input_share_max"]
             target(tool, "largest_input_share_P4", f"{100 * share:.1f}", "30%", share <= 0.30, "%")

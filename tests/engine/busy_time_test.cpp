@@ -66,5 +66,50 @@ TEST(BusyTime, StatisticsCountTimeInReceivePerWorkerAndPerBucket) {
   EXPECT_GT(statistics.busy_timeline_start_unix_nanoseconds, 0);
 }
 
+// Computes in receive() until its thread's CPU clock advanced as many milliseconds as each
+// message says, then stops after three.
+class Spinner final : public Actor {
+ public:
+  void receive(const Message& message) override {
+    if (message.action() != kWork) return;
+    const std::uint64_t until = thread_cpu_nanoseconds() + message.payload_size() * 1'000'000u;
+    while (thread_cpu_nanoseconds() < until) {
+    }
+    if (++seen_ == 3) stop();
+  }
+
+ private:
+  int seen_ = 0;
+};
+
+// Busy CPU time counts what a receive() computed, not how long it took: a sleep costs next to
+// none, and without measure_busy_cpu nothing is counted.
+TEST(BusyTime, CpuTimeCountsComputingInReceiveAndNotSleeping) {
+  for (const bool measured : {true, false}) {
+    EngineOptions options;
+    options.threads_per_node = 3;  // two workers and the communication thread
+    options.measure_busy_cpu = measured;
+    Engine engine(options);
+    const ActorName sleeper = engine.spawn_on<Sleeper>(0);
+    const ActorName spinner = engine.spawn_on<Spinner>(1);
+    for (int i = 0; i < 3; ++i) {
+      engine.send(sleeper, kWork, Payload::copy_of(std::vector<std::byte>(30)));
+      engine.send(spinner, kWork, Payload::copy_of(std::vector<std::byte>(30)));
+    }
+    engine.run();
+    const EngineStatistics statistics = engine.statistics();
+    ASSERT_EQ(statistics.worker_busy_cpu_nanoseconds.size(), 2u);
+    EXPECT_EQ(statistics.busy_cpu_nanoseconds,
+              statistics.worker_busy_cpu_nanoseconds[0] + statistics.worker_busy_cpu_nanoseconds[1]);
+    EXPECT_GE(statistics.worker_busy_nanoseconds[0], 90'000'000u) << "three sleeps of 30 ms";
+    if (measured) {
+      EXPECT_LT(statistics.worker_busy_cpu_nanoseconds[0], 30'000'000u) << "sleeping is no work";
+      EXPECT_GE(statistics.worker_busy_cpu_nanoseconds[1], 90'000'000u) << "three computations of 30 ms";
+    } else {
+      EXPECT_EQ(statistics.busy_cpu_nanoseconds, 0u);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace xenon

@@ -18,4 +18,9 @@ inline double seconds_between(MonotonicClock::time_point start, MonotonicClock::
 /// CPU time the whole process has used (all threads), in seconds. \threads Any thread.
 double process_cpu_seconds();
 
+/// CPU time the calling thread has used, in nanoseconds: time the OS ran it, not time it
+/// waited for a core. A system call (no vDSO for thread clocks): for measurements, not for
+/// a message's path. \threads Any thread, about itself.
+std::uint64_t thread_cpu_nanoseconds();
+
 }  // namespace xenon

@@ -64,6 +64,10 @@ struct EngineStatistics {
   /// Busy time of all workers per bucket, from bucket 0 to the last busy one; sums to
   /// busy_nanoseconds.
   std::vector<std::uint64_t> busy_timeline_nanoseconds;
+  /// CPU time of the workers' threads over the same rounds (EngineOptions::measure_busy_cpu;
+  /// 0 without it): what they computed, without the time the OS gave other processes.
+  std::uint64_t busy_cpu_nanoseconds = 0;
+  std::vector<std::uint64_t> worker_busy_cpu_nanoseconds;  ///< by worker index
   //!@}
 
   /// \name Where the time and the messages went (run_observation.hpp)

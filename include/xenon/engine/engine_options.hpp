@@ -39,6 +39,12 @@ struct EngineOptions {
   /// Actor::allow_moving()). Off: every actor stays where it was placed (to compare, or
   /// for programs that place their actors themselves).
   bool balance = true;
+  /// Also read each worker's CPU clock when a round of receive() calls begins and ends
+  /// (EngineStatistics::busy_cpu_nanoseconds): busy time that the OS's running of other
+  /// processes does not inflate, as wall-clock busy time is when processes outnumber cores.
+  /// Two system calls per round: for measuring runs (the genomics tools' --stats), not for
+  /// speed.
+  bool measure_busy_cpu = false;
 
   /// How many workers (threads that run actors) threads_per_node gives.
   int worker_count() const { return threads_per_node == 1 ? 1 : static_cast<int>(threads_per_node - 1); }
