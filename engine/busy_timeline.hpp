@@ -13,7 +13,8 @@ namespace xenon {
 // into fixed wall-clock buckets. Bucket 0 begins at a multiple of the bucket width in Unix
 // time, so the buckets of every process on one host (or on hosts whose clocks agree) line
 // up: laid side by side they show when only one node had work (the serial fraction).
-// Touched only by the worker's own thread; read after it joined.
+// A worker keeps two: wall-clock time (add) and, where measured, the CPU time of the same
+// intervals (add_spread). Touched only by the worker's own thread; read after it joined.
 class BusyTimeline {
  public:
   static constexpr std::chrono::nanoseconds kBucketWidth = std::chrono::milliseconds(50);
@@ -28,14 +29,38 @@ class BusyTimeline {
     total_ += nanoseconds(end - begin);
     if (begin < origin_) begin = origin_;  // cannot happen once started; kept safe
     while (begin < end) {
-      const auto offset = begin - origin_;
-      const std::int64_t bucket = offset / kBucketWidth;
-      const MonotonicClock::time_point bucket_end =
-          origin_ + std::chrono::duration_cast<MonotonicClock::duration>((bucket + 1) * kBucketWidth);
+      const MonotonicClock::time_point bucket_end = end_of_bucket(begin);
       const MonotonicClock::time_point piece_end = end < bucket_end ? end : bucket_end;
-      const auto index = static_cast<std::size_t>(bucket);
-      if (index >= buckets_.size()) buckets_.resize(index + 1, 0);
-      buckets_[index] += nanoseconds(piece_end - begin);
+      add_to_bucket(begin, nanoseconds(piece_end - begin));
+      begin = piece_end;
+    }
+  }
+
+  // `amount` nanoseconds (the CPU time of the interval from `begin` to `end`) spread over the
+  // buckets that interval crosses, in proportion to the part of it each one holds; the
+  // total grows by exactly `amount`.
+  void add_spread(MonotonicClock::time_point begin, MonotonicClock::time_point end, std::uint64_t amount) {
+    if (amount == 0) return;
+    total_ += amount;
+    if (begin < origin_) begin = origin_;  // as above
+    if (end <= begin) {
+      add_to_bucket(begin, amount);
+      return;
+    }
+    const std::uint64_t span = nanoseconds(end - begin);
+    std::uint64_t left = amount;
+    while (begin < end) {
+      const MonotonicClock::time_point bucket_end = end_of_bucket(begin);
+      const MonotonicClock::time_point piece_end = end < bucket_end ? end : bucket_end;
+      // The last piece takes what rounding left, so the buckets sum to the total.
+      const std::uint64_t share = piece_end == end
+                                      ? left
+                                      : static_cast<std::uint64_t>(static_cast<double>(amount) *
+                                                                   static_cast<double>(nanoseconds(piece_end - begin)) /
+                                                                   static_cast<double>(span));
+      const std::uint64_t piece = share < left ? share : left;
+      add_to_bucket(begin, piece);
+      left -= piece;
       begin = piece_end;
     }
   }
@@ -46,6 +71,16 @@ class BusyTimeline {
   const std::vector<std::uint64_t>& bucket_nanoseconds() const noexcept { return buckets_; }
 
  private:
+  MonotonicClock::time_point end_of_bucket(MonotonicClock::time_point at) const {
+    const std::int64_t bucket = (at - origin_) / kBucketWidth;
+    return origin_ + std::chrono::duration_cast<MonotonicClock::duration>((bucket + 1) * kBucketWidth);
+  }
+  void add_to_bucket(MonotonicClock::time_point at, std::uint64_t amount) {
+    const auto index = static_cast<std::size_t>((at - origin_) / kBucketWidth);
+    if (index >= buckets_.size()) buckets_.resize(index + 1, 0);
+    buckets_[index] += amount;
+  }
+
   static std::uint64_t nanoseconds(MonotonicClock::duration span) noexcept {
     return static_cast<std::uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(span).count());

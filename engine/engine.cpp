@@ -313,16 +313,19 @@ EngineStatistics Engine::statistics() const {
     totals.actors_moved += c.actors_moved_out;
     totals.actors_migrated_out += c.actors_migrated_out;
     totals.actors_migrated_in += c.actors_migrated_in;
-    const BusyTimeline& busy = w->busy_timeline();
-    totals.busy_nanoseconds += busy.total_nanoseconds();
-    totals.worker_busy_nanoseconds.push_back(busy.total_nanoseconds());
-    totals.busy_cpu_nanoseconds += w->busy_cpu_nanoseconds();
-    totals.worker_busy_cpu_nanoseconds.push_back(w->busy_cpu_nanoseconds());
-    const auto& buckets = busy.bucket_nanoseconds();
-    if (buckets.size() > totals.busy_timeline_nanoseconds.size()) {
-      totals.busy_timeline_nanoseconds.resize(buckets.size(), 0);
-    }
-    for (std::size_t b = 0; b < buckets.size(); ++b) totals.busy_timeline_nanoseconds[b] += buckets[b];
+    // A worker's timeline added into the node's: its total, its own entry, its buckets.
+    const auto add_timeline = [](const BusyTimeline& timeline, std::uint64_t& total,
+                                 std::vector<std::uint64_t>& by_worker, std::vector<std::uint64_t>& buckets) {
+      total += timeline.total_nanoseconds();
+      by_worker.push_back(timeline.total_nanoseconds());
+      const auto& own = timeline.bucket_nanoseconds();
+      if (own.size() > buckets.size()) buckets.resize(own.size(), 0);
+      for (std::size_t b = 0; b < own.size(); ++b) buckets[b] += own[b];
+    };
+    add_timeline(w->busy_timeline(), totals.busy_nanoseconds, totals.worker_busy_nanoseconds,
+                 totals.busy_timeline_nanoseconds);
+    add_timeline(w->busy_cpu_timeline(), totals.busy_cpu_nanoseconds, totals.worker_busy_cpu_nanoseconds,
+                 totals.busy_cpu_timeline_nanoseconds);
   }
   totals.busy_timeline_start_unix_nanoseconds = busy_timeline_start_unix_nanoseconds_;
   totals.busy_timeline_bucket_nanoseconds =

@@ -363,7 +363,9 @@ bool Worker::run_ready_actors() {
     const MonotonicClock::time_point round_ended =
         handled == 1 && first_receive_ended_ >= round_began ? first_receive_ended_ : MonotonicClock::now();
     busy_.add(round_began, round_ended);
-    if (measuring_busy_cpu_) [[unlikely]] busy_cpu_nanoseconds_ += thread_cpu_nanoseconds() - round_cpu_began;
+    if (measuring_busy_cpu_) [[unlikely]] {
+      busy_cpu_.add_spread(round_began, round_ended, thread_cpu_nanoseconds() - round_cpu_began);
+    }
     if (spans_ != nullptr) [[unlikely]] {
       const auto since_origin = [this](MonotonicClock::time_point at) {
         return std::chrono::duration_cast<std::chrono::nanoseconds>(at - busy_.origin()).count();

@@ -132,12 +132,15 @@ class Worker final : public DrivingWorker {
   void discard_in_flight();
 
   // Before the threads start: where this worker's busy timeline begins (Engine::run()).
-  void start_busy_timeline(MonotonicClock::time_point origin) noexcept { busy_.start_at(origin); }
+  void start_busy_timeline(MonotonicClock::time_point origin) noexcept {
+    busy_.start_at(origin);
+    busy_cpu_.start_at(origin);
+  }
   // Time spent in actors' receive(); read after the thread joined.
   const BusyTimeline& busy_timeline() const noexcept { return busy_; }
-  // CPU time of this thread over the same rounds (EngineOptions::measure_busy_cpu; else 0);
-  // read after the thread joined.
-  std::uint64_t busy_cpu_nanoseconds() const noexcept { return busy_cpu_nanoseconds_; }
+  // CPU time of this thread over the same rounds, in the same buckets
+  // (EngineOptions::measure_busy_cpu; else empty); read after the thread joined.
+  const BusyTimeline& busy_cpu_timeline() const noexcept { return busy_cpu_; }
 
   // With -trace, before the threads start: keep this worker's busy spans.
   void keep_spans() { spans_ = std::make_unique<SpanRing>(); }
@@ -345,7 +348,7 @@ class Worker final : public DrivingWorker {
   mutable WorkerCounters counters_;
   BusyTimeline busy_;
   bool measuring_busy_cpu_ = false;  // set in run() from the node's setting
-  std::uint64_t busy_cpu_nanoseconds_ = 0;
+  BusyTimeline busy_cpu_;
   DurationHistogram receive_time_;
   MonotonicClock::time_point first_receive_ended_{};  // when a round's timed receive() returned
   // Arrivals from other nodes (driven communicator) left until the next is sampled.

@@ -76,6 +76,7 @@ class NodeStatistics {
     // The same rounds' CPU time: what the workers computed, whoever else had the cores.
     field(json, "busy_cpu_nanoseconds", std::to_string(statistics.busy_cpu_nanoseconds));
     field(json, "worker_busy_cpu_nanoseconds", list(statistics.worker_busy_cpu_nanoseconds));
+    field(json, "busy_cpu_timeline_nanoseconds", list(statistics.busy_cpu_timeline_nanoseconds));
     field(json, "busy_timeline_start_unix_nanoseconds",
           std::to_string(statistics.busy_timeline_start_unix_nanoseconds));
     field(json, "busy_timeline_bucket_nanoseconds", std::to_string(statistics.busy_timeline_bucket_nanoseconds));

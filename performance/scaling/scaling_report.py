@@ -21,10 +21,13 @@ Lines (key=value, machine-readable):
   SCALING_PHASE tool=T P=P phase=NAME busy_total_s= busy_max_s= max_over_mean= serial_s=
   SCALING_RUN tool=T P=P busy_total_s= serial_s= serial_fraction= busy_max_over_mean= peak_rss_max_mib=
       bytes_sent_total= msgs_sent_total= input_share_max= wall_s= [graph_copy_max_mib=]
-      [busy_cpu_max_over_mean=]
+      [busy_cpu_total_s= busy_cpu_max_over_mean= serial_cpu_s= serial_cpu_fraction=]
   TARGET tool=T name=... value=... limit=... met|MISSED|not-measured
 Serial time: buckets in which exactly one node was busy for at least --busy-threshold of the
-bucket; the serial fraction is that node's busy time there over all nodes' busy time.
+bucket; the serial fraction is that node's busy time there over all nodes' busy time. Where
+the statistics carry CPU time (--stats measures it), serial_cpu_s judges the same on the CPU
+timelines: free of the time the OS gave other ranks, which on fewer cores than ranks inflates
+both the parallel busy time and a rank left alone to finish.
 """
 import argparse
 import glob
@@ -65,8 +68,11 @@ def load_run(directory):
                               f"not busy_nanoseconds {node['busy_nanoseconds']}")
         if sum(node["worker_busy_nanoseconds"]) != node["busy_nanoseconds"]:
             raise ReportError(f"{path}: worker busy times do not sum to busy_nanoseconds")
-        if "busy_cpu_nanoseconds" in node and sum(node.get("worker_busy_cpu_nanoseconds", [])) != node["busy_cpu_nanoseconds"]:
-            raise ReportError(f"{path}: worker busy CPU times do not sum to busy_cpu_nanoseconds")
+        if "busy_cpu_nanoseconds" in node:
+            if sum(node.get("worker_busy_cpu_nanoseconds", [])) != node["busy_cpu_nanoseconds"]:
+                raise ReportError(f"{path}: worker busy CPU times do not sum to busy_cpu_nanoseconds")
+            if sum(node.get("busy_cpu_timeline_nanoseconds", [])) != node["busy_cpu_nanoseconds"]:
+                raise ReportError(f"{path}: busy CPU timeline does not sum to busy_cpu_nanoseconds")
         node["path"] = path
         nodes.append(node)
     tools = {node["tool"] for node in nodes}
@@ -83,14 +89,15 @@ def load_run(directory):
     return nodes
 
 
-def aligned_timelines(nodes):
-    """Each node's busy ns per bucket on one common axis (bucket 0 = the earliest start)."""
+def aligned_timelines(nodes, key="busy_timeline_nanoseconds"):
+    """Each node's busy ns per bucket (wall-clock, or CPU with key busy_cpu_timeline_nanoseconds)
+    on one common axis (bucket 0 = the earliest start)."""
     width = nodes[0]["busy_timeline_bucket_nanoseconds"]
     first = min(node["busy_timeline_start_unix_nanoseconds"] for node in nodes)
     shifted = []
     for node in nodes:
         offset = (node["busy_timeline_start_unix_nanoseconds"] - first) // width
-        shifted.append([0] * offset + node["busy_timeline_nanoseconds"])
+        shifted.append([0] * offset + node[key])
     length = max(len(line) for line in shifted)
     return first, width, [line + [0] * (length - len(line)) for line in shifted]
 
@@ -101,8 +108,8 @@ def phase_intervals(nodes):
             for phase in nodes[0]["phases"]]
 
 
-def analyse(nodes, threshold):
-    first, width, timelines = aligned_timelines(nodes)
+def analyse(nodes, threshold, key="busy_timeline_nanoseconds"):
+    first, width, timelines = aligned_timelines(nodes, key)
     phases = phase_intervals(nodes)
     names = []
     for name, _, _ in phases:
@@ -226,6 +233,13 @@ def report_run(nodes, threshold):
     cpu_by_rank = [node.get("busy_cpu_nanoseconds", 0) for node in nodes]
     cpu_mean = sum(cpu_by_rank) / count if count else 0
     figures["busy_cpu_max_over_mean"] = max(cpu_by_rank) / cpu_mean if cpu_mean else None
+    figures["busy_cpu_total_s"] = sum(cpu_by_rank) * NANO if cpu_mean else None
+    # Serial CPU time: the same lone-node buckets judged on CPU time, and the lone node's CPU
+    # time there. A rank the OS left waiting for a core while the others had finished shows
+    # as alone in wall-clock time; in CPU time only what it computed counts.
+    figures["serial_cpu_s"] = None
+    if cpu_mean and count > 1 and all("busy_cpu_timeline_nanoseconds" in node for node in nodes):
+        figures["serial_cpu_s"] = analyse(nodes, threshold, "busy_cpu_timeline_nanoseconds")[3] * NANO
     held = [node["graph_copy_peak_bytes"] for node in nodes if isinstance(node.get("graph_copy_peak_bytes"), int)]
     copies = max(held) / MIB if held else None
     serial_text = "n/a" if figures["serial_fraction"] is None else f"{figures['serial_fraction']:.4f}"
@@ -237,7 +251,11 @@ def report_run(nodes, threshold):
           f"input_share_max={figures['input_share_max']:.3f} wall_s={figures['wall_s']:.2f}"
           + ("" if copies is None else f" graph_copy_max_mib={copies:.1f}")
           + ("" if figures["busy_cpu_max_over_mean"] is None
-             else f" busy_cpu_max_over_mean={figures['busy_cpu_max_over_mean']:.2f}"))
+             else f" busy_cpu_total_s={fmt(figures['busy_cpu_total_s'])}"
+             f" busy_cpu_max_over_mean={figures['busy_cpu_max_over_mean']:.2f}")
+          + ("" if figures["serial_cpu_s"] is None
+             else f" serial_cpu_s={fmt(figures['serial_cpu_s'])}"
+             f" serial_cpu_fraction={figures['serial_cpu_s'] / figures['busy_cpu_total_s']:.4f}"))
     return figures
 
 
@@ -263,6 +281,9 @@ def report_targets(runs):
                 # the one-process work is free of that.
                 share = by_p[largest]["serial_s"] / by_p[1]["busy_total_s"]
                 target(tool, f"serial_time_P{largest}_over_P1_work", f"{100 * share:.1f}", "3%", share <= 0.03, "%")
+            if 1 in by_p and by_p[1]["busy_cpu_total_s"] and by_p[largest]["serial_cpu_s"] is not None:
+                share = by_p[largest]["serial_cpu_s"] / by_p[1]["busy_cpu_total_s"]
+                target(tool, f"serial_cpu_time_P{largest}_over_P1_work", f"{100 * share:.1f}", "3%", share <= 0.03, "%")
         else:
             target(tool, "serial_fraction", None, "3%", False)
         if 1 in by_p and 8 in by_p:

@@ -31,6 +31,21 @@ TEST(BusyTimeline, SplitsAnIntervalAcrossTheBucketsItCrosses) {
   EXPECT_EQ(timeline.total_nanoseconds(), 95'000'000u);
 }
 
+TEST(BusyTimeline, SpreadsAnAmountOverTheBucketsByTheShareOfTheIntervalInEach) {
+  BusyTimeline timeline;
+  const MonotonicClock::time_point origin{};
+  timeline.start_at(origin);
+  timeline.add_spread(origin + milliseconds(40), origin + milliseconds(130), 901);  // 10, 50 and 30 of 90 ms
+  timeline.add_spread(origin + milliseconds(160), origin + milliseconds(160), 7);   // an instant: its bucket
+  const auto& buckets = timeline.bucket_nanoseconds();
+  ASSERT_EQ(buckets.size(), 4u);
+  EXPECT_EQ(buckets[0], 100u);
+  EXPECT_EQ(buckets[1], 500u);
+  EXPECT_EQ(buckets[2], 301u) << "the last piece takes what rounding left";
+  EXPECT_EQ(buckets[3], 7u);
+  EXPECT_EQ(timeline.total_nanoseconds(), 908u);
+}
+
 // Sleeps in receive() for as many milliseconds as each message says, then stops.
 class Sleeper final : public Actor {
  public:
@@ -101,6 +116,8 @@ TEST(BusyTime, CpuTimeCountsComputingInReceiveAndNotSleeping) {
     ASSERT_EQ(statistics.worker_busy_cpu_nanoseconds.size(), 2u);
     EXPECT_EQ(statistics.busy_cpu_nanoseconds,
               statistics.worker_busy_cpu_nanoseconds[0] + statistics.worker_busy_cpu_nanoseconds[1]);
+    const auto& timeline = statistics.busy_cpu_timeline_nanoseconds;
+    EXPECT_EQ(std::accumulate(timeline.begin(), timeline.end(), std::uint64_t{0}), statistics.busy_cpu_nanoseconds);
     EXPECT_GE(statistics.worker_busy_nanoseconds[0], 90'000'000u) << "three sleeps of 30 ms";
     if (measured) {
       EXPECT_LT(statistics.worker_busy_cpu_nanoseconds[0], 30'000'000u) << "sleeping is no work";

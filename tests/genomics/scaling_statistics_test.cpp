@@ -87,6 +87,9 @@ TEST(ScalingStatistics, TwoProcessesWriteOneFileEachWhoseSumsAgree) {
   EXPECT_GE(number(whole, "serial_fraction"), 0.0) << lines.output;
   EXPECT_LE(number(whole, "serial_fraction"), 1.0) << lines.output;
   EXPECT_GE(number(whole, "busy_cpu_max_over_mean"), 1.0) << lines.output;
+  EXPECT_GE(number(whole, "serial_cpu_fraction"), 0.0) << lines.output;
+  EXPECT_LE(number(whole, "serial_cpu_fraction"), 1.0) << lines.output;
+  EXPECT_LE(number(whole, "busy_cpu_total_s"), number(whole, "busy_total_s") + 0.1) << lines.output;
   EXPECT_NE(lines.output.find("TARGET tool=kmer_counter name=largest_input_share_P4 value=n/a"), std::string::npos)
       << lines.output;
 

@@ -68,6 +68,9 @@ struct EngineStatistics {
   /// 0 without it): what they computed, without the time the OS gave other processes.
   std::uint64_t busy_cpu_nanoseconds = 0;
   std::vector<std::uint64_t> worker_busy_cpu_nanoseconds;  ///< by worker index
+  /// The same CPU time per bucket of busy_timeline_nanoseconds (a round's CPU time spread over
+  /// the buckets its wall-clock interval crosses); sums to busy_cpu_nanoseconds.
+  std::vector<std::uint64_t> busy_cpu_timeline_nanoseconds;
   //!@}
 
   /// \name Where the time and the messages went (run_observation.hpp)
