@@ -27,13 +27,9 @@ class BusyTimeline {
   void add(MonotonicClock::time_point begin, MonotonicClock::time_point end) {
     if (end <= begin) return;
     total_ += nanoseconds(end - begin);
-    if (begin < origin_) begin = origin_;  // cannot happen once started; kept safe
-    while (begin < end) {
-      const MonotonicClock::time_point bucket_end = end_of_bucket(begin);
-      const MonotonicClock::time_point piece_end = end < bucket_end ? end : bucket_end;
-      add_to_bucket(begin, nanoseconds(piece_end - begin));
-      begin = piece_end;
-    }
+    for_each_piece(begin, end, [this](MonotonicClock::time_point from, MonotonicClock::time_point to, bool) {
+      add_to_bucket(from, nanoseconds(to - from));
+    });
   }
 
   // `amount` nanoseconds (the CPU time of the interval from `begin` to `end`) spread over the
@@ -42,27 +38,21 @@ class BusyTimeline {
   void add_spread(MonotonicClock::time_point begin, MonotonicClock::time_point end, std::uint64_t amount) {
     if (amount == 0) return;
     total_ += amount;
-    if (begin < origin_) begin = origin_;  // as above
+    if (begin < origin_) begin = origin_;  // as in for_each_piece
     if (end <= begin) {
       add_to_bucket(begin, amount);
       return;
     }
-    const std::uint64_t span = nanoseconds(end - begin);
+    const auto span = static_cast<double>(nanoseconds(end - begin));
     std::uint64_t left = amount;
-    while (begin < end) {
-      const MonotonicClock::time_point bucket_end = end_of_bucket(begin);
-      const MonotonicClock::time_point piece_end = end < bucket_end ? end : bucket_end;
+    for_each_piece(begin, end, [&](MonotonicClock::time_point from, MonotonicClock::time_point to, bool last) {
       // The last piece takes what rounding left, so the buckets sum to the total.
-      const std::uint64_t share = piece_end == end
-                                      ? left
-                                      : static_cast<std::uint64_t>(static_cast<double>(amount) *
-                                                                   static_cast<double>(nanoseconds(piece_end - begin)) /
-                                                                   static_cast<double>(span));
-      const std::uint64_t piece = share < left ? share : left;
-      add_to_bucket(begin, piece);
+      const auto share = static_cast<std::uint64_t>(static_cast<double>(amount) *
+                                                    static_cast<double>(nanoseconds(to - from)) / span);
+      const std::uint64_t piece = last || share > left ? left : share;
+      add_to_bucket(from, piece);
       left -= piece;
-      begin = piece_end;
-    }
+    });
   }
 
   MonotonicClock::time_point origin() const noexcept { return origin_; }
@@ -74,6 +64,17 @@ class BusyTimeline {
   MonotonicClock::time_point end_of_bucket(MonotonicClock::time_point at) const {
     const std::int64_t bucket = (at - origin_) / kBucketWidth;
     return origin_ + std::chrono::duration_cast<MonotonicClock::duration>((bucket + 1) * kBucketWidth);
+  }
+  // Calls piece(from, to, last) for each part of [begin, end) within one bucket, in order.
+  template <typename Piece>
+  void for_each_piece(MonotonicClock::time_point begin, MonotonicClock::time_point end, Piece&& piece) const {
+    if (begin < origin_) begin = origin_;  // cannot happen once started; kept safe
+    while (begin < end) {
+      const MonotonicClock::time_point bucket_end = end_of_bucket(begin);
+      const MonotonicClock::time_point piece_end = end < bucket_end ? end : bucket_end;
+      piece(begin, piece_end, piece_end == end);
+      begin = piece_end;
+    }
   }
   void add_to_bucket(MonotonicClock::time_point at, std::uint64_t amount) {
     const auto index = static_cast<std::size_t>((at - origin_) / kBucketWidth);

@@ -364,7 +364,12 @@ bool Worker::run_ready_actors() {
         handled == 1 && first_receive_ended_ >= round_began ? first_receive_ended_ : MonotonicClock::now();
     busy_.add(round_began, round_ended);
     if (measuring_busy_cpu_) [[unlikely]] {
-      busy_cpu_.add_spread(round_began, round_ended, thread_cpu_nanoseconds() - round_cpu_began);
+      // The CPU clock is read outside the wall-clock interval (before it began, after it
+      // ended): one thread cannot compute longer than the interval lasted, so at most that.
+      const std::uint64_t cpu = thread_cpu_nanoseconds() - round_cpu_began;
+      const auto wall = static_cast<std::uint64_t>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(round_ended - round_began).count());
+      busy_cpu_.add_spread(round_began, round_ended, std::min(cpu, wall));
     }
     if (spans_ != nullptr) [[unlikely]] {
       const auto since_origin = [this](MonotonicClock::time_point at) {

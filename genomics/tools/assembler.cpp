@@ -189,7 +189,7 @@ int main(int argc, char** argv) {
       [&] { return parse_command_line(argc, argv, options, threads, settings, output, statistics_directory); },
       [&](ToolRun& run) {
         const NodeStatistics statistics(kProgram, statistics_directory);
-        options.measure_busy_cpu = statistics.wanted();  // --stats: CPU time inside receive() too
+        statistics.ask_for_busy_cpu(options);
         Engine engine(options);
         engine.register_actor_type<GraphStore<1>>(std::string(kGraphStoreType<1>));
         engine.register_actor_type<GraphStore<2>>(std::string(kGraphStoreType<2>));

@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
       [&] { return parse_command_line(argc, argv, options, threads, settings, output, statistics_directory); },
       [&](ToolRun& run) {
         const NodeStatistics statistics(kProgram, statistics_directory);
-        options.measure_busy_cpu = statistics.wanted();  // --stats: CPU time inside receive() too
+        statistics.ask_for_busy_cpu(options);
         Engine engine(options);
         engine.register_actor_type<KmerStore<1>>(std::string(kStoreType<1>));
         engine.register_actor_type<KmerStore<2>>(std::string(kStoreType<2>));

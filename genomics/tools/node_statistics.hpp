@@ -42,8 +42,9 @@ class NodeStatistics {
     }
   }
 
-  // Whether statistics were asked for (a directory was given).
-  bool wanted() const noexcept { return !directory_.empty(); }
+  // Before the Engine is built: with statistics asked for, its workers measure their busy CPU
+  // time too (EngineOptions::measure_busy_cpu: two system calls a round).
+  void ask_for_busy_cpu(EngineOptions& options) const noexcept { options.measure_busy_cpu = !directory_.empty(); }
 
   // After the run, on every node: writes this node's file (nothing without a directory).
   void write(const Engine& engine, const RunLog& log) const {

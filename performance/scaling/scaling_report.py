@@ -230,15 +230,16 @@ def report_run(nodes, threshold):
     # Busy CPU time (kmer_counter/assembler --stats measure it): the load balance of the work
     # itself. Wall-clock busy time also counts the time the OS ran other ranks while a rank was
     # inside receive(), which on fewer cores than ranks depends on who was scheduled when.
-    cpu_by_rank = [node.get("busy_cpu_nanoseconds", 0) for node in nodes]
-    cpu_mean = sum(cpu_by_rank) / count if count else 0
+    measured = all("busy_cpu_nanoseconds" in node for node in nodes)
+    cpu_by_rank = [node["busy_cpu_nanoseconds"] for node in nodes] if measured else []
+    cpu_mean = sum(cpu_by_rank) / count if measured and count else 0
     figures["busy_cpu_max_over_mean"] = max(cpu_by_rank) / cpu_mean if cpu_mean else None
     figures["busy_cpu_total_s"] = sum(cpu_by_rank) * NANO if cpu_mean else None
     # Serial CPU time: the same lone-node buckets judged on CPU time, and the lone node's CPU
     # time there. A rank the OS left waiting for a core while the others had finished shows
     # as alone in wall-clock time; in CPU time only what it computed counts.
     figures["serial_cpu_s"] = None
-    if cpu_mean and count > 1 and all("busy_cpu_timeline_nanoseconds" in node for node in nodes):
+    if cpu_mean and count > 1:
         figures["serial_cpu_s"] = analyse(nodes, threshold, "busy_cpu_timeline_nanoseconds")[3] * NANO
     held = [node["graph_copy_peak_bytes"] for node in nodes if isinstance(node.get("graph_copy_peak_bytes"), int)]
     copies = max(held) / MIB if held else None
@@ -284,6 +285,8 @@ def report_targets(runs):
             if 1 in by_p and by_p[1]["busy_cpu_total_s"] and by_p[largest]["serial_cpu_s"] is not None:
                 share = by_p[largest]["serial_cpu_s"] / by_p[1]["busy_cpu_total_s"]
                 target(tool, f"serial_cpu_time_P{largest}_over_P1_work", f"{100 * share:.1f}", "3%", share <= 0.03, "%")
+            else:
+                target(tool, f"serial_cpu_time_P{largest}_over_P1_work", None, "3%", False)
         else:
             target(tool, "serial_fraction", None, "3%", False)
         if 1 in by_p and 8 in by_p:

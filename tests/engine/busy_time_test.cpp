@@ -105,6 +105,7 @@ TEST(BusyTime, CpuTimeCountsComputingInReceiveAndNotSleeping) {
     options.threads_per_node = 3;  // two workers and the communication thread
     options.measure_busy_cpu = measured;
     Engine engine(options);
+    ASSERT_EQ(engine.worker_count(), 2);
     const ActorName sleeper = engine.spawn_on<Sleeper>(0);
     const ActorName spinner = engine.spawn_on<Spinner>(1);
     for (int i = 0; i < 3; ++i) {
@@ -114,8 +115,6 @@ TEST(BusyTime, CpuTimeCountsComputingInReceiveAndNotSleeping) {
     engine.run();
     const EngineStatistics statistics = engine.statistics();
     ASSERT_EQ(statistics.worker_busy_cpu_nanoseconds.size(), 2u);
-    EXPECT_EQ(statistics.busy_cpu_nanoseconds,
-              statistics.worker_busy_cpu_nanoseconds[0] + statistics.worker_busy_cpu_nanoseconds[1]);
     const auto& timeline = statistics.busy_cpu_timeline_nanoseconds;
     EXPECT_EQ(std::accumulate(timeline.begin(), timeline.end(), std::uint64_t{0}), statistics.busy_cpu_nanoseconds);
     EXPECT_GE(statistics.worker_busy_nanoseconds[0], 90'000'000u) << "three sleeps of 30 ms";

@@ -116,18 +116,26 @@ TEST(ScalingStatistics, TheAssemblerNamesItsPhasesAndATamperedTimelineIsCaught) 
   EXPECT_GT(number(whole, "busy_total_s"), 0.0) << lines.output;
   EXPECT_EQ(whole.at("serial_fraction"), "n/a");  // one process: no one to share with
   EXPECT_EQ(number(whole, "input_share_max"), 1.0);
+  EXPECT_GT(number(whole, "busy_cpu_total_s"), 0.0) << "--stats measures busy CPU time: " << lines.output;
 
-  // One more nanosecond in the busy total than in the timeline: refused.
-  const auto at = json.find("\"busy_nanoseconds\": ");
-  ASSERT_NE(at, std::string::npos);
-  const auto begin = at + std::string("\"busy_nanoseconds\": ").size();
-  const auto end = json.find(',', begin);
-  const std::string busy = json.substr(begin, end - begin);
-  out.write("stats/assembler-node-0.json",
-            json.substr(0, begin) + std::to_string(std::stoull(busy) + 1) + json.substr(end));
-  const auto refused = run_command(report(out.path() + "/stats"));
-  EXPECT_EQ(refused.exit_code, 1) << refused.output;
-  EXPECT_NE(refused.output.find("busy timeline sums to"), std::string::npos) << refused.output;
+  // One more nanosecond in a total, or in the first bucket of a timeline, than in what must
+  // sum to it: refused, naming which.
+  const auto one_more_at = [&json](const std::string& key) {
+    const auto at = json.find("\"" + key + "\": ");
+    EXPECT_NE(at, std::string::npos) << key;
+    auto begin = at + key.size() + 4;
+    if (json[begin] == '[') ++begin;
+    const auto end = json.find_first_of(",]", begin);
+    return json.substr(0, begin) + std::to_string(std::stoull(json.substr(begin, end - begin)) + 1) + json.substr(end);
+  };
+  for (const auto& [key, error] : {std::pair<std::string, std::string>{"busy_nanoseconds", "busy timeline sums to"},
+                                   {"busy_cpu_timeline_nanoseconds", "busy CPU timeline does not sum"},
+                                   {"busy_cpu_nanoseconds", "worker busy CPU times do not sum"}}) {
+    out.write("stats/assembler-node-0.json", one_more_at(key));
+    const auto refused = run_command(report(out.path() + "/stats"));
+    EXPECT_EQ(refused.exit_code, 1) << refused.output;
+    EXPECT_NE(refused.output.find(error), std::string::npos) << key << ": " << refused.output;
+  }
 }
 
 // Node 0 sends each store its share of the sequences carried to the next round: over two

@@ -53,7 +53,8 @@ struct EngineStatistics {
 
   /// \name Busy time: time workers spent inside actors' receive()
   /// Read once per round of a worker (up to 256 messages), with the steady clock: it is
-  /// wall-clock time, so a worker the OS descheduled mid-turn counts as busy meanwhile.
+  /// wall-clock time, so a worker the OS descheduled mid-turn counts as busy meanwhile (the
+  /// busy_cpu fields excepted: the threads' CPU time over the same rounds).
   //!@{
   std::uint64_t busy_nanoseconds = 0;                ///< summed over this node's workers
   std::vector<std::uint64_t> worker_busy_nanoseconds;  ///< by worker index
