@@ -636,7 +636,7 @@ class CounterCoordinator : public Actor {
   KmerHistogram loaded_histogram_;
   std::string load_failure_;        // why the shards cannot be used: the first store's reason
   bool stopping_ = false;
-  static constexpr std::chrono::milliseconds kGiveBackMemoryEvery{200};
+  static constexpr std::chrono::milliseconds kGiveBackMemoryEvery{1000};  // why not more often: freed_memory.hpp
   TimerId give_back_memory_timer_;  // while counting (ACTION_COUNTER_GIVE_BACK_MEMORY)
 };
 

@@ -32,7 +32,7 @@
 //   coordinator <-> store ACTION_KMERS_SAVE / _SAVED, _LOAD / _LOADED, _FORGET / _FORGOTTEN:
 //                         the counted k-mers to and from checkpoints (--dump; kmer_shards.hpp)
 //   coordinator -> all    ACTION_COUNTER_STOP
-//   coordinator -> itself ACTION_COUNTER_GIVE_BACK_MEMORY  every 200 ms while counting (below)
+//   coordinator -> itself ACTION_COUNTER_GIVE_BACK_MEMORY  every second while counting (below)
 // Every payload is little-endian.
 namespace xenon::genomics {
 
