@@ -786,6 +786,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     request.keep_crossing_reads = repeats && pipeline_->another_round_may_follow();
     request.rethread_kept = repeats && pipeline_->repeat_round() > 0;
     request.paths = purpose == ThreadingFor::mates;
+    request.passages = repeats;  // all that resolve_repeats reads
     request.bridges = purpose == ThreadingFor::bridges;
     request.end_span = end_span(purpose);
     request.ends = ReadThreads::ends_of(pipeline_->graph(), settings_.counting.k, request.end_span);
@@ -808,11 +809,22 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     threads_->add_reads_threaded(share.done().reads);
   }
 
-  // What the stores' reads crossed, each distinct run once with its count.
+  // What the stores' reads crossed, each distinct run once with its count; in a repeat round,
+  // each distinct passage (the stores counted them: a round reads nothing else).
   void threaded_reads(std::span<const std::byte> bytes) {
     ++threading_.messages_received;
+    const bool passages = threading_for_ == ThreadingFor::repeats;
     for (const CrossedRun& run : CrossedRuns::decode(bytes)) {
-      threads_->add_traced({run.unitigs}, {}, count32(run.reads, "reads crossing alike"));
+      const std::uint32_t reads = count32(run.reads, "reads crossing alike");
+      if (!passages) {
+        threads_->add_traced({run.unitigs}, {}, reads);
+        continue;
+      }
+      if (run.unitigs.size() != 3) {
+        throw std::invalid_argument("threaded reads: a passage of " + std::to_string(run.unitigs.size()) +
+                                    " unitigs, not 3");
+      }
+      threads_->add_passages(run.unitigs[0], run.unitigs[1], run.unitigs[2], reads);
     }
     threading_maybe_done();
   }

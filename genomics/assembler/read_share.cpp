@@ -77,17 +77,21 @@ bool ReadShare::rethread_step(const Send& send) {
   return false;
 }
 
-// Each distinct crossed run once, with its count, about a MiB a message.
+// Each distinct crossed run (or passage, as a run of three) once, with its count, about a MiB
+// a message.
 void ReadShare::send_crossed(const Send& send) {
   std::vector<std::byte> message;
-  for (auto& [unitigs, reads] : crossed_) {
+  const auto append = [&](const std::vector<std::size_t>& unitigs, std::uint64_t reads) {
     CrossedRuns::append(message, {unitigs, reads});
-    if (message.size() < kMessageBytes) continue;
+    if (message.size() < kMessageBytes) return;
     send(std::move(message));
     message = {};
     ++done_.messages;
-  }
+  };
+  for (const auto& [unitigs, reads] : crossed_) append(unitigs, reads);
+  for (const auto& [passage, reads] : passages_) append({passage.begin(), passage.end()}, reads);
   crossed_ = {};
+  passages_ = {};
   if (message.empty()) return;
   send(std::move(message));
   ++done_.messages;
@@ -111,8 +115,14 @@ void ReadShare::add(const ReadPlace& place, const ReadThreads::Traced& traced, s
   bool crossed = false;
   for (const std::vector<std::size_t>& run : traced.runs) {
     if (run.size() < 2) continue;  // only runs that crossed are counted
-    ++crossed_[run];
     crossed = true;
+    if (!request_.passages) {
+      ++crossed_[run];
+      continue;
+    }
+    for (std::size_t i = 0; i + 2 < run.size(); ++i) {
+      ++passages_[ReadThreads::canonical_passage(run[i], run[i + 1], run[i + 2])];
+    }
   }
   if (crossed && request_.keep_crossing_reads) kept_.push_back(std::move(bases));
   if (!request_.paths || traced.runs.empty()) return;

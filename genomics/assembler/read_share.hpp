@@ -19,8 +19,9 @@ namespace xenon::genomics {
 
 // One store's share of read threading: reads its pieces of the input (ThreadingRequest),
 // traces every read through the unitig ends it was given, counts the runs that crossed two
-// unitigs or more (each distinct run once, with how many reads crossed so) and hands those
-// to the coordinator when the share is done, about a MiB a message. When every read's
+// unitigs or more (each distinct run once, with how many reads crossed so), or in a repeat
+// round only their passages (three unitigs in a row, which is all a repeat round reads), and
+// hands those to the coordinator when the share is done, about a MiB a message. When every read's
 // unitigs are wanted (for pairing mates), it keeps them here (take_paths), where the reads
 // were read. When asked, it keeps the reads that crossed, to thread them again through the
 // next round's graph (take_kept, then a request to rethread them). One block at a time, so the
@@ -66,6 +67,7 @@ class ReadShare {
   bool record_open_ = false;
   std::uint64_t records_ = 0;
   std::map<std::vector<std::size_t>, std::uint64_t> crossed_;  // each run once, with its reads
+  std::map<ReadThreads::Passage, std::uint64_t> passages_;     // each passage once, when asked for those
   ThreadedPaths paths_;
   std::vector<std::string> rethread_;  // last time's kept reads, to thread again
   std::size_t rethread_at_ = 0;

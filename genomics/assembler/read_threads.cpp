@@ -346,11 +346,7 @@ std::vector<ReadThreads::Oriented> ReadThreads::thread_run(std::string_view base
 }
 
 void ReadThreads::count(const std::vector<Oriented>& path, std::uint32_t reads) {
-  for (std::size_t i = 0; i + 2 < path.size(); ++i) {
-    const Triple forward{path[i], path[i + 1], path[i + 2]};
-    const Triple reverse{path[i + 2] ^ 1, path[i + 1] ^ 1, path[i] ^ 1};
-    passages_[std::min(forward, reverse)] += reads;
-  }
+  for (std::size_t i = 0; i + 2 < path.size(); ++i) add_passages(path[i], path[i + 1], path[i + 2], reads);
   keep_path({path.begin(), path.end()}, reads);
   keep_path(flipped(std::span<const Oriented>(path)), reads);
 }
@@ -394,10 +390,16 @@ std::map<ReadThreads::Oriented, std::uint32_t> ReadThreads::next_after(const std
   return next;
 }
 
+ReadThreads::Passage ReadThreads::canonical_passage(Oriented x, Oriented y, Oriented z) {
+  return std::min(Passage{x, y, z}, Passage{z ^ 1, y ^ 1, x ^ 1});
+}
+
+void ReadThreads::add_passages(Oriented x, Oriented y, Oriented z, std::uint32_t reads) {
+  passages_[canonical_passage(x, y, z)] += reads;
+}
+
 std::uint32_t ReadThreads::passages(Oriented x, Oriented y, Oriented z) const {
-  const Triple forward{x, y, z};
-  const Triple reverse{z ^ 1, y ^ 1, x ^ 1};
-  const auto found = passages_.find(std::min(forward, reverse));
+  const auto found = passages_.find(canonical_passage(x, y, z));
   return found == passages_.end() ? 0 : found->second;
 }
 

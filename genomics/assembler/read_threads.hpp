@@ -121,6 +121,13 @@ class ReadThreads {
   std::vector<std::string>& kept_reads() { return kept_reads_; }
 
   std::uint32_t passages(Oriented x, Oriented y, Oriented z) const;
+  // A passage as it is counted: the lesser of X, Y, Z and its reverse complement (Z, Y, X each
+  // read the other way), so that a read and its reverse complement count the same passage.
+  using Passage = std::array<Oriented, 3>;
+  static Passage canonical_passage(Oriented x, Oriented y, Oriented z);
+  // `reads` passages through X, Y, Z (or its reverse complement) counted elsewhere: in the
+  // repeat rounds each store counts its reads' passages and sends those, not their runs.
+  void add_passages(Oriented x, Oriented y, Oriented z, std::uint32_t reads);
 
   // How many reads went on to each unitig right after going through `context` (unitigs in a
   // row, read as given). The key is the next unitig.
@@ -159,7 +166,6 @@ class ReadThreads {
     std::uint32_t canonical_forward : 1 = 1;  // the unitig holds the canonical k-mer as it is
   };
   static_assert(sizeof(Location) == 8);
-  using Triple = std::array<Oriented, 3>;
 
   static constexpr std::uint32_t kAmbiguous = ~std::uint32_t{0};
   static constexpr std::uint32_t kLargestOffset = (std::uint32_t{1} << 31) - 1;  // Location::offset
@@ -204,7 +210,7 @@ class ReadThreads {
   AnyEndKeys end_keys_;
   std::vector<Location> locations_;
   std::vector<bool> occupied_;
-  std::map<Triple, std::uint32_t> passages_;
+  std::map<Passage, std::uint32_t> passages_;
   // The paths of reads that crossed two unitigs or more, each read both ways, each distinct
   // path once with how many reads took it (so they are as many as the graph's ways through
   // its junctions, not as the reads), and for each unitig, the paths where something follows it.

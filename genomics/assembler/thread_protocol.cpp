@@ -61,6 +61,7 @@ Payload ThreadingRequest::encode() const {
   writer.u64(keep_crossing_reads ? 1 : 0);
   writer.u64(rethread_kept ? 1 : 0);
   writer.u64(paths ? 1 : 0);
+  writer.u64(passages ? 1 : 0);
   writer.u64(bridges ? 1 : 0);
   writer.text(std::string(dead_ends.begin(), dead_ends.end()));
   writer.u64(end_span);
@@ -91,6 +92,7 @@ ThreadingRequest ThreadingRequest::decode(std::span<const std::byte> bytes, Acto
   request.keep_crossing_reads = reader.u64() != 0;
   request.rethread_kept = reader.u64() != 0;
   request.paths = reader.u64() != 0;
+  request.passages = reader.u64() != 0;
   request.bridges = reader.u64() != 0;
   const std::string dead_ends = reader.text();
   request.dead_ends.assign(dead_ends.begin(), dead_ends.end());
@@ -127,6 +129,9 @@ ThreadingRequest ThreadingRequest::decode(std::span<const std::byte> bytes, Acto
   }
   if (!found) throw std::invalid_argument("threading request: no share for store " + std::to_string(store.value()));
   for (const std::size_t child : merge_tree::children(place, owners.size())) request.pass_on_to.push_back(owners[child]);
+  if (request.passages && (request.paths || request.bridges)) {
+    throw std::invalid_argument("threading request: passages asked with paths or bridges");
+  }
   if (request.bridges && request.dead_ends.size() != request.ends.size()) {
     throw std::invalid_argument("threading request: dead ends for " + std::to_string(request.dead_ends.size()) +
                                 " unitigs, ends for " + std::to_string(request.ends.size()));

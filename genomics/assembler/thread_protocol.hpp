@@ -16,14 +16,17 @@
 //   coordinator -> store  ACTION_THREAD_READS    ThreadingRequest, to the first store of its shares,
 //   store -> store                               which passes it on down the binary tree of the
 //                                                shares (merge_tree.hpp), before it threads
-//   store -> coordinator  ACTION_THREADED_READS  CrossedRuns (any number, each ~1 MiB, in varints)
+//   store -> coordinator  ACTION_THREADED_READS  CrossedRuns (any number, each ~1 MiB, in varints):
+//                                                the runs, or in a repeat round only the passages
+//                                                (three unitigs in a row, canonical), as runs of 3
 //   store -> coordinator  ACTION_THREADING_DONE  ThreadingDone (how many CrossedRuns it sent)
 //   store -> itself       ACTION_THREAD_NEXT     the next block (one block a turn)
 // Asked for bridges (read_bridges.hpp), a store only finds those its reads spell, and sends
 // them with its report.
 // A store keeps the reads that crossed two unitigs when asked, and threads them again (only
 // them: no other read can matter) through the next round's graph.
-// The coordinator counts what the reads crossed. When asked for paths, each store keeps every
+// The coordinator counts what the reads crossed: in a repeat round, which reads only the
+// passages, the stores count them, so node 0 merges one record per distinct passage and store. When asked for paths, each store keeps every
 // read's unitigs where it read them, and the stores pair the mates among themselves
 // (mate_pairing.hpp) once every store's piece record counts are in: the same evidence, and so
 // the same contigs, however the input was shared.
@@ -51,6 +54,7 @@ struct ThreadingRequest {
   bool keep_crossing_reads = false;  // the store keeps the reads that crossed two unitigs
   bool rethread_kept = false;        // thread the reads it kept last time, not its pieces
   bool paths = false;                // keep every read's unitigs (for pairing mates)
+  bool passages = false;             // send each read's passages (ReadThreads::Passage), not its runs
   bool bridges = false;              // find the bridges reads spell between dead ends, nothing else
   std::vector<std::uint8_t> dead_ends;  // DeadEnds::of_unitig, when finding bridges
   std::size_t end_span = ReadThreads::kEndSpan;  // the k-mers of `ends` at each end of a long unitig
