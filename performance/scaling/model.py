@@ -7,14 +7,24 @@ performance/scaling/genomics_scaling.sh, or of scaling_report.py) and the cluste
     model.py REPORT [--network ib-pcie|tcp-netns] [--latency-us L] [--bandwidth-mbs B]
                     [--nodes 16,32,...] [--tool T]
 
+Busy time is CPU time where every run of the tool carries it (busy_cpu_s, busy_cpu_total_s,
+serial_cpu_s: --stats measures it; MODEL_FIT says time=cpu), else wall-clock time (time=wall).
+CPU time leaves out the time the OS ran other ranks, which on fewer cores than processes
+inflates wall-clock busy time at P = 4 and 8 by 1.5x and more; it still holds what sharing
+cores costs the caches. Where they differ, the figures below say how.
+
 Figures it uses, per tool, from the report:
   T1  total busy time of the P = 1 run (the work, all of it on one node);
   S   per phase, busy time in which one node alone had work, at the largest P measured (Pr):
       the serial steps, which more nodes do not shorten;
-  W   the parallel work of the distributed tool: total busy time less S at Pw, the largest P
-      that had a core per process (--cores, else the report's "N cores"; Pw = 1 if none), as
-      busy time is wall-clock time and processes sharing a core inflate it; W includes what
-      distributing costs (packing, unpacking, routing messages), which P = 1 does not pay;
+  W   the parallel work of the distributed tool: total busy time less S at Pw. In CPU time Pw
+      is Pr: the CPU work grows with P (on 40x E. coli, 85 s at P = 2 to 105 s at P = 8 for
+      the assembler), as more of the data crosses between nodes and as ranks sharing a core
+      evict each other's caches; taking Pr's keeps the first and overstates the second
+      (pessimistic). In wall-clock time Pw is the largest P that had a core per process
+      (--cores, else the report's "N cores"; Pw = 1 if none), as processes sharing a core
+      inflate it. W includes what distributing costs (packing, unpacking, routing messages),
+      which P = 1 does not pay;
   I   the parallel work's imbalance at Pr: (busiest node's busy - S) over the mean parallel
       busy time ((total busy - S) / Pr), at least 1;
   bytes, messages and frames each node sent to others at Pr: node 0's excess over the mean of
@@ -46,10 +56,12 @@ Prediction at N nodes, of node 0 (the node that does the serial steps and sends 
               store at every step of joining and cleaning, where each store sends every store
               one message however few bytes it carries. E is node 0's count (exchanges=, with
               one store a node, as the scaling runs have); it does not change with N.
-  efficiency = (S + W) / (N * T(N)): the fitted one-node work over N times T(N). (The
-  measured one-process busy time T1 is printed beside it, but not divided by: on a shared
-  machine it swings by 2x between runs, and against a fit it would make efficiencies over 1.)
-  speedup = (S + W) / T(N). The limiting step is T(N)'s largest term.
+  efficiency = T1 / (N * T(N)) in CPU time: the measured one-process work over N times
+  T(N). In wall-clock time (S + W) / (N * T(N)), the fitted one-node work: the measured T1
+  is printed beside it, but not divided by, as wall-clock busy time on a shared machine
+  swings by 2x between runs, and against a fit it would make efficiencies over 1.
+  speedup = T1 / T(N) (CPU) or (S + W) / T(N) (wall-clock). The limiting step is T(N)'s
+  largest term.
 
 Assumptions (each makes the prediction optimistic or pessimistic as said):
   - the cluster's cores run a unit of work as fast as the cores of the measured machine;
@@ -60,9 +72,10 @@ Assumptions (each makes the prediction optimistic or pessimistic as said):
     pipelining: pessimistic); only node 0's sending is counted, as it sends the most (a
     relayed broadcast reaches the last node after ceil(log2 N) transfers of R, about when node
     0 has sent its copies, so node 0's sending stands for it);
-  - busy time at Pr is wall-clock time, so on fewer cores than processes (2 cores here) the
-    parallel busy time is inflated by time the OS gave to other ranks; the model takes W from
-    Pw and only S, I and the bytes from Pr, so I may be inflated (pessimistic).
+  - in wall-clock time, busy time at Pr on fewer cores than processes (2 cores here) is
+    inflated by time the OS gave to other ranks; the model takes W from Pw and only S, I and
+    the bytes from Pr, so I may be inflated (pessimistic). In CPU time, W, S and I all come
+    from Pr, with what sharing cores costs the caches (pessimistic).
 Network figures (--network): ib-pcie: 4.5 us MPI latency, 1,120 MB/s (Mellanox InfiniHost III
 Ex on PCI Express, Pallas sendrecv: the Beowulf thread "EM64T Clusters", Don Holmgren, 2004, in
 /work/shared/seeds); tcp-netns: 7.8 us, 2,200 MB/s (TCP between network namespaces on this
@@ -70,8 +83,8 @@ machine, /work/shared/MPI_NOTES.md). Message overhead: 1 us per control message 
 
 Checks: for every P measured besides 1 and Pr, MODEL_CHECK lines compare the predicted and
 measured bytes node 0 and the other nodes sent (with a broadcast B, the others' predicted bytes
-leave out what they send node 0 beyond what they send each other: the results it gathers) and the busiest node's busy time (busy time is
-only comparable at P <= the number of cores: busy_comparable=yes), and the predicted wall time
+leave out what they send node 0 beyond what they send each other: the results it gathers) and the busiest node's busy time (wall-clock busy time is
+only comparable at P <= the number of cores, CPU time at every P: busy_comparable=yes), and the predicted wall time
 T(P) with the runs' network against the measured one (process start included): meaningful
 for runs over the network given, such as NETNS=1 runs with --network tcp-netns.
 """
@@ -140,11 +153,14 @@ def read_report(path):
         processes = number(fields, "P", index)
         if processes < 1 or processes != int(processes):
             raise ModelError(f"line {index}: P={fields['P']} is not a process count")
-        run = tools.setdefault(fields["tool"], {}).setdefault(int(processes), {"ranks": {}, "phases": {}, "run": None})
+        run = tools.setdefault(fields["tool"], {}).setdefault(
+            int(processes), {"ranks": {}, "phases": {}, "cpu_phases": {}, "run": None})
         if kind == "SCALING" and fields.get("phase") == "all":
             rank = int(number(fields, "rank", index))
             run["ranks"][rank] = {key: number(fields, key, index)
                                   for key in ("busy_s", "bytes_sent", "msgs_sent", "frames_sent")}
+            if "busy_cpu_s" in fields:
+                run["ranks"][rank]["busy_cpu_s"] = number(fields, "busy_cpu_s", index)
             if "bytes_to_node0" in fields:
                 run["ranks"][rank]["bytes_to_node0"] = number(fields, "bytes_to_node0", index)
             if "scattered_bytes" in fields:
@@ -158,9 +174,15 @@ def read_report(path):
         elif kind == "SCALING_PHASE":
             serial = fields.get("serial_s", "n/a")
             run["phases"][fields.get("phase", "?")] = 0.0 if serial == "n/a" else number(fields, "serial_s", index)
+            if "serial_cpu_s" in fields:
+                serial_cpu = fields["serial_cpu_s"]
+                run["cpu_phases"][fields.get("phase", "?")] = (0.0 if serial_cpu == "n/a"
+                                                               else number(fields, "serial_cpu_s", index))
         elif kind == "SCALING_RUN":
             run["run"] = {"busy_total_s": number(fields, "busy_total_s", index),
-                          "wall_s": number(fields, "wall_s", index) if "wall_s" in fields else None}
+                          "wall_s": number(fields, "wall_s", index) if "wall_s" in fields else None,
+                          "busy_cpu_total_s": (number(fields, "busy_cpu_total_s", index)
+                                               if "busy_cpu_total_s" in fields else None)}
     if not tools:
         raise ModelError(f"{path}: no SCALING lines (the output of genomics_scaling.sh or scaling_report.py)")
     for tool, runs in tools.items():
@@ -187,13 +209,19 @@ class ToolModel:
         reference = runs[self.reference]
         ranks = reference["ranks"]
         p = self.reference
-        self.work = runs[1]["run"]["busy_total_s"]
-        self.serial_by_phase = {name: serial for name, serial in reference["phases"].items() if serial > 0}
+        # CPU time where every run carries it: then no figure is inflated by the time the OS
+        # gave other ranks, and the parallel work comes from Pr itself.
+        self.cpu = all(cpu_measured(run, processes) for processes, run in runs.items())
+        busy, total_key, phases = ("busy_cpu_s", "busy_cpu_total_s", "cpu_phases") if self.cpu else \
+            ("busy_s", "busy_total_s", "phases")
+        self.busy_key = busy
+        self.work = runs[1]["run"][total_key]
+        self.serial_by_phase = {name: serial for name, serial in reference[phases].items() if serial > 0}
         self.serial = min(sum(self.serial_by_phase.values()), self.work)
-        self.work_reference = max(q for q in runs if q <= max(1, cores))
-        self.parallel = max(0.0, runs[self.work_reference]["run"]["busy_total_s"] - self.serial)
-        total = reference["run"]["busy_total_s"]
-        busiest = max(rank["busy_s"] for rank in ranks.values())
+        self.work_reference = p if self.cpu else max(q for q in runs if q <= max(1, cores))
+        self.parallel = max(0.0, runs[self.work_reference]["run"][total_key] - self.serial)
+        total = reference["run"][total_key]
+        busiest = max(rank[busy] for rank in ranks.values())
         parallel_mean = (total - self.serial) / p
         self.imbalance = max(1.0, (busiest - self.serial) / parallel_mean) if parallel_mean > 0 else 1.0
         self.phases = max(1, len(reference["phases"]))
@@ -294,8 +322,17 @@ class ToolModel:
         return time, self.fitted_work() / (nodes * time) if time > 0 else 0.0, terms, limit
 
     def fitted_work(self):
-        """S + W: the one-node time the fit implies, what speedups and efficiencies are against."""
-        return self.serial + self.parallel
+        """What speedups and efficiencies are against: in CPU time the measured one-process work
+        T1; in wall-clock time S + W, the one-node time the fit implies."""
+        return self.work if self.cpu else self.serial + self.parallel
+
+
+def cpu_measured(run, processes):
+    """Whether a run carries busy CPU time: every rank's, the run's total and (on more than one
+    process) every phase's serial CPU time."""
+    return (run["run"]["busy_cpu_total_s"] is not None and
+            all("busy_cpu_s" in rank for rank in run["ranks"].values()) and
+            (processes == 1 or set(run["cpu_phases"]) == set(run["phases"])))
 
 
 def tree_children(nodes):
@@ -357,7 +394,8 @@ def main():
     bandwidth = bandwidth_mbs * 1e6
     print(f"MODEL_NETWORK latency_us={latency_us} bandwidth_mbs={bandwidth_mbs} source=\"{source}\"")
     for model in models:
-        print(f"MODEL_FIT tool={model.tool} reference_P={model.reference} parallel_work_P={model.work_reference} "
+        print(f"MODEL_FIT tool={model.tool} time={'cpu' if model.cpu else 'wall'} reference_P={model.reference} "
+              f"parallel_work_P={model.work_reference} "
               f"work_s={model.work:.3f} "
               f"serial_s={model.serial:.3f} parallel_s={model.parallel:.3f} imbalance={model.imbalance:.2f} "
               f"node0_own_bytes={model.own['bytes_sent']:.0f} node0_broadcast_bytes_per_node={model.broadcast:.0f} "
@@ -376,8 +414,9 @@ def main():
             print(f"MODEL_CHECK tool={model.tool} P={processes} node0_bytes_predicted={node0:.0f} "
                   f"node0_bytes_measured={ranks[0]['bytes_sent']:.0f} other_bytes_predicted={other:.0f} "
                   f"other_bytes_measured={measured_other:.0f} busiest_busy_predicted_s={busiest:.3f} "
-                  f"busiest_busy_measured_s={max(rank['busy_s'] for rank in ranks.values()):.3f} "
-                  f"busy_comparable={'yes' if processes <= cores else 'no'} wall_predicted_s={predicted_wall:.3f} "
+                  f"busiest_busy_measured_s={max(rank[model.busy_key] for rank in ranks.values()):.3f} "
+                  f"busy_comparable={'yes' if model.cpu or processes <= cores else 'no'} "
+                  f"wall_predicted_s={predicted_wall:.3f} "
                   f"wall_measured_s={'n/a' if wall is None else f'{wall:.3f}'}")
         for nodes in node_counts:
             time, efficiency, terms, limit = model.predict(nodes, latency, bandwidth)

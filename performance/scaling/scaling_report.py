@@ -19,6 +19,7 @@ Lines (key=value, machine-readable):
       steps after the cleaning work on); the other phases come from node 0's log, mapped
       onto each node's busy timeline (50 ms buckets, split by overlap).
   SCALING_PHASE tool=T P=P phase=NAME busy_total_s= busy_max_s= max_over_mean= serial_s=
+      [busy_cpu_total_s= serial_cpu_s=]
   SCALING_RUN tool=T P=P busy_total_s= serial_s= serial_fraction= busy_max_over_mean= peak_rss_max_mib=
       bytes_sent_total= msgs_sent_total= input_share_max= wall_s= [graph_copy_max_mib=]
       [busy_cpu_total_s= busy_cpu_max_over_mean= serial_cpu_s= serial_cpu_fraction=]
@@ -189,6 +190,10 @@ def report_run(nodes, threshold):
     tool = nodes[0]["tool"]
     count = len(nodes)
     names, busy, serial, serial_total = analyse(nodes, threshold)
+    # The same on the CPU timelines, where every node carries them (--stats measures them).
+    measured = all("busy_cpu_nanoseconds" in node for node in nodes)
+    _, cpu_busy, cpu_serial, cpu_serial_total = (
+        analyse(nodes, threshold, "busy_cpu_timeline_nanoseconds") if measured else ([], {}, {}, 0.0))
     input_total = sum(node["input_bytes_read"] for node in nodes)
     busy_total = sum(node["busy_nanoseconds"] for node in nodes)
     for node in nodes:
@@ -208,9 +213,13 @@ def report_run(nodes, threshold):
         if total == 0:
             continue
         mean = total / count
+        cpu = ""
+        if name in cpu_busy:
+            cpu = (f" busy_cpu_total_s={fmt(sum(cpu_busy[name]) * NANO)} "
+                   f"serial_cpu_s={fmt(cpu_serial[name] * NANO) if count > 1 else 'n/a'}")
         print(f"SCALING_PHASE tool={tool} P={count} phase={label(name)} busy_total_s={fmt(total * NANO)} "
               f"busy_max_s={fmt(max(busy[name]) * NANO)} max_over_mean={max(busy[name]) / mean:.2f} "
-              f"serial_s={fmt(serial[name] * NANO) if count > 1 else 'n/a'}")
+              f"serial_s={fmt(serial[name] * NANO) if count > 1 else 'n/a'}{cpu}")
     busy_by_rank = [node["busy_nanoseconds"] for node in nodes]
     mean = busy_total / count if count else 0
     figures = {
@@ -230,7 +239,6 @@ def report_run(nodes, threshold):
     # Busy CPU time (kmer_counter/assembler --stats measure it): the load balance of the work
     # itself. Wall-clock busy time also counts the time the OS ran other ranks while a rank was
     # inside receive(), which on fewer cores than ranks depends on who was scheduled when.
-    measured = all("busy_cpu_nanoseconds" in node for node in nodes)
     cpu_by_rank = [node["busy_cpu_nanoseconds"] for node in nodes] if measured else []
     cpu_mean = sum(cpu_by_rank) / count if measured and count else 0
     figures["busy_cpu_max_over_mean"] = max(cpu_by_rank) / cpu_mean if cpu_mean else None
@@ -240,7 +248,7 @@ def report_run(nodes, threshold):
     # as alone in wall-clock time; in CPU time only what it computed counts.
     figures["serial_cpu_s"] = None
     if cpu_mean and count > 1:
-        figures["serial_cpu_s"] = analyse(nodes, threshold, "busy_cpu_timeline_nanoseconds")[3] * NANO
+        figures["serial_cpu_s"] = cpu_serial_total * NANO
     held = [node["graph_copy_peak_bytes"] for node in nodes if isinstance(node.get("graph_copy_peak_bytes"), int)]
     copies = max(held) / MIB if held else None
     serial_text = "n/a" if figures["serial_fraction"] is None else f"{figures['serial_fraction']:.4f}"

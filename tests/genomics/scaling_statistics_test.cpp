@@ -231,6 +231,58 @@ TEST(ScalingModel, PredictsFallingEfficiencyLimitedByTheSerialStep) {
       << run.output;
 }
 
+// A made-up report with CPU time: 10 s of CPU work at P = 1; at P = 4 on two cores each rank
+// was 9 s inside receive() by the clock but computed 2.5 to 3.5 s, 11 s in all, of which node
+// 0 computed 1 s alone (2 s by the clock, waiting for a core meanwhile). `rank3_cpu`: rank 3's
+// busy_cpu_s field, or none.
+std::string cpu_report(const std::string& rank3_cpu) {
+  std::string report =
+      "SCALING tool=demo P=1 rank=0 phase=all busy_s=10.5 busy_cpu_s=10.0 bytes_sent=0 msgs_sent=0 frames_sent=0\n"
+      "SCALING_PHASE tool=demo P=1 phase=work busy_total_s=10.5 serial_s=n/a busy_cpu_total_s=10.0 serial_cpu_s=n/a\n"
+      "SCALING_RUN tool=demo P=1 busy_total_s=10.5 busy_cpu_total_s=10.0\n";
+  for (const int rank : {0, 1, 2, 3}) {
+    const std::string cpu = rank == 0 ? "busy_cpu_s=3.5 " : rank == 3 ? rank3_cpu : "busy_cpu_s=2.5 ";
+    report += "SCALING tool=demo P=4 rank=" + std::to_string(rank) + " phase=all busy_s=9.0 " + cpu +
+              "bytes_sent=1000000 msgs_sent=30 frames_sent=30\n";
+  }
+  return report +
+         "SCALING_PHASE tool=demo P=4 phase=work busy_total_s=34.0 serial_s=0.0 busy_cpu_total_s=10.0 serial_cpu_s=0.0\n"
+         "SCALING_PHASE tool=demo P=4 phase=gather busy_total_s=2.0 serial_s=2.0 busy_cpu_total_s=1.0 serial_cpu_s=1.0\n"
+         "SCALING_RUN tool=demo P=4 busy_total_s=36.0 busy_cpu_total_s=11.0\n";
+}
+
+// Where every run carries CPU time, the model fits on it: the serial step as node 0 computed
+// it, the parallel work and its imbalance at P = 4 (with two cores, wall-clock busy time
+// would only be taken from P = 1), and efficiency against the measured P = 1 CPU work.
+// Without CPU time on every rank it falls back to wall-clock time, and says which it used.
+TEST(ScalingModel, FitsOnCpuTimeWhereEveryRunCarriesIt) {
+  TemporaryDirectory out("xenon-model");
+  const std::string input = out.write("report.txt", cpu_report("busy_cpu_s=2.5 "));
+  const auto run = run_command("python3 performance/scaling/model.py --cores 2 --nodes 16 " + input);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("MODEL_FIT tool=demo time=cpu "), std::string::npos) << run.output;
+  const auto fit = fields_of_line(run.output, "MODEL_FIT tool=demo");
+  EXPECT_DOUBLE_EQ(number(fit, "work_s"), 10.0);
+  EXPECT_DOUBLE_EQ(number(fit, "serial_s"), 1.0);
+  EXPECT_DOUBLE_EQ(number(fit, "parallel_s"), 10.0);  // 11 less the serial second, at P = 4
+  EXPECT_DOUBLE_EQ(number(fit, "parallel_work_P"), 4.0);
+  EXPECT_DOUBLE_EQ(number(fit, "imbalance"), 1.0);  // (3.5 - 1) over (11 - 1) / 4
+  const auto at16 = fields_of_line(run.output, "MODEL tool=demo N=16 ");
+  const double predicted = number(at16, "predicted_s");
+  EXPECT_GE(predicted, 1.0 + 10.0 / 16);  // and communication, microseconds here
+  EXPECT_NEAR(number(at16, "efficiency"), 10.0 / (16 * predicted), 1e-3) << "against the P = 1 work";
+  EXPECT_NE(run.output.find("limit=\"serial steps on node 0 (mostly gather: 1.00 s)\""), std::string::npos)
+      << run.output;
+
+  const std::string partial = out.write("partial.txt", cpu_report(""));
+  const auto wall = run_command("python3 performance/scaling/model.py --cores 2 --nodes 16 " + partial);
+  ASSERT_EQ(wall.exit_code, 0) << wall.output;
+  EXPECT_NE(wall.output.find("MODEL_FIT tool=demo time=wall "), std::string::npos) << wall.output;
+  const auto wall_fit = fields_of_line(wall.output, "MODEL_FIT tool=demo");
+  EXPECT_DOUBLE_EQ(number(wall_fit, "serial_s"), 2.0);
+  EXPECT_DOUBLE_EQ(number(wall_fit, "parallel_work_P"), 1.0);
+}
+
 // A made-up run: P = 1 busy for 12 s, and P = 4 in which every node sends every other 10 MB
 // of the exchange (5 MB of it to node 0), node 2 `node2_extra` more; node 0's line says
 // `node0` after its busy time.
