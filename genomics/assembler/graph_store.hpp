@@ -163,6 +163,14 @@ class GraphStore : public KmerStore<Words> {
       matcher_.sent(message.payload_as<std::uint64_t>());
       pairs_maybe_counted();
       return;
+    } else if (action == ACTION_PAIR_COUNTS) {
+      summer_.add(message.payload());
+      sums_maybe_done();
+      return;
+    } else if (action == ACTION_PAIR_COUNTS_SENT) {
+      summer_.sent(message.payload_as<std::uint64_t>());
+      sums_maybe_done();
+      return;
     } else {
       throw std::runtime_error("graph store: unexpected action " + std::to_string(action.code()));
     }
@@ -203,19 +211,40 @@ class GraphStore : public KmerStore<Words> {
     for (std::size_t owner = 0; owner < pairing_owners_.size(); ++owner) {
       this->send_value(pairing_owners_[owner], ACTION_MATES_SENT, router_->batches_sent()[owner]);
     }
+    count_exchange_with_every_peer();
     router_.reset();
   }
 
-  // Once this store's request is in and every store's mates for it have come: the pairs it
-  // counted, to the coordinator. (Mates may come before the request: they wait for it.)
+  // Once this store's request is in and every store's mates for it have come: each pair of
+  // ways it counted, to the store that sums it (itself included), and every store told how
+  // many messages it was sent. (Mates may come before the request: they wait for it.)
   void pairs_maybe_counted() {
-    if (pairing_owners_.empty() || !matcher_.complete(pairing_owners_.size())) return;
-    const std::vector<std::vector<std::byte>> counts = matcher_.take_counts();
-    for (const std::vector<std::byte>& message : counts) {
+    if (pairing_owners_.empty() || counts_passed_on_ || !matcher_.complete(pairing_owners_.size())) return;
+    const std::vector<std::vector<std::vector<std::byte>>> counts = matcher_.take_counts(pairing_owners_.size());
+    for (std::size_t owner = 0; owner < pairing_owners_.size(); ++owner) {
+      for (const std::vector<std::byte>& message : counts[owner]) {
+        this->send(pairing_owners_[owner], ACTION_PAIR_COUNTS, Payload::copy_of(message));
+      }
+    }
+    for (std::size_t owner = 0; owner < pairing_owners_.size(); ++owner) {
+      this->send_value(pairing_owners_[owner], ACTION_PAIR_COUNTS_SENT, static_cast<std::uint64_t>(counts[owner].size()));
+    }
+    count_exchange_with_every_peer();
+    counts_passed_on_ = true;
+  }
+
+  // Once every store's counts for the pairs of ways this store sums have come (which is after
+  // its own request: each store sends them only once every store's mates are in, and a store
+  // sends its mates only once it has its request): the sums, to the coordinator.
+  void sums_maybe_done() {
+    if (pairing_owners_.empty() || !summer_.complete(pairing_owners_.size())) return;
+    const std::vector<std::vector<std::byte>> sums = summer_.take_counts();
+    for (const std::vector<std::byte>& message : sums) {
       this->send(pairing_coordinator_, ACTION_PAIRS_COUNTED, Payload::copy_of(message));
     }
-    this->send_value(pairing_coordinator_, ACTION_PAIRING_DONE, static_cast<std::uint64_t>(counts.size()));
+    this->send_value(pairing_coordinator_, ACTION_PAIRING_DONE, static_cast<std::uint64_t>(sums.size()));
     pairing_owners_.clear();
+    counts_passed_on_ = false;
   }
 
   enum class Phase { kIdle, kEdges, kWalks, kDone };
@@ -990,7 +1019,9 @@ class GraphStore : public KmerStore<Words> {
   ThreadedPaths threaded_paths_;
   std::unique_ptr<MateRouter> router_;
   MateMatcher matcher_;
-  std::vector<ActorName> pairing_owners_;  // empty until its request comes
+  bool counts_passed_on_ = false;  // the matcher's counts went to the stores that sum them
+  PairCountSummer summer_;
+  std::vector<ActorName> pairing_owners_;  // empty until its request comes, and once the sums are sent
   ActorName pairing_coordinator_;
 };
 

@@ -42,6 +42,13 @@ std::size_t owner_of_pair(std::uint32_t mates, std::uint64_t pair, std::size_t o
   return static_cast<std::size_t>(mix(pair * 64 + mates) % owners);
 }
 
+std::size_t summer_of_pair_count(const CompactPath& first, const CompactPath& second, std::size_t owners) {
+  std::uint64_t hash = mix(first.size() * 0x10000 + second.size());
+  for (const ReadThreads::CompactOriented oriented : first) hash = mix(hash ^ oriented);
+  for (const ReadThreads::CompactOriented oriented : second) hash = mix(hash + oriented);
+  return static_cast<std::size_t>(hash % owners);
+}
+
 Payload PairingRequest::encode() const {
   CheckpointWriter writer;
   writer.u64(mates.size());
@@ -195,7 +202,7 @@ std::size_t MateMatcher::KeyHash::operator()(const std::pair<std::uint32_t, std:
 }
 
 void MateMatcher::add(std::span<const std::byte> batch) {
-  ++batches_received_;
+  awaited_.received();
   for (Mate& mate : MateBatch::decode(batch)) {
     const auto [found, added] = waiting_.try_emplace({mate.mates, mate.pair});
     if (added) {
@@ -207,21 +214,48 @@ void MateMatcher::add(std::span<const std::byte> batch) {
     }
     CompactPath& other = found->second.path;
     const std::int64_t leads = found->second.lead + mate.lead;
-    Counted& counted = mate.second ? counts_[{std::move(other), std::move(mate.path)}]
-                                   : counts_[{std::move(mate.path), std::move(other)}];
-    ++counted.pairs;
-    counted.leads += leads;
+    if (mate.second) {
+      counts_.add(std::move(other), std::move(mate.path), 1, leads);
+    } else {
+      counts_.add(std::move(mate.path), std::move(other), 1, leads);
+    }
     waiting_.erase(found);
   }
 }
 
-std::vector<std::vector<std::byte>> MateMatcher::take_counts() {
-  std::vector<std::vector<std::byte>> messages(1);
-  for (auto& [paths, counted] : counts_) {
-    if (messages.back().size() >= MateRouter::kMessageBytes) messages.emplace_back();
-    PairCounts::append(messages.back(), {paths.first, paths.second, counted.pairs, counted.leads});
+std::vector<std::vector<std::vector<std::byte>>> MateMatcher::take_counts(std::size_t owners) {
+  std::vector<std::vector<std::vector<std::byte>>> messages = counts_.take(owners);
+  *this = {};
+  return messages;
+}
+
+void PairCountTable::add(CompactPath first, CompactPath second, std::uint64_t pairs, std::int64_t leads) {
+  Counted& counted = counts_[{std::move(first), std::move(second)}];
+  counted.pairs += pairs;
+  counted.leads += leads;
+}
+
+std::vector<std::vector<std::vector<std::byte>>> PairCountTable::take(std::size_t owners) {
+  if (owners == 0) throw std::invalid_argument("pair counts: no store to sum them");
+  std::vector<std::vector<std::vector<std::byte>>> messages(owners);
+  for (const auto& [paths, counted] : counts_) {
+    std::vector<std::vector<std::byte>>& list = messages[summer_of_pair_count(paths.first, paths.second, owners)];
+    if (list.empty() || list.back().size() >= MateRouter::kMessageBytes) list.emplace_back();
+    PairCounts::append(list.back(), {paths.first, paths.second, counted.pairs, counted.leads});
   }
-  if (messages.back().empty()) messages.pop_back();
+  counts_ = {};
+  return messages;
+}
+
+void PairCountSummer::add(std::span<const std::byte> batch) {
+  awaited_.received();
+  for (PairCount& count : PairCounts::decode(batch)) {
+    counts_.add(std::move(count.first), std::move(count.second), count.pairs, count.leads);
+  }
+}
+
+std::vector<std::vector<std::byte>> PairCountSummer::take_counts() {
+  std::vector<std::vector<std::byte>> messages = std::move(counts_.take(1).front());
   *this = {};
   return messages;
 }

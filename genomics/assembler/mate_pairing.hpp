@@ -19,22 +19,29 @@
 // unitigs of every read it threaded (ThreadedPaths) where it read them. Once node 0 has every
 // piece's record count, it tells every store where each piece begins in its file and which
 // files hold mates (PairingRequest). Each store then sends each mate to the store that owns
-// its pair (by a hash of the pair's number), each owner pairs the mates it is sent, and sends
-// node 0 each distinct pair of ways once, with how many pairs took it. So node 0 receives what
-// the graph's junctions make of the pairs, not a path per read, and no node holds more than
-// its share of the reads.
-//   coordinator -> store  ACTION_PAIR_MATES     PairingRequest
-//   store -> itself       ACTION_PAIR_NEXT      route the next slice of mates (a slice a turn)
-//   store -> store        ACTION_MATES          MateBatch (any number, each ~1 MiB)
-//   store -> store        ACTION_MATES_SENT     how many MateBatch it sent that store (u64)
-//   store -> coordinator  ACTION_PAIRS_COUNTED  PairCounts (any number, each ~1 MiB)
-//   store -> coordinator  ACTION_PAIRING_DONE   how many PairCounts it sent before (u64)
+// its pair (by a hash of the pair's number), and each owner pairs the mates it is sent and
+// counts each distinct pair of ways. The same pair of ways is counted by many owners (pairs
+// are spread by number), so each owner sends each of its counts on to the store that sums that
+// pair of ways (by a hash of its ways), and those send node 0 each distinct pair of ways once,
+// with how many pairs took it. So node 0 receives what the graph's junctions make of the
+// pairs, once, not a path per read nor a count per store, and no node holds more than its
+// share of the reads.
+//   coordinator -> store  ACTION_PAIR_MATES        PairingRequest
+//   store -> itself       ACTION_PAIR_NEXT         route the next slice of mates (a slice a turn)
+//   store -> store        ACTION_MATES             MateBatch (any number, each ~1 MiB)
+//   store -> store        ACTION_MATES_SENT        how many MateBatch it sent that store (u64)
+//   store -> store        ACTION_PAIR_COUNTS       PairCounts to sum (any number, each ~1 MiB)
+//   store -> store        ACTION_PAIR_COUNTS_SENT  how many PairCounts it sent that store (u64)
+//   store -> coordinator  ACTION_PAIRS_COUNTED     PairCounts, summed (any number, each ~1 MiB)
+//   store -> coordinator  ACTION_PAIRING_DONE      how many PairCounts it sent before (u64)
 namespace xenon::genomics {
 
 inline constexpr Action ACTION_PAIR_MATES{"genomics.pairs.pair-mates"};
 inline constexpr Action ACTION_PAIR_NEXT{"genomics.pairs.next-slice"};
 inline constexpr Action ACTION_MATES{"genomics.pairs.mates"};
 inline constexpr Action ACTION_MATES_SENT{"genomics.pairs.mates-sent"};
+inline constexpr Action ACTION_PAIR_COUNTS{"genomics.pairs.counts-to-sum"};
+inline constexpr Action ACTION_PAIR_COUNTS_SENT{"genomics.pairs.counts-sent"};
 inline constexpr Action ACTION_PAIRS_COUNTED{"genomics.pairs.counted"};
 inline constexpr Action ACTION_PAIRING_DONE{"genomics.pairs.done"};
 
@@ -130,20 +137,52 @@ class MateRouter {
 
 // The owner of `pair` of `mates` among `owners` stores.
 std::size_t owner_of_pair(std::uint32_t mates, std::uint64_t pair, std::size_t owners);
+// The store among `owners` that sums the counts of the pairs of ways `first` and `second`.
+std::size_t summer_of_pair_count(const CompactPath& first, const CompactPath& second, std::size_t owners);
+
+// Counts of pairs of ways, each distinct pair of ways once with the sums of its pairs and leads.
+class PairCountTable {
+ public:
+  void add(CompactPath first, CompactPath second, std::uint64_t pairs, std::int64_t leads);
+  // The counts, about a MiB a message, in one list for each of `owners` stores: each pair of
+  // ways in the list of the store that sums it (summer_of_pair_count). The table empties.
+  std::vector<std::vector<std::vector<std::byte>>> take(std::size_t owners);
+
+ private:
+  struct Counted {
+    std::uint64_t pairs = 0;
+    std::int64_t leads = 0;
+  };
+  std::map<std::pair<CompactPath, CompactPath>, Counted> counts_;
+};
+
+// Tells when every store's batches of one kind have come: each store reports how many it sent.
+class BatchesAwaited {
+ public:
+  void received() { ++batches_received_; }
+  void sent(std::uint64_t batches) {  // one store's report
+    ++reports_;
+    batches_promised_ += batches;
+  }
+  // Every store (of `stores`) has reported, and every batch it promised is in.
+  bool complete(std::size_t stores) const { return reports_ == stores && batches_received_ == batches_promised_; }
+
+ private:
+  std::uint64_t reports_ = 0;
+  std::uint64_t batches_promised_ = 0;
+  std::uint64_t batches_received_ = 0;
+};
 
 // An owner's side: pairs the mates it is sent as they come, and counts each distinct pair of
 // ways. A mate whose other mate met no unitig is never paired, as when one node paired them.
 class MateMatcher {
  public:
   void add(std::span<const std::byte> batch);
-  void sent(std::uint64_t batches) {  // one store's ACTION_MATES_SENT
-    ++reports_;
-    batches_promised_ += batches;
-  }
-  // Every store (of `stores`) has reported, and every batch it promised is in.
-  bool complete(std::size_t stores) const { return reports_ == stores && batches_received_ == batches_promised_; }
-  // The counted pairs, about a MiB a message; the matcher starts over empty.
-  std::vector<std::vector<std::byte>> take_counts();
+  void sent(std::uint64_t batches) { awaited_.sent(batches); }  // one store's ACTION_MATES_SENT
+  bool complete(std::size_t stores) const { return awaited_.complete(stores); }
+  // The counted pairs, in one list of messages for each of `owners` stores, to sum
+  // (PairCountTable::take); the matcher starts over empty.
+  std::vector<std::vector<std::vector<std::byte>>> take_counts(std::size_t owners);
 
  private:
   struct Waiting {
@@ -151,19 +190,28 @@ class MateMatcher {
     CompactPath path;
     std::int64_t lead = 0;
   };
-  struct Counted {
-    std::uint64_t pairs = 0;
-    std::int64_t leads = 0;
-  };
   struct KeyHash {
     std::size_t operator()(const std::pair<std::uint32_t, std::uint64_t>& key) const noexcept;
   };
 
   std::unordered_map<std::pair<std::uint32_t, std::uint64_t>, Waiting, KeyHash> waiting_;
-  std::map<std::pair<CompactPath, CompactPath>, Counted> counts_;
-  std::uint64_t reports_ = 0;
-  std::uint64_t batches_promised_ = 0;
-  std::uint64_t batches_received_ = 0;
+  PairCountTable counts_;
+  BatchesAwaited awaited_;
+};
+
+// A summing store's side: adds up the counts that every owner sends it of the pairs of ways
+// it sums, so that node 0 is sent each distinct pair of ways once.
+class PairCountSummer {
+ public:
+  void add(std::span<const std::byte> batch);
+  void sent(std::uint64_t batches) { awaited_.sent(batches); }  // one store's ACTION_PAIR_COUNTS_SENT
+  bool complete(std::size_t stores) const { return awaited_.complete(stores); }
+  // The summed counts, about a MiB a message; the summer starts over empty.
+  std::vector<std::vector<std::byte>> take_counts();
+
+ private:
+  PairCountTable counts_;
+  BatchesAwaited awaited_;
 };
 
 }  // namespace xenon::genomics

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <random>
+#include <set>
 #include <span>
 #include <stdexcept>
 #include <vector>
@@ -123,17 +124,42 @@ TEST(MatePairing, StoresPairTheMatesOneNodePairsWhereverThePiecesEnd) {
         owners[delivery.owner].add(delivery.batch);
       }
     }
-    ReadThreads counted(kK);
-    std::uint64_t pairs = 0;
+    // Each owner's counts go to the stores that sum them, again in a shuffled order.
+    std::vector<Delivery> counts;
     for (MateMatcher& owner : owners) {
       ASSERT_TRUE(owner.complete(stores));
-      for (const std::vector<std::byte>& message : owner.take_counts()) {
+      std::vector<std::vector<std::vector<std::byte>>> by_summer = owner.take_counts(stores);
+      ASSERT_EQ(by_summer.size(), stores);
+      for (std::size_t summer = 0; summer < stores; ++summer) {
+        for (std::vector<std::byte>& message : by_summer[summer]) counts.push_back({summer, std::move(message)});
+        counts.push_back({summer, {}, by_summer[summer].size(), true});
+      }
+    }
+    std::shuffle(counts.begin(), counts.end(), random);
+    std::vector<PairCountSummer> summers(stores);
+    for (Delivery& delivery : counts) {
+      EXPECT_FALSE(summers[delivery.owner].complete(stores)) << "complete before its last message";
+      if (delivery.report) {
+        summers[delivery.owner].sent(delivery.sent);
+      } else {
+        summers[delivery.owner].add(delivery.batch);
+      }
+    }
+    // Node 0 is sent each distinct pair of ways once, summed.
+    ReadThreads counted(kK);
+    std::uint64_t pairs = 0;
+    std::set<std::pair<CompactPath, CompactPath>> sent_to_node0;
+    for (PairCountSummer& summer : summers) {
+      ASSERT_TRUE(summer.complete(stores));
+      for (const std::vector<std::byte>& message : summer.take_counts()) {
         for (const PairCount& count : PairCounts::decode(message)) {
+          EXPECT_TRUE(sent_to_node0.insert({count.first, count.second}).second) << "a pair of ways sent twice";
           counted.add_pair(count.first, count.second, static_cast<std::uint32_t>(count.pairs), count.leads);
           pairs += count.pairs;
         }
       }
     }
+    EXPECT_EQ(sent_to_node0.size(), counted.pair_count());
     std::uint64_t expected_pairs = 0;
     for (std::uint64_t r = 0; r < kRecords; ++r) expected_pairs += !file_paths[0][r].empty() && !file_paths[1][r].empty();
     for (std::uint64_t r = 0; r + 1 < kRecords; r += 2) {

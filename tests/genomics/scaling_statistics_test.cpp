@@ -168,7 +168,8 @@ TEST(ScalingStatistics, NodeZeroReportsTheSharesOfTheCarriedSequencesItScatters)
   // batches of carried k-mers went to it, and its keeper every keeper the words it adds. Its
   // coordinator told every store to find the edges, walk, gather each joining's chains, send
   // the unvisited vertices and begin the cleaning (the stores take its steps and joinings,
-  // and send the cleaned unitigs, by themselves).
+  // and send the cleaned unitigs, by themselves). When the stores pair mates, its store sends
+  // every store how many batches of mates it sent it, then how many of pair counts to sum.
   std::uint64_t expected = 0;
   std::uint64_t later_rounds = 0;
   std::istringstream log_lines(log);
@@ -182,6 +183,8 @@ TEST(ScalingStatistics, NodeZeroReportsTheSharesOfTheCarriedSequencesItScatters)
       expected += 2 + (joinings + 1) + 1 + 1;  // the coordinator's
     }
     if (line.find("  round ") != std::string::npos && line.find("  round 1 of") == std::string::npos) ++later_rounds;
+    // Pairing mates: its store sent every store how many batches of mates, then of pair counts.
+    if (line.find("mates paired by ") != std::string::npos) expected += 2;
   }
   ASSERT_GT(later_rounds, 0u) << log;
   expected += 2 * later_rounds;
