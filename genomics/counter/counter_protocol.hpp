@@ -52,7 +52,7 @@ inline constexpr Action ACTION_DUMP_PREPARE{"genomics.counter.dump-prepare"};
 inline constexpr Action ACTION_DUMP_CHUNK_REQUEST{"genomics.counter.dump-chunk-request"};
 inline constexpr Action ACTION_DUMP_CHUNK{"genomics.counter.dump-chunk"};
 inline constexpr Action ACTION_COUNTER_STOP{"genomics.counter.stop"};
-// Node 0's freed heap pages go back to the system while the stores count (release_freed_memory):
+// Node 0's freed heap pages go back to the system while the stores count (release_freed_memory_past):
 // its heap is full of holes its serial steps left, and the batches that stream through it
 // while counting land in one hole after another. At 40x E. coli over 8 processes, a later
 // round's counting left 22.7 MiB of node 0's free heap resident, more than any other rank.

@@ -27,4 +27,17 @@ void release_freed_memory() {
 #endif
 }
 
+bool release_freed_memory_past(std::size_t bytes) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
+  const struct mallinfo2 heap = mallinfo2();
+  // fordblks: every free block of every arena; keepcost: the top one, which malloc_trim
+  // gives back anyway and glibc trims by itself past M_TRIM_THRESHOLD.
+  if (heap.fordblks - heap.keepcost <= bytes) return false;
+#else
+  static_cast<void>(bytes);
+#endif
+  release_freed_memory();
+  return true;
+}
+
 }  // namespace xenon::genomics

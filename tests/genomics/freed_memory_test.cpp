@@ -62,4 +62,28 @@ TEST(FreedMemory, ALargeBlockAfterALargerOneFreedIsMappedOnItsOwn) {
 }
 #endif
 
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33) && !defined(XENON_TEST_OWN_MALLOC)
+// In a fresh process: 8 MiB freed in holes below blocks still held (every other block of 256
+// KiB, under one more that keeps them off the heap's top). Exits 0 when giving back past
+// 64 MiB does nothing and past 4 MiB gives back; else 1 or 2, which one did not.
+[[noreturn]] void give_back_only_past_what_lies_free() {
+  xenon::genomics::return_freed_memory_to_the_system();
+  constexpr int kBlocks = 64;
+  void* blocks[kBlocks];
+  for (void*& block : blocks) block = allocated(std::size_t{256} << 10);
+  void* above = allocated(std::size_t{256} << 10);
+  for (int i = 0; i < kBlocks; i += 2) std::free(blocks[i]);
+  const bool past_more = xenon::genomics::release_freed_memory_past(std::size_t{64} << 20);
+  const bool past_less = xenon::genomics::release_freed_memory_past(std::size_t{4} << 20);
+  for (int i = 1; i < kBlocks; i += 2) std::free(blocks[i]);
+  std::free(above);
+  std::_Exit(past_more ? 1 : past_less ? 0 : 2);
+}
+
+TEST(FreedMemory, GivesBackOnlyPastWhatLiesFreeInTheHeap) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(give_back_only_past_what_lies_free(), testing::ExitedWithCode(0), "");
+}
+#endif
+
 }  // namespace
