@@ -24,17 +24,14 @@
 #include "genomics/io/run_log.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
 #include "genomics/kmer/minimizer.hpp"
+#include "tests/genomics/random_bases.hpp"
 #include "tests/support/temporary_directory.hpp"
 
 namespace {
 
 using namespace xenon::genomics;
 
-std::string random_bases(std::mt19937_64& random, std::size_t length) {
-  std::string bases(length, 'A');
-  for (char& base : bases) base = "ACGT"[random() % 4];
-  return bases;
-}
+using xenon::testing::random_bases;
 
 template <int Words>
 void check_shape(int k) {

@@ -28,6 +28,7 @@
 #include "genomics/assembler/varint.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
 #include "tests/genomics/joining_run.hpp"
+#include "tests/genomics/random_bases.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace xenon::genomics {
@@ -36,11 +37,7 @@ namespace {
 using Step = JunctionCleaning::Step;
 using Listed = std::vector<std::tuple<std::string, std::uint64_t, bool>>;
 
-std::string random_bases(std::mt19937_64& random, std::size_t length) {
-  std::string bases(length, 'A');
-  for (char& base : bases) base = "ACGT"[random() % 4];
-  return bases;
-}
+using xenon::testing::random_bases;
 
 std::string canonical(const std::string& bases) {
   const std::string reverse = reverse_complement(bases);

@@ -20,15 +20,12 @@
 #include "genomics/assembler/varint.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
 #include "tests/genomics/joining_run.hpp"
+#include "tests/genomics/random_bases.hpp"
 
 namespace xenon::genomics {
 namespace {
 
-std::string random_bases(std::mt19937_64& random, std::size_t length) {
-  std::string bases(length, 'A');
-  for (char& base : bases) base = "ACGT"[random() % 4];
-  return bases;
-}
+using xenon::testing::random_bases;
 
 // `sequence` cut into pieces that share k-1 bases where they meet, each read either way.
 void cut(std::mt19937_64& random, const std::string& sequence, std::size_t k, std::vector<RawPiece>& pieces) {

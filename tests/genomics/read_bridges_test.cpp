@@ -16,6 +16,7 @@
 #include "genomics/assembler/unitig_graph.hpp"
 #include "genomics/io/run_log.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
+#include "tests/genomics/random_bases.hpp"
 
 namespace {
 
@@ -23,11 +24,7 @@ using namespace xenon::genomics;
 
 constexpr int kK = 21;
 
-std::string random_bases(std::mt19937_64& random, std::size_t length) {
-  std::string bases(length, 'A');
-  for (char& base : bases) base = "ACGT"[random() % 4];
-  return bases;
-}
+using xenon::testing::random_bases;
 
 bool same_either_way(const std::string& a, const std::string& b) { return a == b || a == reverse_complement(b); }
 

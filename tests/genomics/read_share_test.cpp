@@ -13,6 +13,7 @@
 #include "genomics/assembler/unitig_graph.hpp"
 #include "genomics/io/input_plan.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
+#include "tests/genomics/random_bases.hpp"
 #include "tests/support/temporary_directory.hpp"
 
 namespace {
@@ -21,11 +22,7 @@ using namespace xenon::genomics;
 
 constexpr int kK = 21;
 
-std::string random_bases(std::mt19937_64& random, std::size_t length) {
-  std::string bases(length, 'A');
-  for (char& base : bases) base = "ACGT"[random() % 4];
-  return bases;
-}
+using xenon::testing::random_bases;
 
 struct Sent {
   std::vector<CrossedRun> records;

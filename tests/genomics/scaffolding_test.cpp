@@ -16,6 +16,7 @@
 #include "genomics/assembler/scaffolding.hpp"
 #include "genomics/assembler/unitig_graph.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
+#include "tests/genomics/random_bases.hpp"
 
 namespace {
 
@@ -24,11 +25,7 @@ using namespace xenon::genomics;
 constexpr int kK = 21;
 constexpr int kPairs = 10;  // read pairs for each link
 
-std::string random_bases(std::mt19937_64& random, std::size_t length) {
-  std::string bases(length, 'A');
-  for (char& base : bases) base = "ACGT"[random() % 4];
-  return bases;
-}
+using xenon::testing::random_bases;
 
 std::uint64_t kmers_in(const std::string& bases) { return bases.size() - kK + 1; }
 

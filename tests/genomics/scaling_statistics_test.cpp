@@ -260,8 +260,10 @@ std::string cpu_report(const std::string& rank3_cpu) {
 // Without CPU time on every rank it falls back to wall-clock time, and says which it used.
 TEST(ScalingModel, FitsOnCpuTimeWhereEveryRunCarriesIt) {
   TemporaryDirectory out("xenon-model");
-  const std::string input = out.write("report.txt", cpu_report("busy_cpu_s=2.5 "));
-  const auto run = run_command("python3 performance/scaling/model.py --cores 2 --nodes 16 " + input);
+  const auto model = [&out](const std::string& name, const std::string& report) {
+    return run_command("python3 performance/scaling/model.py --cores 2 --nodes 16 " + out.write(name, report));
+  };
+  const auto run = model("report.txt", cpu_report("busy_cpu_s=2.5 "));
   ASSERT_EQ(run.exit_code, 0) << run.output;
   EXPECT_NE(run.output.find("MODEL_FIT tool=demo time=cpu "), std::string::npos) << run.output;
   const auto fit = fields_of_line(run.output, "MODEL_FIT tool=demo");
@@ -277,8 +279,7 @@ TEST(ScalingModel, FitsOnCpuTimeWhereEveryRunCarriesIt) {
   EXPECT_NE(run.output.find("limit=\"serial steps on node 0 (mostly gather: 1.00 s)\""), std::string::npos)
       << run.output;
 
-  const std::string partial = out.write("partial.txt", cpu_report(""));
-  const auto wall = run_command("python3 performance/scaling/model.py --cores 2 --nodes 16 " + partial);
+  const auto wall = model("partial.txt", cpu_report(""));
   ASSERT_EQ(wall.exit_code, 0) << wall.output;
   EXPECT_NE(wall.output.find("MODEL_FIT tool=demo time=wall "), std::string::npos) << wall.output;
   const auto wall_fit = fields_of_line(wall.output, "MODEL_FIT tool=demo");
