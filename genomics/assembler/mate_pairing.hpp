@@ -6,6 +6,8 @@
 #include <functional>
 #include <map>
 #include <span>
+#include <string>
+#include <stdexcept>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -164,8 +166,16 @@ class BatchesAwaited {
     ++reports_;
     batches_promised_ += batches;
   }
-  // Every store (of `stores`) has reported, and every batch it promised is in.
-  bool complete(std::size_t stores) const { return reports_ == stores && batches_received_ == batches_promised_; }
+  // Every store (of `stores`) has reported, and every batch it promised is in. More reports
+  // than stores, or more batches than they promised, throw: waiting on would never end.
+  bool complete(std::size_t stores) const {
+    if (reports_ > stores || (reports_ == stores && batches_received_ > batches_promised_)) {
+      throw std::invalid_argument("pairing: " + std::to_string(reports_) + " reports of " + std::to_string(stores) +
+                                  " stores, " + std::to_string(batches_received_) + " batches of " +
+                                  std::to_string(batches_promised_) + " promised");
+    }
+    return reports_ == stores && batches_received_ == batches_promised_;
+  }
 
  private:
   std::uint64_t reports_ = 0;

@@ -26,8 +26,9 @@
 // A store keeps the reads that crossed two unitigs when asked, and threads them again (only
 // them: no other read can matter) through the next round's graph.
 // The coordinator counts what the reads crossed: in a repeat round, which reads only the
-// passages, the stores count them, so node 0 merges one record per distinct passage and store. When asked for paths, each store keeps every
-// read's unitigs where it read them, and the stores pair the mates among themselves
+// passages, the stores count them, so node 0 merges one record per distinct passage and store.
+// When asked for paths, each store keeps every read's unitigs where it read them, and the
+// stores pair the mates among themselves
 // (mate_pairing.hpp) once every store's piece record counts are in: the same evidence, and so
 // the same contigs, however the input was shared.
 namespace xenon::genomics {

@@ -637,9 +637,9 @@ class CounterCoordinator : public Actor {
   std::string load_failure_;        // why the shards cannot be used: the first store's reason
   bool stopping_ = false;
   static constexpr std::chrono::milliseconds kGiveBackMemoryEvery{1000};  // why not more often: freed_memory.hpp
-  // What the payloads streaming through node 0's heap leave free in it while the stores count
-  // (8 processes, 40x E. coli: 0.2-4 MiB in the first round of k; 7-12 MiB in later rounds,
-  // with the holes the serial steps of the round before left). Giving back less only makes the
+  // What the payloads streaming through node 0's heap leave in its free lists while the
+  // stores count (release_freed_memory_past; 8 processes, 40x E. coli: 0.2-4 MiB in the first
+  // round of k, 7-12 MiB in later rounds, with the holes the serial steps before left). Giving back less only makes the
   // next payloads fault their pages in again: at k = 31, node 0 computed 0.10-0.17 s more than
   // the other ranks while counting with those trims, and 0.00-0.03 s more without them.
   static constexpr std::size_t kPayloadsInFlightBytes = 6 << 20;

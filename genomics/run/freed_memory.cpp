@@ -30,8 +30,11 @@ void release_freed_memory() {
 bool release_freed_memory_past(std::size_t bytes) {
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
   const struct mallinfo2 heap = mallinfo2();
-  // fordblks: every free block of every arena; keepcost: the top one, which malloc_trim
-  // gives back anyway and glibc trims by itself past M_TRIM_THRESHOLD.
+  // fordblks: every free block of every arena (the worker and communication threads
+  // allocate from arenas of their own), each arena's top included; keepcost: the main arena's
+  // top, which glibc trims by itself past M_TRIM_THRESHOLD (it is part of fordblks). A free
+  // block stays free once its pages are given back, so this counts what lies free, resident
+  // or not: past the gate, every call trims.
   if (heap.fordblks - heap.keepcost <= bytes) return false;
 #else
   static_cast<void>(bytes);

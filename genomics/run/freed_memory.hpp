@@ -28,7 +28,8 @@ void return_freed_memory_to_the_system();
 // against 13.7 s, with the same peak memory (63.4 MiB).
 void release_freed_memory();
 
-// As release_freed_memory(), only when more than `bytes` lie free below the heap's top: for
+// As release_freed_memory(), only when more than `bytes` lie free in the heap's free lists
+// (every arena's, less the main arena's top; resident or not: a trim leaves them free): for
 // giving back now and then while messages stream through the heap, where a few MiB of freed
 // payloads are taken again at once, and giving those back only makes the next ones fault their
 // pages in again. Whether it gave back. (Outside glibc 2.33 or later, it always tries.)

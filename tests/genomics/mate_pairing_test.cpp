@@ -212,6 +212,26 @@ TEST(MatePairing, MessagesComeBackAsTheyWereSentAndACutOneIsRefused) {
   }
 }
 
+// A store that is sent more batches than the stores promised, or more reports than there are
+// stores, says so rather than wait for a completion that cannot come.
+TEST(MatePairing, MoreBatchesOrReportsThanPromisedAreRefused) {
+  BatchesAwaited extra_batch;
+  extra_batch.received();
+  extra_batch.received();
+  extra_batch.sent(1);
+  EXPECT_FALSE(extra_batch.complete(2)) << "one store has not reported yet";
+  extra_batch.sent(0);
+  EXPECT_THROW(extra_batch.complete(2), std::invalid_argument);
+  BatchesAwaited extra_report;
+  for (int store = 0; store < 3; ++store) extra_report.sent(0);
+  EXPECT_THROW(extra_report.complete(2), std::invalid_argument);
+  BatchesAwaited exact;
+  exact.received();
+  exact.sent(1);
+  exact.sent(0);
+  EXPECT_TRUE(exact.complete(2));
+}
+
 TEST(MatePairing, AMateSentTwiceIsRefused) {
   std::vector<std::byte> twice;
   MateBatch::append(twice, {0, 9, false, {1}});
