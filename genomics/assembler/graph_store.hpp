@@ -219,7 +219,7 @@ class GraphStore : public KmerStore<Words> {
   // ways it counted, to the store that sums it (itself included), and every store told how
   // many messages it was sent. (Mates may come before the request: they wait for it.)
   void pairs_maybe_counted() {
-    if (pairing_owners_.empty() || counts_passed_on_ || !matcher_.complete(pairing_owners_.size())) return;
+    if (pairing_owners_.empty() || !matcher_.complete(pairing_owners_.size())) return;  // once: take_counts empties it
     const std::vector<std::vector<std::vector<std::byte>>> counts = matcher_.take_counts(pairing_owners_.size());
     for (std::size_t owner = 0; owner < pairing_owners_.size(); ++owner) {
       for (const std::vector<std::byte>& message : counts[owner]) {
@@ -230,7 +230,6 @@ class GraphStore : public KmerStore<Words> {
       this->send_value(pairing_owners_[owner], ACTION_PAIR_COUNTS_SENT, static_cast<std::uint64_t>(counts[owner].size()));
     }
     count_exchange_with_every_peer();
-    counts_passed_on_ = true;
   }
 
   // Once every store's counts for the pairs of ways this store sums have come (which is after
@@ -244,7 +243,6 @@ class GraphStore : public KmerStore<Words> {
     }
     this->send_value(pairing_coordinator_, ACTION_PAIRING_DONE, static_cast<std::uint64_t>(sums.size()));
     pairing_owners_.clear();
-    counts_passed_on_ = false;
   }
 
   enum class Phase { kIdle, kEdges, kWalks, kDone };
@@ -1019,7 +1017,6 @@ class GraphStore : public KmerStore<Words> {
   ThreadedPaths threaded_paths_;
   std::unique_ptr<MateRouter> router_;
   MateMatcher matcher_;
-  bool counts_passed_on_ = false;  // the matcher's counts went to the stores that sum them
   PairCountSummer summer_;
   std::vector<ActorName> pairing_owners_;  // empty until its request comes, and once the sums are sent
   ActorName pairing_coordinator_;

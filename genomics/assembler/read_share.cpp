@@ -2,6 +2,7 @@
 #include "genomics/assembler/read_share.hpp"
 
 #include <algorithm>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -81,15 +82,15 @@ bool ReadShare::rethread_step(const Send& send) {
 // a message.
 void ReadShare::send_crossed(const Send& send) {
   std::vector<std::byte> message;
-  const auto append = [&](const std::vector<std::size_t>& unitigs, std::uint64_t reads) {
-    CrossedRuns::append(message, {unitigs, reads});
+  const auto append = [&](std::span<const std::size_t> unitigs, std::uint64_t reads) {
+    CrossedRuns::append(message, unitigs, reads);
     if (message.size() < kMessageBytes) return;
     send(std::move(message));
     message = {};
     ++done_.messages;
   };
   for (const auto& [unitigs, reads] : crossed_) append(unitigs, reads);
-  for (const auto& [passage, reads] : passages_) append({passage.begin(), passage.end()}, reads);
+  for (const auto& [passage, reads] : passages_) append(passage, reads);
   crossed_ = {};
   passages_ = {};
   if (message.empty()) return;

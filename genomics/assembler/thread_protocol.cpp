@@ -140,10 +140,10 @@ ThreadingRequest ThreadingRequest::decode(std::span<const std::byte> bytes, Acto
   return request;
 }
 
-void CrossedRuns::append(std::vector<std::byte>& message, const CrossedRun& run) {
-  put_varint(message, run.reads);
-  put_varint(message, run.unitigs.size());
-  for (const std::size_t oriented : run.unitigs) put_varint(message, oriented);
+void CrossedRuns::append(std::vector<std::byte>& message, std::span<const std::size_t> unitigs, std::uint64_t reads) {
+  put_varint(message, reads);
+  put_varint(message, unitigs.size());
+  for (const std::size_t oriented : unitigs) put_varint(message, oriented);
 }
 
 std::vector<CrossedRun> CrossedRuns::decode(std::span<const std::byte> bytes) {

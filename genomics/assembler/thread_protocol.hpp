@@ -79,7 +79,9 @@ struct CrossedRun {
 };
 
 struct CrossedRuns {
-  static void append(std::vector<std::byte>& message, const CrossedRun& run);
+  static void append(std::vector<std::byte>& message, const CrossedRun& run) { append(message, run.unitigs, run.reads); }
+  // The same record from a run held elsewhere (a store's map of runs or passages): no copy.
+  static void append(std::vector<std::byte>& message, std::span<const std::size_t> unitigs, std::uint64_t reads);
   static std::vector<CrossedRun> decode(std::span<const std::byte> bytes);
 };
 
