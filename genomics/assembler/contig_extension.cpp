@@ -62,15 +62,15 @@ bool may_enter(const std::vector<Unitig>& unitigs, std::span<const std::size_t> 
   return !by_mates && next / 2 != start / 2 && times < copies_against(unitigs[next / 2], unitigs[start / 2]);
 }
 
-// The votes' total, leaving out those for which `ignored` holds.
+// The votes' total, leaving out those for which `ignored` holds (64 bits: a sum of 32-bit counts).
 template <typename Ignored>
-std::uint32_t total_of(const std::map<std::size_t, std::uint32_t>& votes, Ignored ignored) {
-  std::uint32_t total = 0;
+std::uint64_t total_of(const std::map<std::size_t, std::uint32_t>& votes, Ignored ignored) {
+  std::uint64_t total = 0;
   for (const auto& [way, count] : votes) total += ignored(way) ? 0 : count;
   return total;
 }
 
-std::uint32_t total_of(const std::map<std::size_t, std::uint32_t>& votes) {
+std::uint64_t total_of(const std::map<std::size_t, std::uint32_t>& votes) {
   return total_of(votes, [](std::size_t) { return false; });
 }
 
@@ -193,7 +193,7 @@ std::vector<UnitigGraph::Oriented> UnitigGraph::way_on(const Junctions& joined, 
       for (std::size_t length = std::min(kLongestContext, path.size()); length >= 1 && !next; --length) {
         const std::vector<Oriented> context(path.end() - static_cast<std::ptrdiff_t>(length), path.end());
         const std::map<Oriented, std::uint32_t> votes = reads(context);
-        const std::uint32_t total = total_of(votes, walked);
+        const std::uint64_t total = total_of(votes, walked);
         if (total < 2) continue;
         for (const auto& [way, count] : votes) {
           if (count == total && std::find(following.begin(), following.end(), way) != following.end()) next = way;
@@ -204,7 +204,7 @@ std::vector<UnitigGraph::Oriented> UnitigGraph::way_on(const Junctions& joined, 
       std::map<Oriented, std::uint32_t> pair_votes;
       if (!next && mates) {
         pair_votes = pairs_from_anchor(path, following, mates);
-        const std::uint32_t total = total_of(pair_votes, walked);
+        const std::uint64_t total = total_of(pair_votes, walked);
         for (const auto& [way, count] : pair_votes) {
           if (count >= kMinimumPairs && count == total) next = way;
         }

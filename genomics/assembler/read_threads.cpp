@@ -2,8 +2,10 @@
 #include "genomics/assembler/read_threads.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <variant>
 
 #include "genomics/io/block_splitter.hpp"
@@ -147,6 +149,15 @@ std::vector<ReadThreads::CompactOriented> flipped(std::span<const Oriented> path
   return other;
 }
 
+// The counts are 32 bits (one for each distinct path, pair of ways and passage): a sum past
+// that is refused rather than wrapped, which would turn the most-voted way into the least.
+void add_count(std::uint32_t& total, std::uint32_t more, const char* what) {
+  if (more > std::numeric_limits<std::uint32_t>::max() - total) {
+    throw std::overflow_error(std::string("read threads: more than 2^32 - 1 ") + what);
+  }
+  total += more;
+}
+
 }  // namespace
 
 // A fragment reads: first mate, a gap, the second mate reverse complemented. Kept read from
@@ -159,7 +170,7 @@ void ReadThreads::add_pair(std::span<const CompactOriented> first, std::span<con
   keep_pair(first, fragment.second, pairs);
   keep_pair(second, flipped(first), pairs);
   FragmentCount& count = fragments_[std::move(fragment)];
-  count.pairs += pairs;
+  add_count(count.pairs, pairs, "read pairs of one fragment");
   count.leads += leads;
 }
 
@@ -168,7 +179,7 @@ void ReadThreads::keep_pair(std::span<const CompactOriented> from, std::vector<C
   auto [found, added] = pair_ids_.try_emplace({{from.begin(), from.end()}, std::move(to)},
                                               static_cast<std::uint32_t>(pairs_.size()));
   if (!added) {
-    pair_counts_[found->second] += pairs;
+    add_count(pair_counts_[found->second], pairs, "read pairs of one pair of ways");
     return;
   }
   const std::uint32_t id = found->second;
@@ -189,7 +200,9 @@ std::map<ReadThreads::Oriented, std::uint32_t> ReadThreads::mates_after(Oriented
   for (const std::uint32_t id : found->second) {
     const std::span<const CompactOriented> mate = pairs_[id];
     for (const Oriented way : ways) {
-      if (std::find(mate.begin(), mate.end(), way) != mate.end()) votes[way] += pair_counts_[id];
+      if (std::find(mate.begin(), mate.end(), way) != mate.end()) {
+        add_count(votes[way], pair_counts_[id], "read pairs voting for one way");
+      }
     }
   }
   return votes;
@@ -355,7 +368,7 @@ void ReadThreads::count(const std::vector<Oriented>& path, std::uint32_t reads) 
 void ReadThreads::keep_path(const std::vector<CompactOriented>& path, std::uint32_t reads) {
   const auto [found, added] = path_ids_.try_emplace(path, static_cast<std::uint32_t>(paths_.size()));
   if (!added) {
-    path_reads_[found->second] += reads;
+    add_count(path_reads_[found->second], reads, "reads of one path");
     return;
   }
   const std::uint32_t id = found->second;
@@ -382,7 +395,7 @@ std::map<ReadThreads::Oriented, std::uint32_t> ReadThreads::next_after(const std
     const std::span<const CompactOriented> path = paths_[id];
     for (std::size_t at = 0; at + context.size() < path.size(); ++at) {
       if (std::equal(context.begin(), context.end(), path.begin() + static_cast<std::ptrdiff_t>(at))) {
-        next[path[at + context.size()]] += path_reads_[id];
+        add_count(next[path[at + context.size()]], path_reads_[id], "reads voting for one way");
         break;  // a read votes once
       }
     }
@@ -395,7 +408,7 @@ ReadThreads::Passage ReadThreads::canonical_passage(Oriented x, Oriented y, Orie
 }
 
 void ReadThreads::add_passages(Oriented x, Oriented y, Oriented z, std::uint32_t reads) {
-  passages_[canonical_passage(x, y, z)] += reads;
+  add_count(passages_[canonical_passage(x, y, z)], reads, "reads through one passage");
 }
 
 std::uint32_t ReadThreads::passages(Oriented x, Oriented y, Oriented z) const {

@@ -49,7 +49,7 @@ std::uint64_t UnitigGraph::resolve_repeats(const Passages& passages, std::uint32
     bool settled = true;
     for (const Oriented in : ins) {
       std::size_t chosen = outs.size();
-      std::uint32_t others = 0;
+      std::uint64_t others = 0;  // a sum of 32-bit counts
       for (std::size_t o = 0; o < outs.size(); ++o) {
         const std::uint32_t reads = passages(in, 2 * repeat, outs[o]);
         if (reads >= minimum_passages && chosen == outs.size()) {
