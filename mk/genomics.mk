@@ -19,7 +19,14 @@ $(GENOMICS_BINARIES): $(BUILD)/bin/%: $(BUILD)/obj/genomics/tools/%.o $(GENOMICS
 .PHONY: $(GENOMICS_TOOLS)
 $(GENOMICS_TOOLS): %: $(BUILD)/bin/%
 
-all: $(GENOMICS_BINARIES)
+# Reads threaded through the index of unitig ends on one core (performance/threading_bench):
+# the lookup of every read-threading round of the assembler, measured alone. Built by `make`
+# so that it keeps compiling; run by hand.
+$(BUILD)/bin/threading_bench: $(BUILD)/obj/performance/threading_bench/threading_bench.o $(GENOMICS_LIBRARY) $(LIBRARY)
+	@mkdir -p $(dir $@)
+	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+all: $(GENOMICS_BINARIES) $(BUILD)/bin/threading_bench
 test: $(GENOMICS_BINARIES)
 # The tools' faults (output folders, signals, out of memory, --continue) run after the
 # GoogleTest binaries, in the same "N passed, N failed" (tests/run_tests.sh).

@@ -55,7 +55,7 @@ std::uint64_t ReadThreads::bytes_of(const std::vector<UnitigEnds>& ends) {
 
 std::uint64_t ReadThreads::index_bytes() const {
   const std::uint64_t key_bytes = std::visit([](const auto& end_keys) { return sizeof(end_keys.keys[0]) * end_keys.keys.capacity(); }, end_keys_);
-  return key_bytes + locations_.capacity() * sizeof(Location) + occupied_.capacity() / 8 +
+  return key_bytes + locations_.capacity() * sizeof(Location) + tags_.capacity() +
          kmers_.capacity() * sizeof(std::size_t);
 }
 
@@ -226,7 +226,7 @@ void ReadThreads::index(const std::vector<UnitigEnds>& ends) {
   const std::size_t slots = probing_.slots();
   std::visit([&](auto& end_keys) { end_keys.keys.resize(slots); }, end_keys_);
   locations_.resize(slots);
-  occupied_.assign(slots, false);
+  tags_.assign(slots, kEmpty);
   for (std::size_t index = 0; index < ends.size(); ++index) {
     // As ends_of() cuts them: a short unitig whole, a long one's first and last end_span_ k-mers.
     const bool whole = ends[index].tail.empty();
@@ -253,14 +253,15 @@ void ReadThreads::index_kmers(EndKeys<Words>& end_keys, const std::string& bases
   for (std::size_t at = 0; at < count; ++at) {
     if (at != 0) kmer = shape.successor(kmer, kBaseCodes[static_cast<unsigned char>(bases[at + static_cast<std::size_t>(k_) - 1])]);
     const PackedKmer<Words> canonical = shape.canonical(kmer);
-    const std::size_t slot = end_slot<Words>(end_keys, canonical);
-    if (occupied_[slot]) {
+    const std::uint64_t hash = key_of<Words>(canonical)[Words - 1];
+    const std::size_t slot = end_slot<Words>(end_keys, canonical, hash);
+    if (tags_[slot] != kEmpty) {
       // A k-mer in two places (copies of a settled repeat, a cycle's seam): it says nothing
       // about where a read is.
       locations_[slot].unitig = kAmbiguous;
       continue;
     }
-    occupied_[slot] = true;
+    tags_[slot] = tag_of(hash);
     end_keys.keys[slot] = canonical;
     Location& location = locations_[slot];
     location.unitig = static_cast<std::uint32_t>(unitig);
@@ -270,10 +271,12 @@ void ReadThreads::index_kmers(EndKeys<Words>& end_keys, const std::string& bases
 }
 
 template <int Words>
-std::size_t ReadThreads::end_slot(const EndKeys<Words>& end_keys, const PackedKmer<Words>& canonical) const {
+std::size_t ReadThreads::end_slot(const EndKeys<Words>& end_keys, const PackedKmer<Words>& canonical,
+                                  std::uint64_t hash) const {
   const std::vector<PackedKmer<Words>>& keys = end_keys.keys;
-  return probing_.probe(key_of<Words>(canonical)[Words - 1], [&](std::size_t slot) { return !occupied_[slot]; },
-                        [&](std::size_t slot) { return same_words<Words>(keys[slot], canonical); });
+  const std::uint8_t tag = tag_of(hash);
+  return probing_.probe(hash, [&](std::size_t slot) { return tags_[slot] == kEmpty; },
+                        [&](std::size_t slot) { return tags_[slot] == tag && same_words<Words>(keys[slot], canonical); });
 }
 
 std::pair<std::vector<ReadThreads::CompactOriented>, std::int64_t> ReadThreads::thread(std::string_view read) {
@@ -311,7 +314,7 @@ void ReadThreads::add_traced(const std::vector<std::vector<Oriented>>& runs, std
 }
 
 std::optional<ReadThreads::Place> ReadThreads::place(std::string_view bases, std::size_t start) const {
-  if (occupied_.empty()) return std::nullopt;  // counting only
+  if (tags_.empty()) return std::nullopt;  // counting only
   // A branch on the width, not std::visit: this runs for every k-mer a read is searched at.
   if (const auto* one_word = std::get_if<EndKeys<1>>(&end_keys_)) return place_as(*one_word, bases, start);
   if (const auto* two_words = std::get_if<EndKeys<2>>(&end_keys_)) return place_as(*two_words, bases, start);
@@ -321,10 +324,15 @@ std::optional<ReadThreads::Place> ReadThreads::place(std::string_view bases, std
 template <int Words>
 std::optional<ReadThreads::Place> ReadThreads::place_as(const EndKeys<Words>& end_keys, std::string_view bases,
                                                         std::size_t start) const {
-  const PackedKmer<Words> kmer = end_keys.shape.pack(bases.substr(start));
+  return place_kmer<Words>(end_keys, end_keys.shape.pack(bases.substr(start)));
+}
+
+template <int Words>
+std::optional<ReadThreads::Place> ReadThreads::place_kmer(const EndKeys<Words>& end_keys,
+                                                          const PackedKmer<Words>& kmer) const {
   const PackedKmer<Words> canonical = end_keys.shape.canonical(kmer);
-  const std::size_t slot = end_slot<Words>(end_keys, canonical);
-  if (!occupied_[slot] || locations_[slot].unitig == kAmbiguous) return std::nullopt;
+  const std::size_t slot = end_slot<Words>(end_keys, canonical, key_of<Words>(canonical)[Words - 1]);
+  if (tags_[slot] == kEmpty || locations_[slot].unitig == kAmbiguous) return std::nullopt;
   const Location& found = locations_[slot];
   const bool read_is_canonical = same_words<Words>(kmer, canonical);
   const bool forward = read_is_canonical == (found.canonical_forward != 0);
@@ -334,8 +342,33 @@ std::optional<ReadThreads::Place> ReadThreads::place_as(const EndKeys<Words>& en
 
 std::optional<ReadThreads::Place> ReadThreads::next_place(std::string_view bases, std::size_t from, std::size_t step,
                                                           std::size_t& found) const {
-  for (found = from; found + static_cast<std::size_t>(k_) <= bases.size(); found += step) {
-    if (std::optional<Place> at = place(bases, found)) return at;
+  if (tags_.empty()) {  // counting only: nothing is placed, and `found` ends where the search would
+    for (found = from; found + static_cast<std::size_t>(k_) <= bases.size(); found += step) {}
+    return std::nullopt;
+  }
+  if (const auto* one_word = std::get_if<EndKeys<1>>(&end_keys_)) return next_place_as(*one_word, bases, from, step, found);
+  if (const auto* two_words = std::get_if<EndKeys<2>>(&end_keys_)) return next_place_as(*two_words, bases, from, step, found);
+  return next_place_as(std::get<EndKeys<4>>(end_keys_), bases, from, step, found);
+}
+
+// Each k-mer tried is rolled on from the one before (`step` bases shifted in, not k packed):
+// packing was most of a miss's cost once the tags kept misses off the keys.
+template <int Words>
+std::optional<ReadThreads::Place> ReadThreads::next_place_as(const EndKeys<Words>& end_keys, std::string_view bases,
+                                                             std::size_t from, std::size_t step,
+                                                             std::size_t& found) const {
+  const auto k = static_cast<std::size_t>(k_);
+  const KmerShape<Words>& shape = end_keys.shape;
+  PackedKmer<Words> kmer{};
+  for (found = from; found + k <= bases.size(); found += step) {
+    if (found == from || step >= k) {
+      kmer = shape.pack(bases.substr(found));
+    } else {
+      for (std::size_t at = found - step + k; at < found + k; ++at) {
+        kmer = shape.successor(kmer, kBaseCodes[static_cast<unsigned char>(bases[at])]);
+      }
+    }
+    if (std::optional<Place> placed = place_kmer<Words>(end_keys, kmer)) return placed;
   }
   return std::nullopt;
 }

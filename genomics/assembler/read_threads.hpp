@@ -168,6 +168,12 @@ class ReadThreads {
   static_assert(sizeof(Location) == 8);
 
   static constexpr std::uint32_t kAmbiguous = ~std::uint32_t{0};
+  static constexpr std::uint8_t kEmpty = 0;
+  // A key's tag: its hash's low byte (the home is the high bits), never kEmpty.
+  static std::uint8_t tag_of(std::uint64_t hash) {
+    const auto tag = static_cast<std::uint8_t>(hash);
+    return tag == kEmpty ? 1 : tag;
+  }
   static constexpr std::uint32_t kLargestOffset = (std::uint32_t{1} << 31) - 1;  // Location::offset
 
   // The canonical k-mers near the unitigs' ends, in their slots, of as many words as k needs:
@@ -187,11 +193,17 @@ class ReadThreads {
   void index(const std::vector<UnitigEnds>& ends);
   template <int Words>
   void index_kmers(EndKeys<Words>& end_keys, const std::string& bases, std::size_t unitig, std::size_t first_offset);
-  // The slot of a canonical k-mer among the end k-mers, or the empty one where it goes.
+  // The slot of a canonical k-mer among the end k-mers, or the empty one where it goes; `hash`
+  // is its key's routing word (key_of), which gives both its home and its tag.
   template <int Words>
-  std::size_t end_slot(const EndKeys<Words>& end_keys, const PackedKmer<Words>& canonical) const;
+  std::size_t end_slot(const EndKeys<Words>& end_keys, const PackedKmer<Words>& canonical, std::uint64_t hash) const;
   template <int Words>
   std::optional<Place> place_as(const EndKeys<Words>& end_keys, std::string_view bases, std::size_t start) const;
+  template <int Words>
+  std::optional<Place> place_kmer(const EndKeys<Words>& end_keys, const PackedKmer<Words>& kmer) const;
+  template <int Words>
+  std::optional<Place> next_place_as(const EndKeys<Words>& end_keys, std::string_view bases, std::size_t from,
+                                     std::size_t step, std::size_t& found) const;
   // The unitigs it went through, and its lead (Traced::lead).
   std::pair<std::vector<CompactOriented>, std::int64_t> thread(std::string_view read);
   // Those of one run of ACGT, and where the run begins in the first of them.
@@ -204,12 +216,14 @@ class ReadThreads {
   std::size_t end_span_;  // k-mers indexed at each end of a long unitig
   std::vector<std::size_t> kmers_;  // per unitig
   // Open addressing over the k-mers near the ends of every unitig (no slots when only counting).
-  // Occupancy is a bit vector of its own: most k-mers of a read are not near an end, and a
-  // miss then reads one bit, not a key.
+  // Each slot has a byte of its own, beside the keys: 0 where it is empty, else a tag of its
+  // key's hash (tag_of). Most k-mers of a read are not near an end, and such a miss then reads
+  // a few neighbouring bytes (a megabyte for a bacterium: in cache) and a key only once in 255
+  // slots it passes, where a bit of occupancy made it read the key of every full slot.
   LinearProbing probing_;
   AnyEndKeys end_keys_;
   std::vector<Location> locations_;
-  std::vector<bool> occupied_;
+  std::vector<std::uint8_t> tags_;
   std::map<Passage, std::uint32_t> passages_;
   // The paths of reads that crossed two unitigs or more, each read both ways, each distinct
   // path once with how many reads took it (so they are as many as the graph's ways through

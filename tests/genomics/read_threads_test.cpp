@@ -1,19 +1,97 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// ReadThreads' counts of the evidence: each sum is 32 bits and refuses to wrap.
+// ReadThreads: where a read's k-mers lie among the unitig ends, and the counts of the
+// evidence (each sum is 32 bits and refuses to wrap).
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <random>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "genomics/assembler/read_threads.hpp"
+#include "tests/genomics/random_bases.hpp"
 
 namespace {
 
 using namespace xenon::genomics;
 
 constexpr std::uint32_t kMost = std::numeric_limits<std::uint32_t>::max();
+
+// Unitigs cut from `genome` as a de Bruijn graph has them (neighbours share k - 1 bases), their
+// ends as ReadThreads::ends_of gives them for `span` k-mers.
+std::vector<UnitigEnds> ends_of_pieces(const std::string& genome, const std::vector<std::size_t>& lengths,
+                                       std::size_t k, std::size_t span) {
+  std::vector<UnitigEnds> ends;
+  std::size_t at = 0;
+  for (const std::size_t bases : lengths) {
+    const std::string unitig = genome.substr(at, bases);
+    UnitigEnds end;
+    end.kmers = bases - k + 1;
+    if (end.kmers <= 2 * span) {
+      end.head = unitig;
+    } else {
+      end.head = unitig.substr(0, span + k - 1);
+      end.tail = unitig.substr(bases - (span + k - 1));
+    }
+    ends.push_back(end);
+    at += bases - (k - 1);
+  }
+  return ends;
+}
+
+// next_place() rolls each k-mer on from the one before: it must find what place() finds,
+// trying every step-th k-mer, for every step (shorter and longer than k) and start, of every
+// width of k-mer.
+TEST(ReadThreadsPlaces, TheSearchFindsTheFirstKmerThatPlaceFinds) {
+  std::mt19937_64 random(7);
+  for (const int k : {21, 45, 77}) {
+    const auto bases_k = static_cast<std::size_t>(k);
+    const std::vector<std::size_t> lengths{bases_k + 3, 400, bases_k, 1500, 90 + bases_k, 700};
+    std::size_t genome_bases = bases_k - 1;
+    for (const std::size_t length : lengths) genome_bases += length - (bases_k - 1);
+    const std::string genome = xenon::testing::random_bases(random, genome_bases);
+    const ReadThreads threads(ends_of_pieces(genome, lengths, bases_k, 60), k, 60);
+    std::size_t placed_searches = 0;
+    for (int read = 0; read < 40; ++read) {
+      // Half the reads from the genome (with an error), half random bases, which rarely place.
+      std::string bases = read % 2 == 0 ? genome.substr(random() % (genome.size() - 200), 200)
+                                        : xenon::testing::random_bases(random, 200);
+      bases[random() % bases.size()] = 'A';
+      for (const std::size_t step : {std::size_t{1}, std::size_t{5}, bases_k - 1, bases_k, bases_k + 2}) {
+        for (std::size_t from = 0; from < bases.size(); from += 17) {
+          std::size_t expected_at = from;
+          std::optional<ReadThreads::Place> expected;
+          for (; expected_at + bases_k <= bases.size(); expected_at += step) {
+            expected = threads.place(bases, expected_at);
+            if (expected) break;
+          }
+          std::size_t found = 0;
+          const std::optional<ReadThreads::Place> placed = threads.next_place(bases, from, step, found);
+          ASSERT_EQ(placed.has_value(), expected.has_value()) << "k " << k << " step " << step << " from " << from;
+          ASSERT_EQ(found, expected_at) << "k " << k << " step " << step << " from " << from;
+          if (placed) {
+            ++placed_searches;
+            EXPECT_EQ(placed->unitig, expected->unitig);
+            EXPECT_EQ(placed->offset, expected->offset);
+          }
+        }
+      }
+    }
+    EXPECT_GT(placed_searches, 100u) << "k " << k;  // the reads from the genome place
+  }
+}
+
+TEST(ReadThreadsPlaces, ACountingOnlyObjectPlacesNothingAndEndsTheSearchPastTheRead) {
+  const ReadThreads threads(31);
+  const std::string bases(100, 'C');
+  std::size_t found = 0;
+  EXPECT_FALSE(threads.next_place(bases, 3, 7, found).has_value());
+  EXPECT_EQ(found, 73u);  // 3 + 7 * 10: the first start with fewer than k bases after it
+  EXPECT_FALSE(threads.place(bases, 0).has_value());
+}
 
 TEST(ReadThreadsCounts, APassageCountedPastThirtyTwoBitsIsRefusedNotWrapped) {
   ReadThreads threads(31);

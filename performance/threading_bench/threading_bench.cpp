@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// How fast reads are threaded through the index of unitig ends (ReadThreads::trace), the
+// lookup behind every read-threading round of the assembler, on one core, without the rest of
+// the assembler: a random genome cut into unitigs of the lengths a bacterium's cleaned graph
+// has, reads sampled from it with substitution errors, every read traced once per pass.
+//   threading_bench [-genome-bases N] [-reads N] [-read-length N] [-k N] [-passes N] [-seed N]
+// Prints one line per pass and a summary, machine-readable:
+//   THREADING_BENCH pass=I reads=N seconds=S reads_per_second=R
+//   THREADING_BENCH best_reads_per_second=R index_bytes=B unitigs=U crossed_runs=C
+// Compare builds side by side in one session: the index is memory-bound, so the machine's
+// other work moves the figures.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "genomics/assembler/read_threads.hpp"
+
+namespace {
+
+using xenon::genomics::ReadThreads;
+using xenon::genomics::UnitigEnds;
+
+struct Options {
+  std::uint64_t genome_bases = 4'600'000;
+  std::uint64_t reads = 500'000;
+  std::uint64_t read_length = 150;
+  std::uint64_t k = 31;
+  std::uint64_t passes = 3;
+  std::uint64_t seed = 1;
+};
+
+[[noreturn]] void usage(const std::string& why) {
+  std::fprintf(stderr,
+               "threading_bench: %s\nusage: threading_bench [-genome-bases N] [-reads N] [-read-length N] [-k N] "
+               "[-passes N] [-seed N]\n",
+               why.c_str());
+  std::exit(2);
+}
+
+Options parse(int argc, char** argv) {
+  Options options;
+  for (int i = 1; i < argc; i += 2) {
+    const std::string name = argv[i];
+    if (i + 1 >= argc) usage(name + " needs a value");
+    char* end = nullptr;
+    const std::uint64_t value = std::strtoull(argv[i + 1], &end, 10);
+    if (*argv[i + 1] == '\0' || *end != '\0' || value == 0) usage(name + ": '" + argv[i + 1] + "' is not a positive integer");
+    if (name == "-genome-bases") {
+      options.genome_bases = value;
+    } else if (name == "-reads") {
+      options.reads = value;
+    } else if (name == "-read-length") {
+      options.read_length = value;
+    } else if (name == "-k") {
+      options.k = value;
+    } else if (name == "-passes") {
+      options.passes = value;
+    } else if (name == "-seed") {
+      options.seed = value;
+    } else {
+      usage("unknown option " + name);
+    }
+  }
+  if (options.k % 2 == 0 || options.k > 63) usage("-k must be odd and at most 63");
+  if (options.read_length < options.k) usage("-read-length must be at least -k");
+  if (options.genome_bases < 100 * options.k) usage("-genome-bases must be at least 100 k");
+  return options;
+}
+
+// Unitig lengths as a bacterium's cleaned graph at k = 31 has them (40x E. coli: 2,264
+// unitigs over 4.6 Mbp): most short, a few long.
+std::vector<UnitigEnds> cut_into_unitigs(const std::string& genome, std::size_t k, std::size_t span,
+                                         std::mt19937_64& random) {
+  std::exponential_distribution<double> length(1.0 / 2000.0);
+  std::vector<UnitigEnds> ends;
+  for (std::size_t at = 0; at + k <= genome.size();) {
+    std::size_t bases = k + static_cast<std::size_t>(length(random));
+    bases = std::min(bases, genome.size() - at);
+    const std::string_view unitig(genome.data() + at, bases);
+    UnitigEnds end;
+    end.kmers = bases - k + 1;
+    if (end.kmers <= 2 * span) {
+      end.head = unitig;
+    } else {
+      end.head = unitig.substr(0, span + k - 1);
+      end.tail = unitig.substr(bases - (span + k - 1));
+    }
+    ends.push_back(std::move(end));
+    at += bases - (k - 1);  // neighbours overlap by k - 1 bases, as in a de Bruijn graph
+  }
+  return ends;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const Options options = parse(argc, argv);
+  const auto k = static_cast<std::size_t>(options.k);
+  std::mt19937_64 random(options.seed);
+  std::string genome(options.genome_bases, 'A');
+  for (char& base : genome) base = "ACGT"[random() % 4];
+  const std::size_t span = ReadThreads::end_span_for(options.read_length, static_cast<int>(k));
+  const std::vector<UnitigEnds> ends = cut_into_unitigs(genome, k, span, random);
+  const ReadThreads threads(ends, static_cast<int>(k), span);
+
+  // Reads from either strand, one substitution in a hundred bases.
+  std::vector<std::string> reads;
+  reads.reserve(options.reads);
+  std::uniform_int_distribution<std::size_t> start(0, genome.size() - options.read_length);
+  for (std::uint64_t i = 0; i < options.reads; ++i) {
+    std::string read = genome.substr(start(random), options.read_length);
+    if (random() % 2 != 0) {
+      std::reverse(read.begin(), read.end());
+      for (char& base : read) base = base == 'A' ? 'T' : base == 'C' ? 'G' : base == 'G' ? 'C' : 'A';
+    }
+    for (char& base : read) {
+      if (random() % 100 == 0) base = "ACGT"[(std::string_view("ACGT").find(base) + 1 + random() % 3) % 4];
+    }
+    reads.push_back(std::move(read));
+  }
+
+  double best = 0;
+  std::uint64_t crossed = 0;
+  for (std::uint64_t pass = 1; pass <= options.passes; ++pass) {
+    std::uint64_t runs = 0;
+    const auto began = std::chrono::steady_clock::now();
+    for (const std::string& read : reads) {
+      for (const std::vector<ReadThreads::Oriented>& run : threads.trace(read).runs) runs += run.size() >= 2 ? 1 : 0;
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    if (pass > 1 && runs != crossed) throw std::logic_error("a pass threaded the reads otherwise than the first");
+    crossed = runs;
+    const double rate = static_cast<double>(reads.size()) / seconds;
+    best = std::max(best, rate);
+    std::printf("THREADING_BENCH pass=%llu reads=%zu seconds=%.4f reads_per_second=%.0f\n",
+                static_cast<unsigned long long>(pass), reads.size(), seconds, rate);
+  }
+  std::printf("THREADING_BENCH best_reads_per_second=%.0f index_bytes=%llu unitigs=%zu crossed_runs=%llu\n", best,
+              static_cast<unsigned long long>(threads.index_bytes()), ends.size(),
+              static_cast<unsigned long long>(crossed));
+  return 0;
+} catch (const std::exception& error) {
+  std::fprintf(stderr, "threading_bench: %s\n", error.what());
+  return 1;
+}
