@@ -223,7 +223,7 @@ void ReadThreads::index(const std::vector<UnitigEnds>& ends) {
     kmers_.push_back(unitig.kmers);
     total += std::min<std::size_t>(unitig.kmers, 2 * end_span_);
   }
-  probing_ = LinearProbing(total);
+  probing_ = LinearProbing(total, kFullest);
   const std::size_t slots = probing_.slots();
   std::visit([&](auto& end_keys) { end_keys.keys.resize(slots); }, end_keys_);
   locations_.resize(slots);

@@ -4,6 +4,7 @@
 // reads are threaded through). Header only, so that a lookup inlines into its caller.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -21,6 +22,11 @@ class LinearProbing {
  public:
   LinearProbing() = default;  // no slots: probe() must not be called
   explicit LinearProbing(std::size_t entries) : slots_(entries < 8 ? 16 : 2 * entries) {}
+  // Slots for `entries` that leave it at most `fullest` full (0.5 above; at least 16 slots,
+  // always one empty): for a table whose probes past a slot that is not the key read a tag
+  // byte, not a key, which stays fast fuller.
+  LinearProbing(std::size_t entries, double fullest)
+      : slots_(std::max<std::size_t>(16, static_cast<std::size_t>(static_cast<double>(entries) / fullest) + 1)) {}
 
   std::size_t slots() const { return slots_; }
 

@@ -265,6 +265,19 @@ TEST(LinearProbing, SizesForHalfFullAndProbesOnPastTheEndToTheStart) {
   EXPECT_EQ(LinearProbing(9).home(~std::uint64_t{0}), 17u);  // the last slot of 18
 }
 
+TEST(LinearProbing, SizesForAGivenFillWithAtLeastOneSlotEmpty) {
+  EXPECT_EQ(LinearProbing(0, 0.6).slots(), 16u);
+  EXPECT_EQ(LinearProbing(9, 0.6).slots(), 16u);
+  EXPECT_EQ(LinearProbing(600, 0.6).slots(), 1001u);      // 600 in 1000 would be 0.6 full: one more
+  EXPECT_EQ(LinearProbing(1000000, 0.5).slots(), 2000001u);
+  EXPECT_EQ(LinearProbing(100, 1.0).slots(), 101u);       // full never: a miss's probe must end
+  for (const std::size_t entries : {17u, 1000u, 123457u}) {
+    const LinearProbing probing(entries, 0.6);
+    EXPECT_LE(static_cast<double>(entries) / static_cast<double>(probing.slots()), 0.6) << entries;
+    EXPECT_GT(probing.slots(), entries);
+  }
+}
+
 TEST(KmerHistogram, SurvivesItsMessageFormatAndRejectsPartialPairs) {
   KmerHistogram histogram;
   histogram.add(1, 7);
