@@ -33,18 +33,16 @@ std::size_t ReadThreads::end_span_for(std::uint64_t longest_read, int k) {
   return static_cast<std::size_t>(std::min<std::uint64_t>(longest_read - bases + 1, kEndSpan));
 }
 
+UnitigEnds UnitigEnds::of(std::string_view bases, std::size_t k, std::size_t end_span) {
+  const std::size_t kmers = bases.size() - k + 1;
+  if (kmers <= 2 * end_span) return {kmers, std::string(bases), {}};
+  return {kmers, std::string(bases.substr(0, end_span + k - 1)), std::string(bases.substr(kmers - end_span))};
+}
+
 std::vector<UnitigEnds> ReadThreads::ends_of(const UnitigGraph& graph, int k, std::size_t end_span) {
-  const auto span_bases = end_span + static_cast<std::size_t>(k) - 1;
   std::vector<UnitigEnds> ends;
   ends.reserve(graph.unitigs().size());
-  for (const Unitig& unitig : graph.unitigs()) {
-    const std::size_t kmers = unitig.bases.size() - static_cast<std::size_t>(k) + 1;
-    if (kmers <= 2 * end_span) {
-      ends.push_back({kmers, unitig.bases, {}});
-    } else {
-      ends.push_back({kmers, unitig.bases.substr(0, span_bases), unitig.bases.substr(kmers - end_span)});
-    }
-  }
+  for (const Unitig& unitig : graph.unitigs()) ends.push_back(UnitigEnds::of(unitig.bases, static_cast<std::size_t>(k), end_span));
   return ends;
 }
 

@@ -30,6 +30,10 @@ struct UnitigEnds {
   std::string head;         // the bases of its first k-mers (all its bases when short)
   std::string tail;         // of its last k-mers; empty when `head` holds them
 
+  // Those of a unitig of `bases` (at least k), for reads crossing within `end_span` k-mers of
+  // an end: all its bases when it has 2 end_span k-mers or fewer.
+  static UnitigEnds of(std::string_view bases, std::size_t k, std::size_t end_span);
+
   // Its first and last k-1 bases, read forward or (`reversed`) reverse complemented: what
   // UnitigGraph::first_junction and last_junction give, from these bases alone.
   std::string first_junction(bool reversed, std::size_t k) const;

@@ -83,16 +83,7 @@ std::vector<UnitigEnds> cut_into_unitigs(const std::string& genome, std::size_t 
   for (std::size_t at = 0; at + k <= genome.size();) {
     std::size_t bases = k + static_cast<std::size_t>(length(random));
     bases = std::min(bases, genome.size() - at);
-    const std::string_view unitig(genome.data() + at, bases);
-    UnitigEnds end;
-    end.kmers = bases - k + 1;
-    if (end.kmers <= 2 * span) {
-      end.head = unitig;
-    } else {
-      end.head = unitig.substr(0, span + k - 1);
-      end.tail = unitig.substr(bases - (span + k - 1));
-    }
-    ends.push_back(std::move(end));
+    ends.push_back(UnitigEnds::of(std::string_view(genome).substr(at, bases), k, span));
     at += bases - (k - 1);  // neighbours overlap by k - 1 bases, as in a de Bruijn graph
   }
   return ends;

@@ -9,6 +9,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "genomics/assembler/read_threads.hpp"
@@ -27,16 +28,7 @@ std::vector<UnitigEnds> ends_of_pieces(const std::string& genome, const std::vec
   std::vector<UnitigEnds> ends;
   std::size_t at = 0;
   for (const std::size_t bases : lengths) {
-    const std::string unitig = genome.substr(at, bases);
-    UnitigEnds end;
-    end.kmers = bases - k + 1;
-    if (end.kmers <= 2 * span) {
-      end.head = unitig;
-    } else {
-      end.head = unitig.substr(0, span + k - 1);
-      end.tail = unitig.substr(bases - (span + k - 1));
-    }
-    ends.push_back(end);
+    ends.push_back(UnitigEnds::of(std::string_view(genome).substr(at, bases), k, span));
     at += bases - (k - 1);
   }
   return ends;
