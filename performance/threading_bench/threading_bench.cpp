@@ -48,6 +48,12 @@ Options parse(int argc, char** argv) {
   Options options;
   for (int i = 1; i < argc; i += 2) {
     const std::string name = argv[i];
+    if (name == "--help" || name == "-help" || name == "-h") {
+      std::printf("usage: threading_bench [-genome-bases N] [-reads N] [-read-length N] [-k N] [-passes N] [-seed N]\n"
+                  "Threads reads sampled from a random genome through the index of its unitig ends, on one core,\n"
+                  "and prints THREADING_BENCH lines (reads per second of each pass, the best, the index's bytes).\n");
+      std::exit(0);
+    }
     if (i + 1 >= argc) usage(name + " needs a value");
     char* end = nullptr;
     const std::uint64_t value = std::strtoull(argv[i + 1], &end, 10);
