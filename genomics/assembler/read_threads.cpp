@@ -150,6 +150,8 @@ std::vector<ReadThreads::CompactOriented> flipped(std::span<const Oriented> path
 
 // The counts are 32 bits (one for each distinct path, pair of ways and passage): a sum past
 // that is refused rather than wrapped, which would turn the most-voted way into the least.
+// The throw ends the run, so the counts it leaves half added (a pair kept one way of two) are
+// never read.
 void add_count(std::uint32_t& total, std::uint32_t more, const char* what) {
   if (more > std::numeric_limits<std::uint32_t>::max() - total) {
     throw std::overflow_error(std::string("read threads: more than 2^32 - 1 ") + what);
@@ -230,7 +232,9 @@ void ReadThreads::index(const std::vector<UnitigEnds>& ends) {
     // As ends_of() cuts them: a short unitig whole, a long one's first and last end_span_ k-mers.
     const bool whole = ends[index].tail.empty();
     const std::size_t span = end_span_ + static_cast<std::size_t>(k_) - 1;
-    if (whole ? ends[index].head.size() != kmers_[index] + static_cast<std::size_t>(k_) - 1 || kmers_[index] == 0
+    // A whole unitig of more k-mers than its ends would hold would overfill the slots, sized for those.
+    if (whole ? ends[index].head.size() != kmers_[index] + static_cast<std::size_t>(k_) - 1 || kmers_[index] == 0 ||
+                    kmers_[index] > 2 * end_span_
               : kmers_[index] <= 2 * end_span_ || ends[index].head.size() != span || ends[index].tail.size() != span) {
       throw std::invalid_argument("unitig ends: unitig " + std::to_string(index) + " has the wrong number of bases");
     }

@@ -89,8 +89,9 @@ class ReadThreads {
     std::size_t offset = 0;
   };
   std::optional<Place> place(std::string_view bases, std::size_t start) const;
-  // The first k-mer of `bases` at or after `from` that place() finds, trying every `step`-th:
-  // where it lies, with its start in `found`.
+  // The first k-mer of `bases` (ACGT only, as place()) at or after `from` that place() finds,
+  // trying every `step`-th (step >= 1): where it lies, with its start in `found`; none found,
+  // `found` is the first start tried that has fewer than k bases after it.
   std::optional<Place> next_place(std::string_view bases, std::size_t from, std::size_t step,
                                   std::size_t& found) const;
   // The step that finds a read's first placed k-mer: a few spread over the read, as an error
@@ -230,8 +231,8 @@ class ReadThreads {
   // Open addressing over the k-mers near the ends of every unitig (no slots when only counting).
   // Each slot has a byte of its own, beside the keys: 0 where it is empty, else a tag of its
   // key's hash (tag_of). Most k-mers of a read are not near an end, and such a miss then reads
-  // a few neighbouring bytes (a megabyte for a bacterium: in cache) and a key only once in 255
-  // slots it passes, where a bit of occupancy made it read the key of every full slot.
+  // a few neighbouring bytes (prefetched: next_place_as) and a key only about once in 255 slots
+  // it passes, where a bit of occupancy made it read the key of every full slot.
   LinearProbing probing_;
   AnyEndKeys end_keys_;
   std::vector<Location> locations_;

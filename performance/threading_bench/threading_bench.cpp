@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <exception>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -77,6 +78,7 @@ Options parse(int argc, char** argv) {
   if (options.k % 2 == 0 || options.k > 63) usage("-k must be odd and at most 63");
   if (options.read_length < options.k) usage("-read-length must be at least -k");
   if (options.genome_bases < 100 * options.k) usage("-genome-bases must be at least 100 k");
+  if (options.read_length > options.genome_bases) usage("-read-length must be at most -genome-bases");
   return options;
 }
 

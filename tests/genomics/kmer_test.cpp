@@ -271,6 +271,9 @@ TEST(LinearProbing, SizesForAGivenFillWithAtLeastOneSlotEmpty) {
   EXPECT_EQ(LinearProbing(600, 0.6).slots(), 1001u);      // 600 in 1000 would be 0.6 full: one more
   EXPECT_EQ(LinearProbing(1000000, 0.5).slots(), 2000001u);
   EXPECT_EQ(LinearProbing(100, 1.0).slots(), 101u);       // full never: a miss's probe must end
+  EXPECT_THROW(LinearProbing(100, 0.0), std::invalid_argument);
+  EXPECT_THROW(LinearProbing(100, 2.0), std::invalid_argument);
+  EXPECT_THROW(LinearProbing(100, -0.5), std::invalid_argument);
   for (const std::size_t entries : {17u, 1000u, 123457u}) {
     const LinearProbing probing(entries, 0.6);
     EXPECT_LE(static_cast<double>(entries) / static_cast<double>(probing.slots()), 0.6) << entries;

@@ -76,6 +76,61 @@ TEST(ReadThreadsPlaces, TheSearchFindsTheFirstKmerThatPlaceFinds) {
   }
 }
 
+// Known answers, which the comparison above cannot give (both go through the index): each
+// k-mer of a read cut from the genome lies in the unitig that holds it, at its offset there,
+// where that is near enough an end to be indexed, read forward or reverse complemented; a read
+// of random bases places nowhere.
+TEST(ReadThreadsPlaces, EachKmerOfTheGenomeIsPlacedWhereItsUnitigHoldsIt) {
+  std::mt19937_64 random(11);
+  constexpr std::size_t kK = 21;
+  constexpr std::size_t kSpan = 50;
+  const std::vector<std::size_t> lengths{kK + 3, 400, kK, 1500, 90 + kK, 700};
+  std::size_t genome_bases = kK - 1;
+  for (const std::size_t length : lengths) genome_bases += length - (kK - 1);
+  const std::string genome = xenon::testing::random_bases(random, genome_bases);
+  const ReadThreads threads(ends_of_pieces(genome, lengths, kK, kSpan), kK, kSpan);
+  std::vector<std::size_t> first_kmer{0};  // of each unitig, in the genome
+  for (const std::size_t length : lengths) first_kmer.push_back(first_kmer.back() + length - (kK - 1));
+  std::size_t indexed = 0;
+  for (std::size_t at = 0; at + kK <= genome.size(); ++at) {
+    std::size_t unitig = 0;
+    while (at >= first_kmer[unitig + 1]) ++unitig;
+    const std::size_t kmers = lengths[unitig] - kK + 1;
+    const std::size_t offset = at - first_kmer[unitig];
+    const bool near_an_end = kmers <= 2 * kSpan || offset < kSpan || offset >= kmers - kSpan;
+    const std::string kmer = genome.substr(at, kK);
+    std::string reverse(kmer.rbegin(), kmer.rend());
+    for (char& base : reverse) base = base == 'A' ? 'T' : base == 'C' ? 'G' : base == 'G' ? 'C' : 'A';
+    const std::optional<ReadThreads::Place> forward = threads.place(kmer, 0);
+    const std::optional<ReadThreads::Place> backward = threads.place(reverse, 0);
+    ASSERT_EQ(forward.has_value(), near_an_end) << "k-mer " << at;
+    ASSERT_EQ(backward.has_value(), near_an_end) << "k-mer " << at;
+    if (!near_an_end) continue;
+    ++indexed;
+    EXPECT_EQ(forward->unitig, 2 * unitig) << "k-mer " << at;
+    EXPECT_EQ(forward->offset, offset) << "k-mer " << at;
+    EXPECT_EQ(backward->unitig, 2 * unitig + 1) << "k-mer " << at;
+    EXPECT_EQ(backward->offset, kmers - 1 - offset) << "k-mer " << at;
+  }
+  // The short unitigs whole (4, 1 and 91 k-mers), 2 x 50 of each of the three long ones.
+  EXPECT_EQ(indexed, 4u + 1u + 91u + 3u * 2u * kSpan);
+  for (int read = 0; read < 200; ++read) {
+    const std::string bases = xenon::testing::random_bases(random, 150);
+    std::size_t found = 0;
+    EXPECT_FALSE(threads.next_place(bases, 0, 1, found).has_value()) << bases;
+  }
+}
+
+TEST(ReadThreadsPlaces, EndsThatDoNotMatchTheirSpanAreRefused) {
+  std::mt19937_64 random(5);
+  const std::string unitig = xenon::testing::random_bases(random, 300);
+  // Kept whole, but 280 k-mers where a span of 100 keeps at most 200: it would overfill the
+  // slots sized for 200.
+  const std::vector<UnitigEnds> overfull{{280, unitig, {}}};
+  EXPECT_THROW(ReadThreads(overfull, 21, 100), std::invalid_argument);
+  EXPECT_NO_THROW(ReadThreads(overfull, 21, 140));
+}
+
 TEST(ReadThreadsPlaces, ACountingOnlyObjectPlacesNothingAndEndsTheSearchPastTheRead) {
   const ReadThreads threads(31);
   const std::string bases(100, 'C');
