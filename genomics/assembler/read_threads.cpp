@@ -327,12 +327,7 @@ std::optional<ReadThreads::Place> ReadThreads::place(std::string_view bases, std
 template <int Words>
 std::optional<ReadThreads::Place> ReadThreads::place_as(const EndKeys<Words>& end_keys, std::string_view bases,
                                                         std::size_t start) const {
-  return place_kmer<Words>(end_keys, end_keys.shape.pack(bases.substr(start)));
-}
-
-template <int Words>
-std::optional<ReadThreads::Place> ReadThreads::place_kmer(const EndKeys<Words>& end_keys,
-                                                          const PackedKmer<Words>& kmer) const {
+  const PackedKmer<Words> kmer = end_keys.shape.pack(bases.substr(start));
   const PackedKmer<Words> canonical = end_keys.shape.canonical(kmer);
   return place_canonical<Words>(end_keys, kmer, canonical, key_of<Words>(canonical)[Words - 1]);
 }

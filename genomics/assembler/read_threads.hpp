@@ -208,9 +208,8 @@ class ReadThreads {
   std::size_t end_slot(const EndKeys<Words>& end_keys, const PackedKmer<Words>& canonical, std::uint64_t hash) const;
   template <int Words>
   std::optional<Place> place_as(const EndKeys<Words>& end_keys, std::string_view bases, std::size_t start) const;
-  template <int Words>
-  std::optional<Place> place_kmer(const EndKeys<Words>& end_keys, const PackedKmer<Words>& kmer) const;
-  // The same, its canonical form and that form's hash (key_of's routing word) known.
+  // Where `kmer` (as read) lies, its canonical form and that form's hash (key_of's routing
+  // word) known.
   template <int Words>
   std::optional<Place> place_canonical(const EndKeys<Words>& end_keys, const PackedKmer<Words>& kmer,
                                        const PackedKmer<Words>& canonical, std::uint64_t hash) const;

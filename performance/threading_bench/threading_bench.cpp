@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "genomics/assembler/read_threads.hpp"
+#include "genomics/kmer/kmer_ops.hpp"
 
 namespace {
 
@@ -115,10 +116,7 @@ int main(int argc, char** argv) try {
   std::uniform_int_distribution<std::size_t> start(0, genome.size() - options.read_length);
   for (std::uint64_t i = 0; i < options.reads; ++i) {
     std::string read = genome.substr(start(random), options.read_length);
-    if (random() % 2 != 0) {
-      std::reverse(read.begin(), read.end());
-      for (char& base : read) base = base == 'A' ? 'T' : base == 'C' ? 'G' : base == 'G' ? 'C' : 'A';
-    }
+    if (random() % 2 != 0) read = xenon::genomics::reverse_complement(read);
     for (char& base : read) {
       if (random() % 100 == 0) base = "ACGT"[(std::string_view("ACGT").find(base) + 1 + random() % 3) % 4];
     }

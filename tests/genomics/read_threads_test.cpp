@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "genomics/assembler/read_threads.hpp"
+#include "genomics/kmer/kmer_ops.hpp"
 #include "tests/genomics/random_bases.hpp"
 
 namespace {
@@ -99,8 +100,7 @@ TEST(ReadThreadsPlaces, EachKmerOfTheGenomeIsPlacedWhereItsUnitigHoldsIt) {
     const std::size_t offset = at - first_kmer[unitig];
     const bool near_an_end = kmers <= 2 * kSpan || offset < kSpan || offset >= kmers - kSpan;
     const std::string kmer = genome.substr(at, kK);
-    std::string reverse(kmer.rbegin(), kmer.rend());
-    for (char& base : reverse) base = base == 'A' ? 'T' : base == 'C' ? 'G' : base == 'G' ? 'C' : 'A';
+    const std::string reverse = reverse_complement(kmer);
     const std::optional<ReadThreads::Place> forward = threads.place(kmer, 0);
     const std::optional<ReadThreads::Place> backward = threads.place(reverse, 0);
     ASSERT_EQ(forward.has_value(), near_an_end) << "k-mer " << at;
