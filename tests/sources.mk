@@ -63,6 +63,7 @@ GENOMICS_TEST_SOURCES := \
   tests/genomics/junction_cleaning_test.cpp \
   tests/genomics/counter_protocol_test.cpp \
   tests/genomics/de_bruijn_test.cpp \
+  tests/genomics/end_index_test.cpp \
   tests/genomics/evaluate_assembly_test.cpp \
   tests/genomics/filter_keeper_test.cpp \
   tests/genomics/freed_memory_test.cpp \

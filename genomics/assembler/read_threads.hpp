@@ -14,31 +14,14 @@
 #include <variant>
 #include <vector>
 
+#include "genomics/assembler/end_index.hpp"
 #include "genomics/assembler/flat_lists.hpp"
 #include "genomics/assembler/unitig_graph.hpp"
 #include "genomics/io/read_pairing.hpp"
 #include "genomics/kmer/kmer.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
-#include "genomics/kmer/linear_probing.hpp"
 
 namespace xenon::genomics {
-
-// The bases of a unitig that reads are threaded by: the k-mers near its ends (all of them in
-// a short unitig), which is what a node needs of the graph to thread its share of the reads.
-struct UnitigEnds {
-  std::uint64_t kmers = 0;  // in the whole unitig
-  std::string head;         // the bases of its first k-mers (all its bases when short)
-  std::string tail;         // of its last k-mers; empty when `head` holds them
-
-  // Those of a unitig of `bases` (at least k), for reads crossing within `end_span` k-mers of
-  // an end: all its bases when it has 2 end_span k-mers or fewer.
-  static UnitigEnds of(std::string_view bases, std::size_t k, std::size_t end_span);
-
-  // Its first and last k-1 bases, read forward or (`reversed`) reverse complemented: what
-  // UnitigGraph::first_junction and last_junction give, from these bases alone.
-  std::string first_junction(bool reversed, std::size_t k) const;
-  std::string last_junction(bool reversed, std::size_t k) const;
-};
 
 // How often reads pass through three unitigs in a row (X, then Y whole, then Z), each read
 // one way: the evidence that settles, at a repeat Y that several unitigs enter and leave,
@@ -67,7 +50,7 @@ class ReadThreads {
   static std::uint64_t bytes_of(const std::vector<UnitigEnds>& ends);
   // Only for counting what reads traced elsewhere crossed (add_traced, add_pair): no index,
   // so trace() finds nothing (the index of a bacterium's unitig ends is tens of MB).
-  explicit ReadThreads(int k) : k_(k), end_span_(kEndSpan), end_keys_(end_keys_for(k)) {}
+  explicit ReadThreads(int k) : k_(k), index_(k) {}
 
   // One read threaded, nothing counted: the unitigs of each of its runs of ACGT that met the
   // graph, in read order, and where the read begins in the first of them (its first base's
@@ -81,23 +64,18 @@ class ReadThreads {
   };
   Traced trace(std::string_view read) const;
 
-  // Where the k-mer at `start` of `bases` (ACGT) lies, when it is one of the indexed k-mers near
-  // a unitig's ends: the unitig read the way the k-mer reads it, and its offset along that
-  // reading. The unitigs' k-mer counts give where a read leaves each.
-  struct Place {
-    Oriented unitig = 0;
-    std::size_t offset = 0;
-  };
-  std::optional<Place> place(std::string_view bases, std::size_t start) const;
-  // The first k-mer of `bases` (ACGT only, as place()) at or after `from` that place() finds,
-  // trying every `step`-th (step >= 1): where it lies, with its start in `found`; none found,
-  // `found` is the first start tried that has fewer than k bases after it.
+  // Where the k-mer at `start` of `bases` lies, when it is one of the indexed k-mers near a
+  // unitig's ends, and the first such k-mer of a search (EndIndex::place, next_place).
+  using Place = EndIndex::Place;
+  std::optional<Place> place(std::string_view bases, std::size_t start) const { return index_.place(bases, start); }
   std::optional<Place> next_place(std::string_view bases, std::size_t from, std::size_t step,
-                                  std::size_t& found) const;
+                                  std::size_t& found) const {
+    return index_.next_place(bases, from, step, found);
+  }
   // The step that finds a read's first placed k-mer: a few spread over the read, as an error
   // breaks the k k-mers around it.
   std::size_t search_stride() const { return std::max<std::size_t>(1, static_cast<std::size_t>(k_) / 4); }
-  std::size_t unitig_kmers(std::size_t index) const { return kmers_[index]; }
+  std::size_t unitig_kmers(std::size_t index) const { return index_.unitig_kmers(index); }
   // What a traced read adds: its runs that crossed two unitigs or more, and the read itself
   // when one did (kept for the next round; not when `read` is empty: kept where it was read).
   // `reads`: as many reads traced alike (a store sends each distinct run once, with its count).
@@ -161,61 +139,10 @@ class ReadThreads {
   std::uint64_t distinct_pairs() const { return pairs_.size(); }
   std::uint64_t reads_threaded() const { return reads_threaded_; }
   // What the index of the unitigs' ends takes: its slots, and each unitig's k-mer count.
-  std::uint64_t index_bytes() const;
+  std::uint64_t index_bytes() const { return index_.bytes(); }
 
  private:
-  // 8 bytes a slot, as the keys of k <= 32 (the index is on every node, for every read share).
-  struct Location {
-    std::uint32_t unitig = 0;
-    std::uint32_t offset : 31 = 0;            // of the k-mer in the unitig's bases
-    std::uint32_t canonical_forward : 1 = 1;  // the unitig holds the canonical k-mer as it is
-  };
-  static_assert(sizeof(Location) == 8);
-
-  static constexpr std::uint32_t kAmbiguous = ~std::uint32_t{0};
-  static constexpr std::uint8_t kEmpty = 0;
-  // How full the index may be: its misses read tag bytes, so a fuller table costs them little,
-  // and every node holds one. threading_bench, side by side: at 0.6 (a sixth fewer slots than
-  // half full) 0.95-1.02x the reads per second of 0.5; at 2/3, 0.6-0.9x.
-  static constexpr double kFullest = 0.6;
-  // A key's tag: its hash's low byte (the home is the high bits), never kEmpty.
-  static std::uint8_t tag_of(std::uint64_t hash) {
-    const auto tag = static_cast<std::uint8_t>(hash);
-    return tag == kEmpty ? 1 : tag;
-  }
-  static constexpr std::uint32_t kLargestOffset = (std::uint32_t{1} << 31) - 1;  // Location::offset
-
-  // The canonical k-mers near the unitigs' ends, in their slots, of as many words as k needs:
-  // one up to k = 32, two up to 64, four above.
-  template <int Words>
-  struct EndKeys {
-    KmerShape<Words> shape;
-    std::vector<PackedKmer<Words>> keys;
-  };
-  using AnyEndKeys = std::variant<EndKeys<1>, EndKeys<2>, EndKeys<4>>;
-  static AnyEndKeys end_keys_for(int k) {
-    if (k > 64) return EndKeys<4>{KmerShape<4>(k), {}};
-    if (k > 32) return EndKeys<2>{KmerShape<2>(k), {}};
-    return EndKeys<1>{KmerShape<1>(k), {}};
-  }
-
-  void index(const std::vector<UnitigEnds>& ends);
-  template <int Words>
-  void index_kmers(EndKeys<Words>& end_keys, const std::string& bases, std::size_t unitig, std::size_t first_offset);
-  // The slot of a canonical k-mer among the end k-mers, or the empty one where it goes; `hash`
-  // is its key's routing word (key_of), which gives both its home and its tag.
-  template <int Words>
-  std::size_t end_slot(const EndKeys<Words>& end_keys, const PackedKmer<Words>& canonical, std::uint64_t hash) const;
-  template <int Words>
-  std::optional<Place> place_as(const EndKeys<Words>& end_keys, std::string_view bases, std::size_t start) const;
-  // Where `kmer` (as read) lies, its canonical form and that form's hash (key_of's routing
-  // word) known.
-  template <int Words>
-  std::optional<Place> place_canonical(const EndKeys<Words>& end_keys, const PackedKmer<Words>& kmer,
-                                       const PackedKmer<Words>& canonical, std::uint64_t hash) const;
-  template <int Words>
-  std::optional<Place> next_place_as(const EndKeys<Words>& end_keys, std::string_view bases, std::size_t from,
-                                     std::size_t step, std::size_t& found) const;
+  static std::size_t checked_span(std::size_t end_span);  // 1 to kEndSpan, else invalid_argument
   // The unitigs it went through, and its lead (Traced::lead).
   std::pair<std::vector<CompactOriented>, std::int64_t> thread(std::string_view read);
   // Those of one run of ACGT, and where the run begins in the first of them.
@@ -225,17 +152,7 @@ class ReadThreads {
   void keep_pair(std::span<const CompactOriented> from, std::vector<CompactOriented> to, std::uint32_t pairs);
 
   int k_;
-  std::size_t end_span_;  // k-mers indexed at each end of a long unitig
-  std::vector<std::size_t> kmers_;  // per unitig
-  // Open addressing over the k-mers near the ends of every unitig (no slots when only counting).
-  // Each slot has a byte of its own, beside the keys: 0 where it is empty, else a tag of its
-  // key's hash (tag_of). Most k-mers of a read are not near an end, and such a miss then reads
-  // a few neighbouring bytes (prefetched: next_place_as) and a key only about once in 255 slots
-  // it passes, where a bit of occupancy made it read the key of every full slot.
-  LinearProbing probing_;
-  AnyEndKeys end_keys_;
-  std::vector<Location> locations_;
-  std::vector<std::uint8_t> tags_;
+  EndIndex index_;  // the k-mers near every unitig's ends (none when only counting)
   std::map<Passage, std::uint32_t> passages_;
   // The paths of reads that crossed two unitigs or more, each read both ways, each distinct
   // path once with how many reads took it (so they are as many as the graph's ways through

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "genomics/assembler/end_index.hpp"
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "genomics/kmer/kmer_hash.hpp"
+#include "genomics/kmer/kmer_ops.hpp"
+
+namespace xenon::genomics {
+
+UnitigEnds UnitigEnds::of(std::string_view bases, std::size_t k, std::size_t end_span) {
+  const std::size_t kmers = bases.size() - k + 1;
+  if (kmers <= 2 * end_span) return {kmers, std::string(bases), {}};
+  return {kmers, std::string(bases.substr(0, end_span + k - 1)), std::string(bases.substr(kmers - end_span))};
+}
+
+std::string UnitigEnds::last_junction(bool reversed, std::size_t k) const {
+  if (reversed) return reverse_complement(std::string_view(head).substr(0, k - 1));
+  const std::string& last = tail.empty() ? head : tail;
+  return last.substr(last.size() - (k - 1));
+}
+
+std::string UnitigEnds::first_junction(bool reversed, std::size_t k) const {
+  return reverse_complement(last_junction(!reversed, k));
+}
+
+EndIndex::AnyEndKeys EndIndex::end_keys_for(int k) {
+  if (k > 64) return EndKeys<4>{KmerShape<4>(k), {}};
+  if (k > 32) return EndKeys<2>{KmerShape<2>(k), {}};
+  return EndKeys<1>{KmerShape<1>(k), {}};
+}
+
+EndIndex::EndIndex(int k) : k_(k), end_keys_(end_keys_for(k)) {}
+
+EndIndex::EndIndex(const std::vector<UnitigEnds>& ends, int k, std::size_t end_span, std::size_t owner,
+                   std::size_t owners)
+    : k_(k), end_span_(end_span), owner_(owner), owners_(owners), end_keys_(end_keys_for(k)) {
+  if (owners == 0 || owner >= owners) {
+    throw std::invalid_argument("unitig ends: owner " + std::to_string(owner) + " of " + std::to_string(owners));
+  }
+  take_unitig_kmers(ends);
+  std::size_t owned = 0;
+  if (owners == 1) {
+    for (const std::size_t kmers : kmers_) owned += std::min(kmers, 2 * end_span_);
+  } else {  // counted, not estimated: a table sized for an owner's share could fill
+    owned = std::visit([&](const auto& end_keys) { return count_owned(end_keys, ends); }, end_keys_);
+  }
+  probing_ = LinearProbing(owned, kFullest);
+  const std::size_t slots = probing_.slots();
+  std::visit([&](auto& end_keys) { end_keys.keys.resize(slots); }, end_keys_);
+  locations_.resize(slots);
+  tags_.assign(slots, kEmpty);
+  for (std::size_t index = 0; index < ends.size(); ++index) {
+    std::visit(
+        [&](auto& end_keys) {
+          insert(end_keys, ends[index].head, index, 0);
+          if (!ends[index].tail.empty()) insert(end_keys, ends[index].tail, index, kmers_[index] - end_span_);
+        },
+        end_keys_);
+  }
+}
+
+// As UnitigEnds::of cuts them: a short unitig whole, a long one's first and last end_span_
+// k-mers. A whole unitig of more k-mers than its ends would hold would overfill the slots,
+// sized for those, and a miss would then probe forever.
+void EndIndex::take_unitig_kmers(const std::vector<UnitigEnds>& ends) {
+  if (end_span_ == 0) throw std::invalid_argument("unitig ends: a span of 0 k-mers");
+  if (ends.size() > 0x7fffffffu) throw std::invalid_argument("unitig ends: more unitigs than paths can name");
+  const auto k = static_cast<std::size_t>(k_);
+  const std::size_t span = end_span_ + k - 1;
+  kmers_.reserve(ends.size());
+  for (std::size_t index = 0; index < ends.size(); ++index) {
+    const UnitigEnds& unitig = ends[index];
+    if (unitig.kmers > kLargestOffset + std::size_t{1}) {
+      throw std::invalid_argument("unitig ends: a unitig of " + std::to_string(unitig.kmers) + " k-mers, over 2^31");
+    }
+    const bool whole = unitig.tail.empty();
+    if (whole ? unitig.head.size() != unitig.kmers + k - 1 || unitig.kmers == 0 || unitig.kmers > 2 * end_span_
+              : unitig.kmers <= 2 * end_span_ || unitig.head.size() != span || unitig.tail.size() != span) {
+      throw std::invalid_argument("unitig ends: unitig " + std::to_string(index) + " has the wrong number of bases");
+    }
+    kmers_.push_back(unitig.kmers);
+  }
+}
+
+template <int Words, class Visit>
+void EndIndex::for_each_owned(const EndKeys<Words>& end_keys, const std::string& bases, std::size_t first_offset,
+                              Visit&& visit) const {
+  const KmerShape<Words>& shape = end_keys.shape;
+  const auto k = static_cast<std::size_t>(k_);
+  const std::size_t count = bases.size() - k + 1;
+  PackedKmer<Words> kmer = shape.pack(bases);
+  for (std::size_t at = 0; at < count; ++at) {
+    if (at != 0) kmer = shape.successor(kmer, kBaseCodes[static_cast<unsigned char>(bases[at + k - 1])]);
+    const PackedKmer<Words> canonical = shape.canonical(kmer);
+    const std::uint64_t hash = key_of<Words>(canonical)[Words - 1];
+    if (owners_ != 1 && owner_of_hash(hash, owners_) != owner_) continue;
+    visit(kmer, canonical, hash, first_offset + at);
+  }
+}
+
+template <int Words>
+std::size_t EndIndex::count_owned(const EndKeys<Words>& end_keys, const std::vector<UnitigEnds>& ends) const {
+  std::size_t owned = 0;
+  const auto count = [&](const PackedKmer<Words>&, const PackedKmer<Words>&, std::uint64_t, std::size_t) { ++owned; };
+  for (const UnitigEnds& unitig : ends) {
+    for_each_owned(end_keys, unitig.head, 0, count);
+    if (!unitig.tail.empty()) for_each_owned(end_keys, unitig.tail, 0, count);
+  }
+  return owned;
+}
+
+template <int Words>
+void EndIndex::insert(EndKeys<Words>& end_keys, const std::string& bases, std::size_t unitig,
+                      std::size_t first_offset) {
+  for_each_owned(end_keys, bases, first_offset,
+                 [&](const PackedKmer<Words>& kmer, const PackedKmer<Words>& canonical, std::uint64_t hash,
+                     std::size_t offset) {
+                   const std::size_t slot = slot_of<Words>(end_keys, canonical, hash);
+                   if (tags_[slot] != kEmpty) {
+                     // A k-mer in two places: it says nothing about where a read is.
+                     locations_[slot].unitig = kAmbiguous;
+                     return;
+                   }
+                   ++entries_;
+                   tags_[slot] = tag_of(hash);
+                   end_keys.keys[slot] = canonical;
+                   Location& location = locations_[slot];
+                   location.unitig = static_cast<std::uint32_t>(unitig);
+                   location.offset = static_cast<std::uint32_t>(offset) & kLargestOffset;  // check() saw it fits
+                   location.canonical_forward = same_words<Words>(kmer, canonical) ? 1 : 0;
+                 });
+}
+
+template <int Words>
+std::size_t EndIndex::slot_of(const EndKeys<Words>& end_keys, const PackedKmer<Words>& canonical,
+                              std::uint64_t hash) const {
+  const std::vector<PackedKmer<Words>>& keys = end_keys.keys;
+  const std::uint8_t tag = tag_of(hash);
+  return probing_.probe(hash, [&](std::size_t slot) { return tags_[slot] == kEmpty; },
+                        [&](std::size_t slot) { return tags_[slot] == tag && same_words<Words>(keys[slot], canonical); });
+}
+
+std::size_t EndIndex::longest_probe() const {
+  // A run of full slots is probed through from its first to the empty slot after it.
+  const std::size_t slots = tags_.size();
+  if (slots == 0) return 0;
+  std::size_t start = 0;  // an empty slot: each run is met whole from the one after it
+  while (tags_[start] != kEmpty) ++start;
+  std::size_t longest = 0;
+  std::size_t run = 0;
+  for (std::size_t i = 1; i <= slots; ++i) {
+    if (tags_[(start + i) % slots] == kEmpty) {
+      longest = std::max(longest, run + 1);
+      run = 0;
+    } else {
+      ++run;
+    }
+  }
+  return longest;
+}
+
+std::uint64_t EndIndex::bytes() const {
+  const std::uint64_t key_bytes =
+      std::visit([](const auto& end_keys) { return sizeof(end_keys.keys[0]) * end_keys.keys.capacity(); }, end_keys_);
+  return key_bytes + locations_.capacity() * sizeof(Location) + tags_.capacity() + kmers_.capacity() * sizeof(std::size_t);
+}
+
+std::size_t EndIndex::owner_of(std::string_view bases, std::size_t start) const {
+  return std::visit(
+      [&](const auto& end_keys) {
+        constexpr int kWords = std::decay_t<decltype(end_keys)>::kWords;
+        const PackedKmer<kWords> canonical = end_keys.shape.canonical(end_keys.shape.pack(bases.substr(start)));
+        return owner_of_hash(key_of<kWords>(canonical)[kWords - 1], owners_);
+      },
+      end_keys_);
+}
+
+std::optional<EndIndex::Place> EndIndex::place(std::string_view bases, std::size_t start) const {
+  if (tags_.empty()) return std::nullopt;  // nothing indexed
+  // A branch on the width, not std::visit: this runs for every k-mer a read is searched at.
+  if (const auto* one_word = std::get_if<EndKeys<1>>(&end_keys_)) return place_as(*one_word, bases, start);
+  if (const auto* two_words = std::get_if<EndKeys<2>>(&end_keys_)) return place_as(*two_words, bases, start);
+  return place_as(std::get<EndKeys<4>>(end_keys_), bases, start);
+}
+
+template <int Words>
+std::optional<EndIndex::Place> EndIndex::place_as(const EndKeys<Words>& end_keys, std::string_view bases,
+                                                  std::size_t start) const {
+  const PackedKmer<Words> kmer = end_keys.shape.pack(bases.substr(start));
+  const PackedKmer<Words> canonical = end_keys.shape.canonical(kmer);
+  return place_canonical<Words>(end_keys, kmer, canonical, key_of<Words>(canonical)[Words - 1]);
+}
+
+template <int Words>
+std::optional<EndIndex::Place> EndIndex::place_canonical(const EndKeys<Words>& end_keys, const PackedKmer<Words>& kmer,
+                                                         const PackedKmer<Words>& canonical, std::uint64_t hash) const {
+  const std::size_t slot = slot_of<Words>(end_keys, canonical, hash);
+  if (tags_[slot] == kEmpty || locations_[slot].unitig == kAmbiguous) return std::nullopt;
+  const Location& found = locations_[slot];
+  const bool read_is_canonical = same_words<Words>(kmer, canonical);
+  const bool forward = read_is_canonical == (found.canonical_forward != 0);
+  const std::size_t offset = forward ? found.offset : kmers_[found.unitig] - 1 - found.offset;
+  return Place{2 * static_cast<std::size_t>(found.unitig) + (forward ? 0 : 1), offset};
+}
+
+std::optional<EndIndex::Place> EndIndex::next_place(std::string_view bases, std::size_t from, std::size_t step,
+                                                    std::size_t& found) const {
+  if (tags_.empty()) {  // nothing indexed: nothing is placed, and `found` ends where the search would
+    for (found = from; found + static_cast<std::size_t>(k_) <= bases.size(); found += step) {}
+    return std::nullopt;
+  }
+  if (const auto* one_word = std::get_if<EndKeys<1>>(&end_keys_)) return next_place_as(*one_word, bases, from, step, found);
+  if (const auto* two_words = std::get_if<EndKeys<2>>(&end_keys_)) return next_place_as(*two_words, bases, from, step, found);
+  return next_place_as(std::get<EndKeys<4>>(end_keys_), bases, from, step, found);
+}
+
+// Each k-mer tried is rolled on from the one before (`step` bases shifted in, not k packed):
+// packing was most of a miss's cost once the tags kept misses off the keys. The k-mers are
+// taken a few at a time, their tags' slots prefetched before the first is probed, so that the
+// waits for the tags (a megabyte and more: out of the nearest caches) overlap.
+template <int Words>
+std::optional<EndIndex::Place> EndIndex::next_place_as(const EndKeys<Words>& end_keys, std::string_view bases,
+                                                       std::size_t from, std::size_t step, std::size_t& found) const {
+  constexpr std::size_t kAhead = 8;
+  const auto k = static_cast<std::size_t>(k_);
+  const KmerShape<Words>& shape = end_keys.shape;
+  struct Tried {
+    PackedKmer<Words> kmer;
+    PackedKmer<Words> canonical;
+    std::uint64_t hash;
+  };
+  std::array<Tried, kAhead> tried;
+  PackedKmer<Words> kmer{};
+  std::size_t next = from;  // the start of the next k-mer to roll to
+  found = from;
+  while (found + k <= bases.size()) {
+    std::size_t count = 0;
+    for (; count < kAhead && next + k <= bases.size(); ++count, next += step) {
+      if (next == from || step >= k) {
+        kmer = shape.pack(bases.substr(next));
+      } else {
+        for (std::size_t at = next - step + k; at < next + k; ++at) {
+          kmer = shape.successor(kmer, kBaseCodes[static_cast<unsigned char>(bases[at])]);
+        }
+      }
+      const PackedKmer<Words> canonical = shape.canonical(kmer);
+      const std::uint64_t hash = key_of<Words>(canonical)[Words - 1];
+      __builtin_prefetch(tags_.data() + probing_.home(hash));
+      tried[count] = {kmer, canonical, hash};
+    }
+    for (std::size_t i = 0; i < count; ++i, found += step) {
+      if (std::optional<Place> placed = place_canonical<Words>(end_keys, tried[i].kmer, tried[i].canonical, tried[i].hash)) {
+        return placed;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace xenon::genomics
