@@ -5,6 +5,8 @@
 #include <bit>
 #include <optional>
 #include <set>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "genomics/assembler/varint.hpp"
@@ -24,7 +26,27 @@ DeadEnds DeadEnds::of(const UnitigGraph& graph) {
     joined_tail(x);
     joined_tail(y ^ 1);
   }
+  for (UnitigGraph::Oriented oriented = 0; oriented < 2 * graph.unitigs().size(); ++oriented) {
+    if (dead.tail(oriented)) dead.junctions.emplace(oriented, graph.last_junction(oriented));
+  }
   return dead;
+}
+
+DeadEnds DeadEnds::of(std::vector<std::uint8_t> of_unitig, const std::vector<UnitigEnds>& ends, std::size_t k) {
+  if (of_unitig.size() != ends.size()) {
+    throw std::invalid_argument("dead ends: flags for " + std::to_string(of_unitig.size()) + " unitigs, ends of " +
+                                std::to_string(ends.size()));
+  }
+  DeadEnds dead;
+  dead.of_unitig = std::move(of_unitig);
+  for (UnitigGraph::Oriented oriented = 0; oriented < 2 * ends.size(); ++oriented) {
+    if (dead.tail(oriented)) dead.junctions.emplace(oriented, ends[oriented / 2].last_junction((oriented & 1) != 0, k));
+  }
+  return dead;
+}
+
+std::string DeadEnds::first_junction(UnitigGraph::Oriented oriented) const {
+  return reverse_complement(last_junction(oriented ^ 1));
 }
 
 namespace {
@@ -228,16 +250,6 @@ std::vector<ReadBridge> BridgeVotes::chosen(std::uint64_t& ambiguous) const {
 
 namespace {
 
-// The last and first k-1 bases of a unitig read as `oriented` reads it, from the bases the
-// stores were given of its ends (the graph's own, not a read's).
-std::string last_junction(const std::vector<UnitigEnds>& ends, UnitigGraph::Oriented oriented, std::size_t k) {
-  return ends.at(oriented / 2).last_junction((oriented & 1) != 0, k);
-}
-
-std::string first_junction(const std::vector<UnitigEnds>& ends, UnitigGraph::Oriented oriented, std::size_t k) {
-  return ends.at(oriented / 2).first_junction((oriented & 1) != 0, k);
-}
-
 // Whether the read holds, where the unitig `at.unitig` would put it, one of the unitig's last
 // k+1 k-mers (`last` is where the read would hold the very last one): an error in the read
 // within a k-mer of the dead end hides the last k-mers, not where the read leaves.
@@ -286,27 +298,27 @@ std::string bridge_bases(std::string_view between, const std::string& from_end, 
 // A read that begins in a gap and enters a dead beginning (its first k-mer the graph holds,
 // looked for at every base, lies within a k-mer of it): an overhang of that end read the
 // other way, as the same read from the other strand leaves it.
-void add_entering_overhang(const ReadThreads& threads, const DeadEnds& dead, const std::vector<UnitigEnds>& ends,
+void add_entering_overhang(const ReadThreads& threads, const DeadEnds& dead,
                            std::size_t k, std::string_view bases, BridgeVotes& votes) {
   std::size_t first = 0;
   const std::optional<ReadThreads::Place> at = threads.next_place(bases, 0, 1, first);
   if (!at || !dead.head(at->unitig) || at->offset > k || first <= at->offset) return;
   const std::size_t enters = first - at->offset;  // where the read would hold the unitig's first k-mer
   const UnitigGraph::Oriented end = at->unitig ^ 1;
-  const std::string junction = last_junction(ends, end, k);
+  const std::string junction = dead.last_junction(end);
   const std::string held = reverse_complement(bases.substr(enters, k - 1));
   if (junction_held(held, junction)) votes.add_overhang(end, junction, reverse_complement(bases.substr(0, enters)));
 }
 
 // One run of ACGT of a read, followed through the graph: at each dead end it leaves, on to the
 // next k-mer the graph holds.
-void bridges_of_run(const ReadThreads& threads, const DeadEnds& dead, const std::vector<UnitigEnds>& ends,
+void bridges_of_run(const ReadThreads& threads, const DeadEnds& dead,
                     std::size_t k, std::string_view bases, BridgeVotes& votes) {
   const std::size_t last_start = bases.size() - k;
   const std::size_t stride = threads.search_stride();
   std::size_t start = 0;
   std::optional<ReadThreads::Place> at = threads.next_place(bases, 0, stride, start);
-  if (at && start > 0 && dead.head(at->unitig)) add_entering_overhang(threads, dead, ends, k, bases, votes);
+  if (at && start > 0 && dead.head(at->unitig)) add_entering_overhang(threads, dead, k, bases, votes);
   while (at) {
     const std::size_t left_at = start + (threads.unitig_kmers(at->unitig / 2) - 1 - at->offset);
     if (left_at >= last_start) return;  // the read ends in this unitig
@@ -333,10 +345,10 @@ void bridges_of_run(const ReadThreads& threads, const DeadEnds& dead, const std:
         into->unitig / 2 != at->unitig / 2) {
       const std::size_t into_start = entered - into->offset;  // where the read would hold its first k-mer
       const std::string bridge = bridge_bases(bases.substr(next, into_start - next + k - 1),
-                                              last_junction(ends, at->unitig, k), first_junction(ends, into->unitig, k));
+                                              dead.last_junction(at->unitig), dead.first_junction(into->unitig));
       if (!bridge.empty()) votes.add(at->unitig, into->unitig, bridge);
     } else if (leaves_near_end && !into) {  // the read stops in the gap
-      const std::string junction = last_junction(ends, at->unitig, k);
+      const std::string junction = dead.last_junction(at->unitig);
       if (junction_held(bases.substr(next, k - 1), junction)) {
         votes.add_overhang(at->unitig, junction, bases.substr(left_at + k));
       }
@@ -348,11 +360,10 @@ void bridges_of_run(const ReadThreads& threads, const DeadEnds& dead, const std:
 
 }  // namespace
 
-void find_bridges(const ReadThreads& threads, const DeadEnds& dead, const std::vector<UnitigEnds>& ends, int k,
-                  std::string_view read, BridgeVotes& votes) {
+void find_bridges(const ReadThreads& threads, const DeadEnds& dead, int k, std::string_view read, BridgeVotes& votes) {
   const auto length = static_cast<std::size_t>(k);
   for_each_acgt_run(read, length, [&](std::size_t /*begin*/, std::string_view run) {
-    bridges_of_run(threads, dead, ends, length, run, votes);
+    bridges_of_run(threads, dead, length, run, votes);
   });
 }
 

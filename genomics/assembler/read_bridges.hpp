@@ -22,13 +22,24 @@ namespace xenon::genomics {
 // k-mers" do the same for the k-mers of a read between two solid ones with no edge on).
 // A bridge joins the two ends only when neither end is bridged anywhere else.
 
-// Which ends of each unitig (by index) have nothing joined to them.
+// Which ends of each unitig (by index) have nothing joined to them, and their bases there.
 struct DeadEnds {
   static constexpr std::uint8_t kHead = 1;  // nothing before its first k-mer, read forward
   static constexpr std::uint8_t kTail = 2;  // nothing after its last
   std::vector<std::uint8_t> of_unitig;
+  // The last k-1 bases of each dead end, read the way that ends there (a dead head of a unitig
+  // read one way is its dead tail read the other): all of the graph's bases that finding
+  // bridges reads, so a node needs only these beside the index it places reads by.
+  std::map<UnitigGraph::Oriented, std::string> junctions;
 
   static DeadEnds of(const UnitigGraph& graph);
+  // As a node that was sent the flags (of_unitig) and the unitigs' ends has them; flags for
+  // another number of unitigs than `ends` are refused (invalid_argument).
+  static DeadEnds of(std::vector<std::uint8_t> of_unitig, const std::vector<UnitigEnds>& ends, std::size_t k);
+  // The last and first k-1 bases of a unitig read as `oriented` reads it, at a dead tail and
+  // a dead head of that reading (out_of_range elsewhere).
+  const std::string& last_junction(UnitigGraph::Oriented oriented) const { return junctions.at(oriented); }
+  std::string first_junction(UnitigGraph::Oriented oriented) const;
   // Read as `oriented` reads the unitig.
   bool tail(UnitigGraph::Oriented oriented) const {
     return (of_unitig[oriented / 2] & ((oriented & 1) == 0 ? kTail : kHead)) != 0;
@@ -96,10 +107,9 @@ class BridgeVotes {
   std::map<std::tuple<UnitigGraph::Oriented, std::string, std::string>, std::uint64_t> overhangs_;
 };
 
-// Adds the bridges `read` spells between the dead ends of the unitigs `threads` indexes (whose
-// ends' bases are `ends`: a bridge's junctions are the unitigs' own bases, an error of the
-// read within a k-mer of a dead end left out).
-void find_bridges(const ReadThreads& threads, const DeadEnds& dead, const std::vector<UnitigEnds>& ends, int k,
-                  std::string_view read, BridgeVotes& votes);
+// Adds the bridges `read` spells between the dead ends of the unitigs `threads` indexes (a
+// bridge's junctions are the unitigs' own bases, `dead`'s, an error of the read within a k-mer
+// of a dead end left out).
+void find_bridges(const ReadThreads& threads, const DeadEnds& dead, int k, std::string_view read, BridgeVotes& votes);
 
 }  // namespace xenon::genomics

@@ -18,7 +18,7 @@ ReadShare::ReadShare(ThreadingRequest request, std::vector<std::string> kept)
       threads_(request_.ends, static_cast<int>(request_.k), request_.end_span),
       graph_copy_(ReadThreads::bytes_of(request_.ends) + threads_.index_bytes()) {
   if (request_.rethread_kept) rethread_ = std::move(kept);
-  dead_.of_unitig = std::move(request_.dead_ends);
+  if (request_.bridges) dead_ = DeadEnds::of(std::move(request_.dead_ends), request_.ends, request_.k);
 }
 
 bool ReadShare::step(const Send& send) {
@@ -103,7 +103,7 @@ void ReadShare::end_record() {
   const InputPiece& piece = request_.pieces[piece_];
   if (request_.bridges) {
     ++done_.reads;
-    find_bridges(threads_, dead_, request_.ends, static_cast<int>(request_.k), record_, bridges_);
+    find_bridges(threads_, dead_, static_cast<int>(request_.k), record_, bridges_);
   } else {
     add({piece.file_index, piece.piece, records_}, threads_.trace(record_), record_);
   }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -57,7 +58,7 @@ BridgeVotes bridges_of(const UnitigGraph& graph, const std::vector<std::string>&
   const ReadThreads threads(ends, kK);
   const DeadEnds dead = DeadEnds::of(graph);
   BridgeVotes votes;
-  for (const std::string& read : reads) find_bridges(threads, dead, ends, kK, read, votes);
+  for (const std::string& read : reads) find_bridges(threads, dead, kK, read, votes);
   return votes;
 }
 
@@ -78,6 +79,39 @@ TEST(DeadEnds, AreTheEndsNoLinkJoins) {
   std::size_t dead_ends = 0;
   for (const std::uint8_t ends : forked.of_unitig) dead_ends += (ends & DeadEnds::kHead ? 1 : 0) + (ends & DeadEnds::kTail ? 1 : 0);
   EXPECT_EQ(dead_ends, 3u) << "the first's head and the two branches' tails";
+}
+
+// A node finding bridges has the dead ends' flags and the unitigs' ends, not the graph: the
+// junctions it takes from those are the graph's, at every dead end, read either way.
+TEST(DeadEnds, TheirJunctionsFromTheUnitigEndsAreTheGraphs) {
+  std::mt19937_64 random(2);
+  const std::string genome = random_bases(random, 5000);
+  UnitigGraph graph(kK);
+  graph.add(genome.substr(0, 2600), 1, false);
+  graph.add(genome.substr(2600 - kK + 1, 900), 1, false);
+  graph.add(genome.substr(2600 - kK + 1, 300) + "A", 1, false);  // a fork: a dead branch
+  graph.add(reverse_complement(genome.substr(3600, 40)), 1, false);  // short, read the other way
+  graph.compact();
+  const DeadEnds whole = DeadEnds::of(graph);
+  ASSERT_GE(whole.junctions.size(), 5u);
+  for (const std::size_t span : {std::size_t{1}, std::size_t{30}, ReadThreads::kEndSpan}) {
+    const std::vector<UnitigEnds> ends = ReadThreads::ends_of(graph, kK, span);
+    const DeadEnds sent = DeadEnds::of(whole.of_unitig, ends, kK);
+    EXPECT_EQ(sent.junctions, whole.junctions) << "span " << span;
+    for (UnitigGraph::Oriented oriented = 0; oriented < 2 * graph.unitigs().size(); ++oriented) {
+      if (sent.tail(oriented)) {
+        EXPECT_EQ(sent.last_junction(oriented), graph.last_junction(oriented)) << oriented;
+      } else {
+        EXPECT_THROW(sent.last_junction(oriented), std::out_of_range) << oriented;
+      }
+      if (sent.head(oriented)) {
+        EXPECT_EQ(sent.first_junction(oriented), graph.first_junction(oriented)) << oriented;
+      }
+    }
+    std::vector<std::uint8_t> too_few = whole.of_unitig;
+    too_few.pop_back();
+    EXPECT_THROW(DeadEnds::of(too_few, ends, kK), std::invalid_argument);
+  }
 }
 
 // One read over the gap, either strand, lower case or not: the gap's k-mers join the two
