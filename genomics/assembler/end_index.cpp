@@ -5,7 +5,6 @@
 #include <array>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 
 #include "genomics/kmer/kmer_hash.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
@@ -44,10 +43,10 @@ EndIndex::EndIndex(const std::vector<UnitigEnds>& ends, int k, std::size_t end_s
   }
   take_unitig_kmers(ends);
   std::size_t owned = 0;
-  if (owners == 1) {
-    for (const std::size_t kmers : kmers_) owned += std::min(kmers, 2 * end_span_);
-  } else {  // counted, not estimated: a table sized for an owner's share could fill
-    owned = std::visit([&](const auto& end_keys) { return count_owned(end_keys, ends); }, end_keys_);
+  for (const std::size_t kmers : kmers_) owned += std::min(kmers, 2 * end_span_);
+  if (owners > 1) {  // counted, not estimated: a table sized for an owner's share could fill
+    filter_ = KmerBloomFilter::sized_for(owned);
+    owned = std::visit([&](const auto& end_keys) { return count_owned_and_filter(end_keys, ends); }, end_keys_);
   }
   probing_ = LinearProbing(owned, kFullest);
   const std::size_t slots = probing_.slots();
@@ -88,8 +87,8 @@ void EndIndex::take_unitig_kmers(const std::vector<UnitigEnds>& ends) {
 }
 
 template <int Words, class Visit>
-void EndIndex::for_each_owned(const EndKeys<Words>& end_keys, const std::string& bases, std::size_t first_offset,
-                              Visit&& visit) const {
+void EndIndex::for_each_kmer(const EndKeys<Words>& end_keys, const std::string& bases, std::size_t first_offset,
+                             Visit&& visit) const {
   const KmerShape<Words>& shape = end_keys.shape;
   const auto k = static_cast<std::size_t>(k_);
   const std::size_t count = bases.size() - k + 1;
@@ -97,19 +96,20 @@ void EndIndex::for_each_owned(const EndKeys<Words>& end_keys, const std::string&
   for (std::size_t at = 0; at < count; ++at) {
     if (at != 0) kmer = shape.successor(kmer, kBaseCodes[static_cast<unsigned char>(bases[at + k - 1])]);
     const PackedKmer<Words> canonical = shape.canonical(kmer);
-    const std::uint64_t hash = key_of<Words>(canonical)[Words - 1];
-    if (owners_ != 1 && owner_of_hash(hash, owners_) != owner_) continue;
-    visit(kmer, canonical, hash, first_offset + at);
+    visit(kmer, canonical, key_of<Words>(canonical)[Words - 1], first_offset + at);
   }
 }
 
 template <int Words>
-std::size_t EndIndex::count_owned(const EndKeys<Words>& end_keys, const std::vector<UnitigEnds>& ends) const {
+std::size_t EndIndex::count_owned_and_filter(const EndKeys<Words>& end_keys, const std::vector<UnitigEnds>& ends) {
   std::size_t owned = 0;
-  const auto count = [&](const PackedKmer<Words>&, const PackedKmer<Words>&, std::uint64_t, std::size_t) { ++owned; };
+  const auto count = [&](const PackedKmer<Words>&, const PackedKmer<Words>&, std::uint64_t hash, std::size_t) {
+    filter_.insert(hash);
+    owned += owner_of_hash(hash, owners_) == owner_ ? 1 : 0;
+  };
   for (const UnitigEnds& unitig : ends) {
-    for_each_owned(end_keys, unitig.head, 0, count);
-    if (!unitig.tail.empty()) for_each_owned(end_keys, unitig.tail, 0, count);
+    for_each_kmer(end_keys, unitig.head, 0, count);
+    if (!unitig.tail.empty()) for_each_kmer(end_keys, unitig.tail, 0, count);
   }
   return owned;
 }
@@ -117,9 +117,10 @@ std::size_t EndIndex::count_owned(const EndKeys<Words>& end_keys, const std::vec
 template <int Words>
 void EndIndex::insert(EndKeys<Words>& end_keys, const std::string& bases, std::size_t unitig,
                       std::size_t first_offset) {
-  for_each_owned(end_keys, bases, first_offset,
-                 [&](const PackedKmer<Words>& kmer, const PackedKmer<Words>& canonical, std::uint64_t hash,
-                     std::size_t offset) {
+  for_each_kmer(end_keys, bases, first_offset,
+                [&](const PackedKmer<Words>& kmer, const PackedKmer<Words>& canonical, std::uint64_t hash,
+                    std::size_t offset) {
+                   if (owners_ != 1 && owner_of_hash(hash, owners_) != owner_) return;
                    const std::size_t slot = slot_of<Words>(end_keys, canonical, hash);
                    if (tags_[slot] != kEmpty) {
                      // A k-mer in two places: it says nothing about where a read is.
@@ -167,17 +168,45 @@ std::size_t EndIndex::longest_probe() const {
 std::uint64_t EndIndex::bytes() const {
   const std::uint64_t key_bytes =
       std::visit([](const auto& end_keys) { return sizeof(end_keys.keys[0]) * end_keys.keys.capacity(); }, end_keys_);
-  return key_bytes + locations_.capacity() * sizeof(Location) + tags_.capacity() + kmers_.capacity() * sizeof(std::size_t);
+  return key_bytes + locations_.capacity() * sizeof(Location) + tags_.capacity() + kmers_.capacity() * sizeof(std::size_t) +
+         filter_.bytes();
 }
 
-std::size_t EndIndex::owner_of(std::string_view bases, std::size_t start) const {
-  return std::visit(
-      [&](const auto& end_keys) {
-        constexpr int kWords = std::decay_t<decltype(end_keys)>::kWords;
-        const PackedKmer<kWords> canonical = end_keys.shape.canonical(end_keys.shape.pack(bases.substr(start)));
-        return owner_of_hash(key_of<kWords>(canonical)[kWords - 1], owners_);
-      },
-      end_keys_);
+std::size_t EndIndex::owner_of(std::string_view bases, std::size_t start) const { return route(bases, start).owner; }
+
+EndIndex::Route EndIndex::route(std::string_view bases, std::size_t start) const {
+  if (const auto* one_word = std::get_if<EndKeys<1>>(&end_keys_)) return route_as(*one_word, bases, start);
+  if (const auto* two_words = std::get_if<EndKeys<2>>(&end_keys_)) return route_as(*two_words, bases, start);
+  return route_as(std::get<EndKeys<4>>(end_keys_), bases, start);
+}
+
+template <int Words>
+EndIndex::Route EndIndex::route_as(const EndKeys<Words>& end_keys, std::string_view bases, std::size_t start) const {
+  const PackedKmer<Words> kmer = end_keys.shape.pack(bases.substr(start));
+  const PackedKmer<Words> canonical = end_keys.shape.canonical(kmer);
+  const std::uint64_t hash = key_of<Words>(canonical)[Words - 1];
+  Route route{owner_of_hash(hash, owners_), true, std::nullopt};
+  if (route.owner == owner_) {
+    if (!tags_.empty()) route.place = place_canonical<Words>(end_keys, kmer, canonical, hash);
+  } else {
+    route.maybe_held = filter_.empty() || filter_.may_contain(hash);
+  }
+  return route;
+}
+
+std::optional<EndIndex::Place> EndIndex::place_owned(std::string_view kmer) const {
+  if (kmer.size() != static_cast<std::size_t>(k_)) {
+    throw std::invalid_argument("unitig ends: asked where a k-mer of " + std::to_string(kmer.size()) + " bases lies (k " +
+                                std::to_string(k_) + ")");
+  }
+  if (std::any_of(kmer.begin(), kmer.end(), [](char base) { return kBaseCodes[static_cast<unsigned char>(base)] < 0; })) {
+    throw std::invalid_argument("unitig ends: asked where a k-mer with a base not ACGT lies");
+  }
+  if (const std::size_t owner = owner_of(kmer, 0); owner != owner_) {
+    throw std::invalid_argument("unitig ends: owner " + std::to_string(owner_) + " asked for a k-mer owner " +
+                                std::to_string(owner) + " holds");
+  }
+  return place(kmer, 0);
 }
 
 std::optional<EndIndex::Place> EndIndex::place(std::string_view bases, std::size_t start) const {

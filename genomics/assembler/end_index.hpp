@@ -4,6 +4,7 @@
 // so that the stores can share one index instead of each holding all of it.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "genomics/kmer/kmer.hpp"
+#include "genomics/kmer/kmer_bloom_filter.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
 #include "genomics/kmer/linear_probing.hpp"
 
@@ -72,6 +74,25 @@ class EndIndex {
                                   std::size_t& found) const;
   // Which owner holds the k-mer at `start` of `bases` (ACGT).
   std::size_t owner_of(std::string_view bases, std::size_t start) const;
+  // Its owner, and whether any owner may hold it at all: a slice keeps a filter of every end
+  // k-mer (KmerBloomFilter::sized_for: 16 bits each), which says "no" of nearly all the k-mers
+  // of reads that lie near no end, so that those need not be asked of their owner.
+  // With its place looked up when this slice owns it: one packing and hashing of the k-mer.
+  struct Route {
+    std::size_t owner = 0;
+    bool maybe_held = true;
+    std::optional<Place> place;  // when owner() owns it
+  };
+  Route route(std::string_view bases, std::size_t start) const;
+  // Where `kmer` lies, as place() says, for another owner that asked: a k-mer of other than k
+  // bases, with a base not ACGT, or owned by another owner is refused (invalid_argument), as
+  // it says the asker routes wrong.
+  std::optional<Place> place_owned(std::string_view kmer) const;
+  // The step that finds a read's first placed k-mer: a few spread over the read, as an error
+  // breaks the k k-mers around it.
+  std::size_t search_stride() const { return std::max<std::size_t>(1, static_cast<std::size_t>(k_) / 4); }
+  std::size_t owner() const { return owner_; }
+  std::size_t owners() const { return owners_; }
 
   // Every unitig's k-mer count (slices keep all of them: a read leaves a unitig by it).
   std::size_t unitig_kmers(std::size_t index) const { return kmers_[index]; }
@@ -79,8 +100,9 @@ class EndIndex {
   // The distinct k-mers held (ambiguous ones included), and the most slots a lookup passes.
   std::size_t entries() const { return entries_; }
   std::size_t longest_probe() const;
-  // Its slots, keys, locations and tags, and the unitigs' k-mer counts.
+  // Its slots, keys, locations and tags, the unitigs' k-mer counts and the filter.
   std::uint64_t bytes() const;
+  std::uint64_t filter_bytes() const { return filter_.bytes(); }
   int k() const { return k_; }
 
  private:
@@ -109,7 +131,6 @@ class EndIndex {
   // to 64, four above.
   template <int Words>
   struct EndKeys {
-    static constexpr int kWords = Words;
     KmerShape<Words> shape;
     std::vector<PackedKmer<Words>> keys;
   };
@@ -119,12 +140,13 @@ class EndIndex {
   // Checks that `ends` are cut as UnitigEnds::of cuts them, and keeps each one's k-mer count.
   void take_unitig_kmers(const std::vector<UnitigEnds>& ends);
   // Calls visit(kmer, canonical, hash, offset) for each k-mer of `bases`, the first at
-  // `first_offset` in its unitig, that this index owns.
+  // `first_offset` in its unitig.
   template <int Words, class Visit>
-  void for_each_owned(const EndKeys<Words>& end_keys, const std::string& bases, std::size_t first_offset,
-                      Visit&& visit) const;
+  void for_each_kmer(const EndKeys<Words>& end_keys, const std::string& bases, std::size_t first_offset,
+                     Visit&& visit) const;
+  // The end k-mers this slice owns, counted, and every one put in the filter.
   template <int Words>
-  std::size_t count_owned(const EndKeys<Words>& end_keys, const std::vector<UnitigEnds>& ends) const;
+  std::size_t count_owned_and_filter(const EndKeys<Words>& end_keys, const std::vector<UnitigEnds>& ends);
   template <int Words>
   void insert(EndKeys<Words>& end_keys, const std::string& bases, std::size_t unitig, std::size_t first_offset);
   // The slot of a canonical k-mer, or the empty one where it goes; `hash` is its key's routing
@@ -133,6 +155,8 @@ class EndIndex {
   std::size_t slot_of(const EndKeys<Words>& end_keys, const PackedKmer<Words>& canonical, std::uint64_t hash) const;
   template <int Words>
   std::optional<Place> place_as(const EndKeys<Words>& end_keys, std::string_view bases, std::size_t start) const;
+  template <int Words>
+  Route route_as(const EndKeys<Words>& end_keys, std::string_view bases, std::size_t start) const;
   // Where `kmer` (as read) lies, its canonical form and that form's hash known.
   template <int Words>
   std::optional<Place> place_canonical(const EndKeys<Words>& end_keys, const PackedKmer<Words>& kmer,
@@ -156,6 +180,7 @@ class EndIndex {
   AnyEndKeys end_keys_;
   std::vector<Location> locations_;
   std::vector<std::uint8_t> tags_;
+  KmerBloomFilter filter_;  // of every end k-mer, in a slice (empty in the whole index)
 };
 
 }  // namespace xenon::genomics

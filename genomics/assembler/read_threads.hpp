@@ -74,7 +74,7 @@ class ReadThreads {
   }
   // The step that finds a read's first placed k-mer: a few spread over the read, as an error
   // breaks the k k-mers around it.
-  std::size_t search_stride() const { return std::max<std::size_t>(1, static_cast<std::size_t>(k_) / 4); }
+  std::size_t search_stride() const { return index_.search_stride(); }
   std::size_t unitig_kmers(std::size_t index) const { return index_.unitig_kmers(index); }
   // What a traced read adds: its runs that crossed two unitigs or more, and the read itself
   // when one did (kept for the next round; not when `read` is empty: kept where it was read).

@@ -3,10 +3,14 @@
 // lookup behind every read-threading round of the assembler, on one core, without the rest of
 // the assembler: a random genome cut into unitigs of the lengths a bacterium's cleaned graph
 // has, reads sampled from it with substitution errors, every read traced once per pass.
-//   threading_bench [-genome-bases N] [-reads N] [-read-length N] [-k N] [-passes N] [-seed N]
+// With -owners P (above 1), the index is cut in P slices and P ReadTracers thread the reads,
+// each a P-th of them, asking one another for the k-mers their slice does not hold: all on
+// this core, the asks and answers handed over in memory, so the figures are what slicing costs
+// in lookups and CPU, not in network time.
+//   threading_bench [-genome-bases N] [-reads N] [-read-length N] [-k N] [-passes N] [-seed N] [-owners P]
 // Prints one line per pass and a summary, machine-readable:
 //   THREADING_BENCH pass=I reads=N seconds=S reads_per_second=R
-//   THREADING_BENCH best_reads_per_second=R index_bytes=B unitigs=U crossed_runs=C
+//   THREADING_BENCH best_reads_per_second=R index_bytes=B unitigs=U crossed_runs=C owners=P asks_per_read=A
 // Compare builds side by side in one session: the index is memory-bound, so the machine's
 // other work moves the figures.
 #include <algorithm>
@@ -15,18 +19,23 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "genomics/assembler/end_index.hpp"
 #include "genomics/assembler/read_threads.hpp"
+#include "genomics/assembler/read_tracer.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
 
 namespace {
 
+using xenon::genomics::EndIndex;
 using xenon::genomics::ReadThreads;
+using xenon::genomics::ReadTracer;
 using xenon::genomics::UnitigEnds;
 
 struct Options {
@@ -36,12 +45,13 @@ struct Options {
   std::uint64_t k = 31;
   std::uint64_t passes = 3;
   std::uint64_t seed = 1;
+  std::uint64_t owners = 1;
 };
 
 [[noreturn]] void usage(const std::string& why) {
   std::fprintf(stderr,
                "threading_bench: %s\nusage: threading_bench [-genome-bases N] [-reads N] [-read-length N] [-k N] "
-               "[-passes N] [-seed N]\n",
+               "[-passes N] [-seed N] [-owners P]\n",
                why.c_str());
   std::exit(2);
 }
@@ -51,9 +61,10 @@ Options parse(int argc, char** argv) {
   for (int i = 1; i < argc; i += 2) {
     const std::string name = argv[i];
     if (name == "--help" || name == "-help" || name == "-h") {
-      std::printf("usage: threading_bench [-genome-bases N] [-reads N] [-read-length N] [-k N] [-passes N] [-seed N]\n"
+      std::printf("usage: threading_bench [-genome-bases N] [-reads N] [-read-length N] [-k N] [-passes N] [-seed N] [-owners P]\n"
                   "Threads reads sampled from a random genome through the index of its unitig ends, on one core,\n"
-                  "and prints THREADING_BENCH lines (reads per second of each pass, the best, the index's bytes).\n");
+                  "and prints THREADING_BENCH lines (reads per second of each pass, the best, the index's bytes).\n"
+                  "-owners P: the index cut in P slices, P tracers asking one another (on this core).\n");
       std::exit(0);
     }
     if (i + 1 >= argc) usage(name + " needs a value");
@@ -72,6 +83,8 @@ Options parse(int argc, char** argv) {
       options.passes = value;
     } else if (name == "-seed") {
       options.seed = value;
+    } else if (name == "-owners") {
+      options.owners = value;
     } else {
       usage("unknown option " + name);
     }
@@ -80,6 +93,7 @@ Options parse(int argc, char** argv) {
   if (options.read_length < options.k) usage("-read-length must be at least -k");
   if (options.genome_bases < 100 * options.k) usage("-genome-bases must be at least 100 k");
   if (options.read_length > options.genome_bases) usage("-read-length must be at most -genome-bases");
+  if (options.owners > 1024) usage("-owners must be at most 1024");
   return options;
 }
 
@@ -96,6 +110,60 @@ std::vector<UnitigEnds> cut_into_unitigs(const std::string& genome, std::size_t 
     at += bases - (k - 1);  // neighbours overlap by k - 1 bases, as in a de Bruijn graph
   }
   return ends;
+}
+
+// The reads threaded by `owners` tracers, each through its slice, each asking the others:
+// the runs that crossed two unitigs or more, and the asks made.
+std::uint64_t thread_sliced(const std::vector<EndIndex>& slices, const std::vector<std::string>& reads,
+                            std::uint64_t& asks) {
+  constexpr std::size_t kWindow = 16384;  // reads in flight on each tracer
+  struct Ask {
+    std::size_t from;
+    std::size_t to;
+    std::string kmer;
+    std::uint64_t ticket;
+  };
+  struct Answer {
+    std::size_t to;
+    std::uint64_t ticket;
+    std::optional<EndIndex::Place> place;
+  };
+  const std::size_t owners = slices.size();
+  std::vector<Ask> asked;
+  std::vector<Answer> answers;
+  std::vector<ReadTracer> tracers;
+  for (std::size_t owner = 0; owner < owners; ++owner) {
+    tracers.emplace_back(slices[owner], [&asked, owner](std::size_t to, std::string_view kmer, std::uint64_t ticket) {
+      asked.push_back({owner, to, std::string(kmer), ticket});
+    });
+  }
+  std::uint64_t crossed = 0;
+  std::vector<std::size_t> next(owners);  // each tracer's next read: owner, owner + owners, ...
+  for (std::size_t owner = 0; owner < owners; ++owner) next[owner] = owner;
+  while (true) {
+    bool admitted = false;
+    for (std::size_t owner = 0; owner < owners; ++owner) {
+      for (; next[owner] < reads.size() && tracers[owner].in_flight() < kWindow; next[owner] += owners) {
+        tracers[owner].admit(reads[next[owner]]);
+        admitted = true;
+      }
+    }
+    if (!admitted && asked.empty() && answers.empty()) break;
+    for (const Ask& ask : asked) answers.push_back({ask.from, ask.ticket, slices[ask.to].place_owned(ask.kmer)});
+    asks += asked.size();
+    asked.clear();
+    for (const Answer& answer : answers) tracers[answer.to].answered(answer.ticket, answer.place);
+    answers.clear();
+    for (ReadTracer& tracer : tracers) {
+      while (tracer.oldest_done()) {
+        for (const auto& run : tracer.take_oldest().traced.runs) crossed += run.size() >= 2 ? 1 : 0;
+      }
+    }
+  }
+  for (const ReadTracer& tracer : tracers) {
+    if (tracer.in_flight() != 0) throw std::logic_error("a tracer kept reads it never finished");
+  }
+  return crossed;
 }
 
 }  // namespace
@@ -123,13 +191,35 @@ int main(int argc, char** argv) try {
     reads.push_back(std::move(read));
   }
 
+  // Sliced: the slices, and the runs the whole index threads, which they must thread alike.
+  std::vector<EndIndex> slices;
+  std::uint64_t whole_crossed = 0;
+  std::uint64_t index_bytes = threads.index_bytes();
+  if (options.owners > 1) {
+    index_bytes = 0;
+    for (std::size_t owner = 0; owner < options.owners; ++owner) {
+      slices.emplace_back(ends, static_cast<int>(k), span, owner, options.owners);
+      index_bytes = std::max<std::uint64_t>(index_bytes, slices.back().bytes());
+    }
+    for (const std::string& read : reads) {
+      for (const std::vector<ReadThreads::Oriented>& run : threads.trace(read).runs) whole_crossed += run.size() >= 2 ? 1 : 0;
+    }
+  }
+
   double best = 0;
   std::uint64_t crossed = 0;
+  std::uint64_t asks = 0;
   for (std::uint64_t pass = 1; pass <= options.passes; ++pass) {
     std::uint64_t runs = 0;
+    asks = 0;
     const auto began = std::chrono::steady_clock::now();
-    for (const std::string& read : reads) {
-      for (const std::vector<ReadThreads::Oriented>& run : threads.trace(read).runs) runs += run.size() >= 2 ? 1 : 0;
+    if (slices.empty()) {
+      for (const std::string& read : reads) {
+        for (const std::vector<ReadThreads::Oriented>& run : threads.trace(read).runs) runs += run.size() >= 2 ? 1 : 0;
+      }
+    } else {
+      runs = thread_sliced(slices, reads, asks);
+      if (runs != whole_crossed) throw std::logic_error("the slices threaded the reads otherwise than the whole index");
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     if (pass > 1 && runs != crossed) throw std::logic_error("a pass threaded the reads otherwise than the first");
@@ -139,9 +229,12 @@ int main(int argc, char** argv) try {
     std::printf("THREADING_BENCH pass=%llu reads=%zu seconds=%.4f reads_per_second=%.0f\n",
                 static_cast<unsigned long long>(pass), reads.size(), seconds, rate);
   }
-  std::printf("THREADING_BENCH best_reads_per_second=%.0f index_bytes=%llu unitigs=%zu crossed_runs=%llu\n", best,
-              static_cast<unsigned long long>(threads.index_bytes()), ends.size(),
-              static_cast<unsigned long long>(crossed));
+  // index_bytes: the whole index's, or with slices, the largest slice's.
+  std::printf(
+      "THREADING_BENCH best_reads_per_second=%.0f index_bytes=%llu unitigs=%zu crossed_runs=%llu owners=%llu "
+      "asks_per_read=%.3f\n",
+      best, static_cast<unsigned long long>(index_bytes), ends.size(), static_cast<unsigned long long>(crossed),
+      static_cast<unsigned long long>(options.owners), static_cast<double>(asks) / static_cast<double>(reads.size()));
   return 0;
 } catch (const std::exception& error) {
   std::fprintf(stderr, "threading_bench: %s\n", error.what());

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Reads threaded through one owner's slice of the end index (EndIndex), as ReadThreads::trace
+// threads them through the whole: a k-mer another owner holds is asked of it, and the read
+// waits for the answer while others go on. What a node needs to thread its share of the reads
+// without a copy of every unitig's ends.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "genomics/assembler/end_index.hpp"
+#include "genomics/assembler/read_threads.hpp"
+
+namespace xenon::genomics {
+
+class ReadTracer {
+ public:
+  using Place = EndIndex::Place;
+  // Asks `owner` where `kmer` (k bases of the read, as the read has them) lies; the answer,
+  // EndIndex::place_owned there, comes back through answered() with the same ticket. It must
+  // not call answered() itself: the tracer is in the middle of a read.
+  using Ask = std::function<void(std::size_t owner, std::string_view kmer, std::uint64_t ticket)>;
+
+  // `slice` must outlive the tracer.
+  ReadTracer(const EndIndex& slice, Ask ask);
+
+  // Starts threading a read (reads leave in the order they came).
+  void admit(std::string read);
+  // The answer to an ask; an unknown ticket is refused (invalid_argument).
+  void answered(std::uint64_t ticket, std::optional<Place> place);
+
+  // Whether the oldest read admitted and not taken is threaded, and it with its threads:
+  // exactly ReadThreads::trace() of it through the whole index.
+  bool oldest_done() const { return !reads_.empty() && reads_.front().runs_left == 0; }
+  struct Threaded {
+    std::string read;
+    ReadThreads::Traced traced;
+  };
+  Threaded take_oldest();
+
+  std::size_t in_flight() const { return reads_.size(); }  // admitted, not taken
+  std::size_t waiting() const { return asked_.size(); }    // asks not answered
+  std::uint64_t asks() const { return next_ticket_; }
+
+ private:
+  // A run of ACGT of a read, searched every stride for a k-mer near a unitig's end, then
+  // followed from unitig to unitig (trace()'s thread_run, one k-mer at a time).
+  struct Run {
+    std::size_t begin = 0;  // in the read
+    std::size_t size = 0;
+    bool following = false;  // found: going from unitig to unitig
+    std::size_t tried = 0;   // the start of the k-mer looked up (or to look up, searching)
+    std::size_t start = 0;   // following: the start of the k-mer that placed `at`
+    Place at;
+    std::int64_t lead = 0;
+    std::vector<ReadThreads::Oriented> path;
+  };
+  struct Pending {
+    std::string read;
+    std::vector<Run> runs;
+    std::size_t runs_left = 0;
+  };
+
+  // Looks up k-mers of a run until one must be asked for, or the run is threaded.
+  void advance(std::uint64_t read, std::size_t run);
+  // What a run does with the place (or none) of its k-mer at `tried`: whether it goes on.
+  bool take(Run& run, const std::optional<Place>& place) const;
+  Pending& pending(std::uint64_t read) { return reads_[static_cast<std::size_t>(read - first_)]; }
+
+  const EndIndex& slice_;
+  Ask ask_;
+  std::size_t k_;
+  std::size_t stride_;
+  std::deque<Pending> reads_;  // admitted, oldest first
+  std::uint64_t first_ = 0;    // the number of reads_.front(), counted from the first admitted
+  std::unordered_map<std::uint64_t, std::pair<std::uint64_t, std::size_t>> asked_;  // ticket: read, run
+  std::uint64_t next_ticket_ = 0;
+};
+
+}  // namespace xenon::genomics
