@@ -243,18 +243,33 @@ std::optional<EndIndex::Place> EndIndex::next_place(std::string_view bases, std:
     for (found = from; found + static_cast<std::size_t>(k_) <= bases.size(); found += step) {}
     return std::nullopt;
   }
-  if (const auto* one_word = std::get_if<EndKeys<1>>(&end_keys_)) return next_place_as(*one_word, bases, from, step, found);
-  if (const auto* two_words = std::get_if<EndKeys<2>>(&end_keys_)) return next_place_as(*two_words, bases, from, step, found);
-  return next_place_as(std::get<EndKeys<4>>(end_keys_), bases, from, step, found);
+  if (const auto* one_word = std::get_if<EndKeys<1>>(&end_keys_)) {
+    return search_as<1, false>(*one_word, bases, from, step, found).place;
+  }
+  if (const auto* two_words = std::get_if<EndKeys<2>>(&end_keys_)) {
+    return search_as<2, false>(*two_words, bases, from, step, found).place;
+  }
+  return search_as<4, false>(std::get<EndKeys<4>>(end_keys_), bases, from, step, found).place;
+}
+
+EndIndex::Route EndIndex::next_route(std::string_view bases, std::size_t from, std::size_t step,
+                                     std::size_t& found) const {
+  if (tags_.empty()) {  // nothing indexed: as next_place
+    next_place(bases, from, step, found);
+    return {owner_, false, std::nullopt};
+  }
+  if (const auto* one_word = std::get_if<EndKeys<1>>(&end_keys_)) return search_as<1, true>(*one_word, bases, from, step, found);
+  if (const auto* two_words = std::get_if<EndKeys<2>>(&end_keys_)) return search_as<2, true>(*two_words, bases, from, step, found);
+  return search_as<4, true>(std::get<EndKeys<4>>(end_keys_), bases, from, step, found);
 }
 
 // Each k-mer tried is rolled on from the one before (`step` bases shifted in, not k packed):
 // packing was most of a miss's cost once the tags kept misses off the keys. The k-mers are
 // taken a few at a time, their tags' slots prefetched before the first is probed, so that the
 // waits for the tags (a megabyte and more: out of the nearest caches) overlap.
-template <int Words>
-std::optional<EndIndex::Place> EndIndex::next_place_as(const EndKeys<Words>& end_keys, std::string_view bases,
-                                                       std::size_t from, std::size_t step, std::size_t& found) const {
+template <int Words, bool Sliced>
+EndIndex::Route EndIndex::search_as(const EndKeys<Words>& end_keys, std::string_view bases, std::size_t from,
+                                    std::size_t step, std::size_t& found) const {
   constexpr std::size_t kAhead = 8;
   const auto k = static_cast<std::size_t>(k_);
   const KmerShape<Words>& shape = end_keys.shape;
@@ -262,6 +277,7 @@ std::optional<EndIndex::Place> EndIndex::next_place_as(const EndKeys<Words>& end
     PackedKmer<Words> kmer;
     PackedKmer<Words> canonical;
     std::uint64_t hash;
+    std::size_t owner;
   };
   std::array<Tried, kAhead> tried;
   PackedKmer<Words> kmer{};
@@ -279,16 +295,27 @@ std::optional<EndIndex::Place> EndIndex::next_place_as(const EndKeys<Words>& end
       }
       const PackedKmer<Words> canonical = shape.canonical(kmer);
       const std::uint64_t hash = key_of<Words>(canonical)[Words - 1];
-      __builtin_prefetch(tags_.data() + probing_.home(hash));
-      tried[count] = {kmer, canonical, hash};
+      std::size_t owner = owner_;
+      if constexpr (Sliced) owner = owner_of_hash(hash, owners_);
+      if (!Sliced || owner == owner_) {
+        __builtin_prefetch(tags_.data() + probing_.home(hash));
+      } else if (!filter_.empty()) {
+        filter_.prefetch(hash);
+      }
+      tried[count] = {kmer, canonical, hash, owner};
     }
     for (std::size_t i = 0; i < count; ++i, found += step) {
-      if (std::optional<Place> placed = place_canonical<Words>(end_keys, tried[i].kmer, tried[i].canonical, tried[i].hash)) {
-        return placed;
+      const Tried& each = tried[i];
+      if (Sliced && each.owner != owner_) {
+        if (filter_.empty() || filter_.may_contain(each.hash)) return {each.owner, true, std::nullopt};
+        continue;
+      }
+      if (std::optional<Place> placed = place_canonical<Words>(end_keys, each.kmer, each.canonical, each.hash)) {
+        return {owner_, true, placed};
       }
     }
   }
-  return std::nullopt;
+  return {owner_, false, std::nullopt};
 }
 
 }  // namespace xenon::genomics

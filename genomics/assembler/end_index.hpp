@@ -84,6 +84,11 @@ class EndIndex {
     std::optional<Place> place;  // when owner() owns it
   };
   Route route(std::string_view bases, std::size_t start) const;
+  // A slice's next_place: the first k-mer of `bases` at or after `from`, every `step`-th, that
+  // this slice places or another owner may hold (its route, with its start in `found`); where
+  // none is, a route that is not maybe_held, and `found` as next_place leaves it. The k-mers
+  // tried before it are held by no owner, or by this one and not placed.
+  Route next_route(std::string_view bases, std::size_t from, std::size_t step, std::size_t& found) const;
   // Where `kmer` lies, as place() says, for another owner that asked: a k-mer of other than k
   // bases, with a base not ACGT, or owned by another owner is refused (invalid_argument), as
   // it says the asker routes wrong.
@@ -161,9 +166,11 @@ class EndIndex {
   template <int Words>
   std::optional<Place> place_canonical(const EndKeys<Words>& end_keys, const PackedKmer<Words>& kmer,
                                        const PackedKmer<Words>& canonical, std::uint64_t hash) const;
-  template <int Words>
-  std::optional<Place> next_place_as(const EndKeys<Words>& end_keys, std::string_view bases, std::size_t from,
-                                     std::size_t step, std::size_t& found) const;
+  // next_place, and in a slice (Sliced) next_route: the first k-mer tried that this index
+  // places or, Sliced, that another owner may hold.
+  template <int Words, bool Sliced>
+  Route search_as(const EndKeys<Words>& end_keys, std::string_view bases, std::size_t from, std::size_t step,
+                  std::size_t& found) const;
 
   int k_;
   std::size_t end_span_ = 0;
@@ -174,7 +181,7 @@ class EndIndex {
   // Open addressing over the end k-mers this index owns (no slots when it places nothing).
   // Each slot has a byte of its own, beside the keys: 0 where it is empty, else a tag of its
   // key's hash (tag_of). Most k-mers of a read are not near an end, and such a miss then reads
-  // a few neighbouring bytes (prefetched: next_place_as) and a key only about once in 255 slots
+  // a few neighbouring bytes (prefetched: search_as) and a key only about once in 255 slots
   // it passes, where a bit of occupancy made it read the key of every full slot.
   LinearProbing probing_;
   AnyEndKeys end_keys_;

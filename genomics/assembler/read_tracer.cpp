@@ -42,11 +42,19 @@ void ReadTracer::advance(std::uint64_t read, std::size_t index) {
   Run& run = waiting.runs[index];
   const std::string_view bases = std::string_view(waiting.read).substr(run.begin, run.size);
   while (true) {
+    EndIndex::Route route;
     if (run.following) {  // the k-mer right after the unitig the run is in, or the run ends there
       run.tried = run.start + (slice_.unitig_kmers(run.at.unitig / 2) - run.at.offset);
+      if (run.tried + k_ > run.size) break;
+      route = slice_.route(bases, run.tried);
+    } else {
+      // Searching: on past the k-mers no owner holds and this one does not place, to the first
+      // this one places or another may hold.
+      std::size_t found = 0;
+      route = slice_.next_route(bases, run.tried, stride_, found);
+      run.tried = found;
+      if (run.tried + k_ > run.size) break;
     }
-    if (run.tried + k_ > run.size) break;
-    const EndIndex::Route route = slice_.route(bases, run.tried);
     if (route.owner != slice_.owner() && route.maybe_held) {
       const std::uint64_t ticket = next_ticket_++;
       asked_.emplace(ticket, std::make_pair(read, index));
