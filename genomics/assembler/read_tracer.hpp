@@ -21,6 +21,23 @@
 
 namespace xenon::genomics {
 
+// An ask between owners and its answer, as they travel (a store's lookup messages carry them).
+struct KmerAsk {
+  std::size_t from = 0;  // the owner whose tracer asked
+  std::size_t to = 0;    // the owner that holds the k-mer
+  std::string kmer;
+  std::uint64_t ticket = 0;
+};
+struct KmerAnswer {
+  std::size_t to = 0;  // the owner that asked
+  std::uint64_t ticket = 0;
+  std::optional<EndIndex::Place> place;
+};
+// The answer of `slice` (ask.to's) to an ask, or invalid_argument (EndIndex::place_owned).
+inline KmerAnswer answer_of(const EndIndex& slice, const KmerAsk& ask) {
+  return {ask.from, ask.ticket, slice.place_owned(ask.kmer)};
+}
+
 class ReadTracer {
  public:
   using Place = EndIndex::Place;

@@ -117,20 +117,9 @@ std::vector<UnitigEnds> cut_into_unitigs(const std::string& genome, std::size_t 
 std::uint64_t thread_sliced(const std::vector<EndIndex>& slices, const std::vector<std::string>& reads,
                             std::uint64_t& asks) {
   constexpr std::size_t kWindow = 16384;  // reads in flight on each tracer
-  struct Ask {
-    std::size_t from;
-    std::size_t to;
-    std::string kmer;
-    std::uint64_t ticket;
-  };
-  struct Answer {
-    std::size_t to;
-    std::uint64_t ticket;
-    std::optional<EndIndex::Place> place;
-  };
   const std::size_t owners = slices.size();
-  std::vector<Ask> asked;
-  std::vector<Answer> answers;
+  std::vector<xenon::genomics::KmerAsk> asked;
+  std::vector<xenon::genomics::KmerAnswer> answers;
   std::vector<ReadTracer> tracers;
   for (std::size_t owner = 0; owner < owners; ++owner) {
     tracers.emplace_back(slices[owner], [&asked, owner](std::size_t to, std::string_view kmer, std::uint64_t ticket) {
@@ -149,10 +138,10 @@ std::uint64_t thread_sliced(const std::vector<EndIndex>& slices, const std::vect
       }
     }
     if (!admitted && asked.empty() && answers.empty()) break;
-    for (const Ask& ask : asked) answers.push_back({ask.from, ask.ticket, slices[ask.to].place_owned(ask.kmer)});
+    for (const xenon::genomics::KmerAsk& ask : asked) answers.push_back(answer_of(slices[ask.to], ask));
     asks += asked.size();
     asked.clear();
-    for (const Answer& answer : answers) tracers[answer.to].answered(answer.ticket, answer.place);
+    for (const xenon::genomics::KmerAnswer& answer : answers) tracers[answer.to].answered(answer.ticket, answer.place);
     answers.clear();
     for (ReadTracer& tracer : tracers) {
       while (tracer.oldest_done()) {

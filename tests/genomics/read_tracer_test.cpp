@@ -69,19 +69,6 @@ std::vector<std::string> reads_of(std::mt19937_64& random, const std::string& ge
   return reads;
 }
 
-// Messages between the owners, in flight until the test delivers them, in random order.
-struct Ask {
-  std::size_t from;
-  std::size_t to;
-  std::string kmer;
-  std::uint64_t ticket;
-};
-struct Answer {
-  std::size_t to;
-  std::uint64_t ticket;
-  std::optional<EndIndex::Place> place;
-};
-
 template <class T>
 T take_any(std::mt19937_64& random, std::vector<T>& from) {
   const std::size_t at = random() % from.size();
@@ -110,8 +97,9 @@ TEST(ReadTracer, OwnersAskingEachOtherThreadEachReadAsTheWholeIndexDoes) {
     const std::size_t window = seed % 2 == 0 ? 1 : 16384;
     std::vector<EndIndex> slices;
     for (std::size_t owner = 0; owner < owners; ++owner) slices.emplace_back(genome.ends, k, span, owner, owners);
-    std::vector<Ask> asked;
-    std::vector<Answer> answers;
+    // Messages between the owners, in flight until the test delivers them, in random order.
+    std::vector<KmerAsk> asked;
+    std::vector<KmerAnswer> answers;
     std::vector<ReadTracer> tracers;
     for (std::size_t owner = 0; owner < owners; ++owner) {
       tracers.emplace_back(slices[owner], [&asked, owner](std::size_t to, std::string_view kmer, std::uint64_t ticket) {
@@ -151,12 +139,12 @@ TEST(ReadTracer, OwnersAskingEachOtherThreadEachReadAsTheWholeIndexDoes) {
         tracers[owner].admit(reads[read_of(owner, admitted[owner]++)]);
         take_done(owner);
       } else if (step == 1) {
-        const Ask ask = take_any(random, asked);
+        const KmerAsk ask = take_any(random, asked);
         ASSERT_NE(ask.to, ask.from);
-        answers.push_back({ask.from, ask.ticket, slices[ask.to].place_owned(ask.kmer)});
+        answers.push_back(answer_of(slices[ask.to], ask));
         ++asks;
       } else {
-        const Answer answer = take_any(random, answers);
+        const KmerAnswer answer = take_any(random, answers);
         tracers[answer.to].answered(answer.ticket, answer.place);
         take_done(answer.to);
       }
