@@ -58,6 +58,7 @@ GENOMICS_TEST_SOURCES := \
   tests/genomics/assembler_graph_test.cpp \
   tests/genomics/assembler_test.cpp \
   tests/genomics/assembly_checkpoints_test.cpp \
+  tests/genomics/bridge_tracer_test.cpp \
   tests/genomics/carried_kmer_exchange_test.cpp \
   tests/genomics/piece_joining_test.cpp \
   tests/genomics/junction_cleaning_test.cpp \

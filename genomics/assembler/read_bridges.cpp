@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "genomics/assembler/memo_placer.hpp"
 #include "genomics/assembler/varint.hpp"
 #include "genomics/kmer/kmer.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
@@ -253,12 +254,13 @@ namespace {
 // Whether the read holds, where the unitig `at.unitig` would put it, one of the unitig's last
 // k+1 k-mers (`last` is where the read would hold the very last one): an error in the read
 // within a k-mer of the dead end hides the last k-mers, not where the read leaves.
-bool holds_unitig_near_end(const ReadThreads& threads, std::string_view bases, const ReadThreads::Place& at,
+template <class Placer>
+bool holds_unitig_near_end(const Placer& threads, std::string_view bases, const EndIndex::Place& at,
                            std::size_t at_start, std::size_t last, std::size_t k) {
   const std::size_t last_offset = threads.unitig_kmers(at.unitig / 2) - 1;
   for (std::size_t back = 0; back <= k && back <= last - at_start && back <= last_offset; ++back) {
     if (last - back == at_start) return at.offset == last_offset - back;
-    const std::optional<ReadThreads::Place> held = threads.place(bases, last - back);
+    const std::optional<EndIndex::Place> held = threads.place(bases, last - back);
     if (held && held->unitig == at.unitig && held->offset == last_offset - back) return true;
   }
   return false;
@@ -298,10 +300,11 @@ std::string bridge_bases(std::string_view between, const std::string& from_end, 
 // A read that begins in a gap and enters a dead beginning (its first k-mer the graph holds,
 // looked for at every base, lies within a k-mer of it): an overhang of that end read the
 // other way, as the same read from the other strand leaves it.
-void add_entering_overhang(const ReadThreads& threads, const DeadEnds& dead,
+template <class Placer>
+void add_entering_overhang(const Placer& threads, const DeadEnds& dead,
                            std::size_t k, std::string_view bases, BridgeVotes& votes) {
   std::size_t first = 0;
-  const std::optional<ReadThreads::Place> at = threads.next_place(bases, 0, 1, first);
+  const std::optional<EndIndex::Place> at = threads.next_place(bases, 0, 1, first);
   if (!at || !dead.head(at->unitig) || at->offset > k || first <= at->offset) return;
   const std::size_t enters = first - at->offset;  // where the read would hold the unitig's first k-mer
   const UnitigGraph::Oriented end = at->unitig ^ 1;
@@ -312,12 +315,13 @@ void add_entering_overhang(const ReadThreads& threads, const DeadEnds& dead,
 
 // One run of ACGT of a read, followed through the graph: at each dead end it leaves, on to the
 // next k-mer the graph holds.
-void bridges_of_run(const ReadThreads& threads, const DeadEnds& dead,
+template <class Placer>
+void bridges_of_run(const Placer& threads, const DeadEnds& dead,
                     std::size_t k, std::string_view bases, BridgeVotes& votes) {
   const std::size_t last_start = bases.size() - k;
   const std::size_t stride = threads.search_stride();
   std::size_t start = 0;
-  std::optional<ReadThreads::Place> at = threads.next_place(bases, 0, stride, start);
+  std::optional<EndIndex::Place> at = threads.next_place(bases, 0, stride, start);
   if (at && start > 0 && dead.head(at->unitig)) add_entering_overhang(threads, dead, k, bases, votes);
   while (at) {
     const std::size_t left_at = start + (threads.unitig_kmers(at->unitig / 2) - 1 - at->offset);
@@ -325,7 +329,7 @@ void bridges_of_run(const ReadThreads& threads, const DeadEnds& dead,
     const std::size_t next = left_at + 1;
     if (!dead.tail(at->unitig)) {
       // The graph goes on: the read follows it, or it has an error here.
-      std::optional<ReadThreads::Place> on = threads.place(bases, next);
+      std::optional<EndIndex::Place> on = threads.place(bases, next);
       if (on) {
         start = next;
         at = on;
@@ -340,7 +344,7 @@ void bridges_of_run(const ReadThreads& threads, const DeadEnds& dead,
     // bridge's bases there to the graph.
     const bool leaves_near_end = holds_unitig_near_end(threads, bases, *at, start, left_at, k);
     std::size_t entered = 0;
-    const std::optional<ReadThreads::Place> into = threads.next_place(bases, next, 1, entered);
+    const std::optional<EndIndex::Place> into = threads.next_place(bases, next, 1, entered);
     if (leaves_near_end && into && into->offset <= k && entered > next + into->offset && dead.head(into->unitig) &&
         into->unitig / 2 != at->unitig / 2) {
       const std::size_t into_start = entered - into->offset;  // where the read would hold its first k-mer
@@ -358,13 +362,23 @@ void bridges_of_run(const ReadThreads& threads, const DeadEnds& dead,
   }
 }
 
-}  // namespace
-
-void find_bridges(const ReadThreads& threads, const DeadEnds& dead, int k, std::string_view read, BridgeVotes& votes) {
+template <class Placer>
+void find_bridges_through(const Placer& threads, const DeadEnds& dead, int k, std::string_view read,
+                          BridgeVotes& votes) {
   const auto length = static_cast<std::size_t>(k);
   for_each_acgt_run(read, length, [&](std::size_t /*begin*/, std::string_view run) {
     bridges_of_run(threads, dead, length, run, votes);
   });
+}
+
+}  // namespace
+
+void find_bridges(const ReadThreads& threads, const DeadEnds& dead, int k, std::string_view read, BridgeVotes& votes) {
+  find_bridges_through(threads, dead, k, read, votes);
+}
+
+void find_bridges(const MemoPlacer& placer, const DeadEnds& dead, int k, std::string_view read, BridgeVotes& votes) {
+  find_bridges_through(placer, dead, k, read, votes);
 }
 
 }  // namespace xenon::genomics

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "genomics/assembler/bridge_tracer.hpp"
+
+#include <stdexcept>
+#include <string_view>
+#include <vector>
+
+namespace xenon::genomics {
+
+BridgeTracer::BridgeTracer(const EndIndex& slice, const DeadEnds& dead, ReadTracer::Ask ask)
+    : slice_(slice), dead_(dead), ask_(std::move(ask)) {}
+
+void BridgeTracer::admit(std::string read) {
+  MemoPlacer first(slice_, read);
+  if (finish(read, first)) return;
+  // Parked with its placer, which notes starts in the read: the same wherever its bases lie.
+  const std::uint64_t id = next_read_++;
+  Waiting& waiting = reads_[id];
+  waiting.read = std::move(read);
+  waiting.placer = std::make_unique<MemoPlacer>(std::move(first));
+  waiting.placer->rebase(waiting.read);
+  ask_needed(id, waiting);
+}
+
+void BridgeTracer::answered(std::uint64_t ticket, std::optional<Place> place) {
+  const auto found = asked_.find(ticket);
+  if (found == asked_.end()) {
+    throw std::invalid_argument("bridge tracer: an answer to ticket " + std::to_string(ticket) +
+                                ", never asked or answered already");
+  }
+  const auto [id, start] = found->second;
+  asked_.erase(found);
+  Waiting& waiting = reads_.at(id);
+  waiting.placer->answered(start, place);
+  if (--waiting.unanswered != 0) return;
+  ++replays_;
+  waiting.placer->begin_pass();
+  if (finish(waiting.read, *waiting.placer)) {
+    reads_.erase(id);
+    return;
+  }
+  ask_needed(id, waiting);
+}
+
+bool BridgeTracer::finish(const std::string& read, const MemoPlacer& placer) {
+  BridgeVotes found;
+  find_bridges(placer, dead_, slice_.k(), read, found);
+  if (placer.stalled()) return false;
+  if (found.size() != 0 || found.overhangs() != 0) votes_.add_encoded(found.encode());
+  return true;
+}
+
+void BridgeTracer::ask_needed(std::uint64_t id, Waiting& waiting) {
+  const auto k = static_cast<std::size_t>(slice_.k());
+  const std::vector<std::size_t> needed = waiting.placer->take_needed();
+  if (needed.empty()) throw std::logic_error("bridge tracer: a stalled pass that needs nothing");
+  waiting.unanswered = needed.size();
+  for (const std::size_t start : needed) {
+    const std::uint64_t ticket = next_ticket_++;
+    asked_.emplace(ticket, std::make_pair(id, start));
+    ask_(slice_.owner_of(waiting.read, start), std::string_view(waiting.read).substr(start, k), ticket);
+  }
+}
+
+}  // namespace xenon::genomics

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Read bridges found through one owner's slice of the end index (EndIndex), as find_bridges
+// finds them through the whole: a read whose lookups another owner must answer waits for those
+// answers, then its pass runs again (MemoPlacer); its votes count once a pass needs nothing.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+#include "genomics/assembler/end_index.hpp"
+#include "genomics/assembler/memo_placer.hpp"
+#include "genomics/assembler/read_bridges.hpp"
+#include "genomics/assembler/read_tracer.hpp"
+
+namespace xenon::genomics {
+
+class BridgeTracer {
+ public:
+  using Place = EndIndex::Place;
+
+  // `slice` and `dead` must outlive the tracer; `ask` as ReadTracer's (never calling answered()).
+  BridgeTracer(const EndIndex& slice, const DeadEnds& dead, ReadTracer::Ask ask);
+
+  // Finds the bridges a read spells: at once where this slice and the filter answer every
+  // lookup (most reads), else once the other owners have answered.
+  void admit(std::string read);
+  // The answer to an ask; an unknown ticket is refused (invalid_argument).
+  void answered(std::uint64_t ticket, std::optional<Place> place);
+
+  std::size_t in_flight() const { return reads_.size(); }  // reads waiting for answers
+  std::size_t waiting() const { return asked_.size(); }    // asks not answered
+  std::uint64_t asks() const { return next_ticket_; }
+  std::uint64_t replays() const { return replays_; }  // passes run again after answers
+  // The votes of every read admitted and finished (in_flight() reads not yet among them).
+  const BridgeVotes& votes() const { return votes_; }
+
+ private:
+  struct Waiting {
+    std::string read;
+    std::unique_ptr<MemoPlacer> placer;  // over `read`, which stays where it is in the map
+    std::size_t unanswered = 0;
+  };
+
+  // A pass over the read through `placer`: true with the votes counted, false stalled.
+  bool finish(const std::string& read, const MemoPlacer& placer);
+  void ask_needed(std::uint64_t id, Waiting& waiting);
+
+  const EndIndex& slice_;
+  const DeadEnds& dead_;
+  ReadTracer::Ask ask_;
+  BridgeVotes votes_;
+  std::unordered_map<std::uint64_t, Waiting> reads_;
+  std::uint64_t next_read_ = 0;
+  std::unordered_map<std::uint64_t, std::pair<std::uint64_t, std::size_t>> asked_;  // ticket: read, start
+  std::uint64_t next_ticket_ = 0;
+  std::uint64_t replays_ = 0;
+};
+
+}  // namespace xenon::genomics
