@@ -20,6 +20,7 @@
 #include "genomics/assembler/read_tracer.hpp"
 #include "genomics/assembler/unitig_graph.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
+#include "tests/genomics/owner_exchange.hpp"
 #include "tests/genomics/random_bases.hpp"
 
 namespace {
@@ -80,15 +81,6 @@ std::vector<std::string> reads_near_gaps(std::mt19937_64& random, const GappedGe
   return reads;
 }
 
-template <class T>
-T take_any(std::mt19937_64& random, std::vector<T>& from) {
-  const std::size_t at = random() % from.size();
-  std::swap(from[at], from.back());
-  T taken = std::move(from.back());
-  from.pop_back();
-  return taken;
-}
-
 TEST(BridgeTracer, OwnersAskingEachOtherFindTheBridgesTheWholeIndexFinds) {
   std::uint64_t asks = 0;
   std::uint64_t replays = 0;
@@ -108,32 +100,18 @@ TEST(BridgeTracer, OwnersAskingEachOtherFindTheBridgesTheWholeIndexFinds) {
     const DeadEnds sent = DeadEnds::of(dead.of_unitig, ends, kBasesK);
     std::vector<EndIndex> slices;
     for (std::size_t owner = 0; owner < owners; ++owner) slices.emplace_back(ends, kK, ReadThreads::kEndSpan, owner, owners);
-    std::vector<KmerAsk> asked;
-    std::vector<KmerAnswer> answers;
+    xenon::testing::OwnerExchange exchange;
     std::vector<BridgeTracer> tracers;
-    for (std::size_t owner = 0; owner < owners; ++owner) {
-      tracers.emplace_back(slices[owner], sent, [&asked, owner](std::size_t to, std::string_view kmer, std::uint64_t ticket) {
-        asked.push_back({owner, to, std::string(kmer), ticket});
-      });
-    }
-    std::size_t admitted = 0;
-    while (true) {
-      std::vector<int> steps;
-      if (admitted < reads.size()) steps.push_back(0);
-      if (!asked.empty()) steps.push_back(1);
-      if (!answers.empty()) steps.push_back(2);
-      if (steps.empty()) break;
-      const int step = steps[random() % steps.size()];
-      if (step == 0) {
+    for (std::size_t owner = 0; owner < owners; ++owner) tracers.emplace_back(slices[owner], sent, exchange.asker(owner));
+    // One step at random: admit a read (each owner every owners-th), or deliver an ask or an answer.
+    for (std::size_t admitted = 0; admitted < reads.size() || !exchange.idle();) {
+      if (admitted < reads.size() && (exchange.idle() || random() % 3 == 0)) {
         tracers[admitted % owners].admit(reads[admitted]);
         ++admitted;
-      } else if (step == 1) {
-        const KmerAsk ask = take_any(random, asked);
-        ASSERT_NE(ask.to, ask.from);
-        answers.push_back(answer_of(slices[ask.to], ask));
       } else {
-        const KmerAnswer answer = take_any(random, answers);
-        tracers[answer.to].answered(answer.ticket, answer.place);
+        exchange.deliver_one(random, slices, [&](std::size_t to, std::uint64_t ticket, std::optional<EndIndex::Place> place) {
+          tracers[to].answered(ticket, place);
+        });
       }
     }
     BridgeVotes found;

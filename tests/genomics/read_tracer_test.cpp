@@ -17,6 +17,7 @@
 #include "genomics/assembler/read_threads.hpp"
 #include "genomics/assembler/read_tracer.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
+#include "tests/genomics/owner_exchange.hpp"
 #include "tests/genomics/random_bases.hpp"
 
 namespace {
@@ -69,15 +70,6 @@ std::vector<std::string> reads_of(std::mt19937_64& random, const std::string& ge
   return reads;
 }
 
-template <class T>
-T take_any(std::mt19937_64& random, std::vector<T>& from) {
-  const std::size_t at = random() % from.size();
-  std::swap(from[at], from.back());
-  T taken = std::move(from.back());
-  from.pop_back();
-  return taken;
-}
-
 void expect_same(const ReadThreads::Traced& traced, const ReadThreads::Traced& expected, const std::string& read) {
   ASSERT_EQ(traced.runs, expected.runs) << read;
   ASSERT_EQ(traced.lead, expected.lead) << read;
@@ -97,15 +89,9 @@ TEST(ReadTracer, OwnersAskingEachOtherThreadEachReadAsTheWholeIndexDoes) {
     const std::size_t window = seed % 2 == 0 ? 1 : 16384;
     std::vector<EndIndex> slices;
     for (std::size_t owner = 0; owner < owners; ++owner) slices.emplace_back(genome.ends, k, span, owner, owners);
-    // Messages between the owners, in flight until the test delivers them, in random order.
-    std::vector<KmerAsk> asked;
-    std::vector<KmerAnswer> answers;
+    xenon::testing::OwnerExchange exchange;
     std::vector<ReadTracer> tracers;
-    for (std::size_t owner = 0; owner < owners; ++owner) {
-      tracers.emplace_back(slices[owner], [&asked, owner](std::size_t to, std::string_view kmer, std::uint64_t ticket) {
-        asked.push_back({owner, to, std::string(kmer), ticket});
-      });
-    }
+    for (std::size_t owner = 0; owner < owners; ++owner) tracers.emplace_back(slices[owner], exchange.asker(owner));
     // Each owner threads every owners-th read, and takes them back in that order.
     std::vector<std::size_t> admitted(owners, 0);
     std::vector<std::size_t> taken(owners, 0);
@@ -121,32 +107,21 @@ TEST(ReadTracer, OwnersAskingEachOtherThreadEachReadAsTheWholeIndexDoes) {
       }
     };
     while (true) {
-      // One step at random: admit a read somewhere, deliver an ask, or deliver an answer.
-      std::vector<int> steps;
+      // One step at random: admit a read somewhere, or deliver an ask or an answer.
+      std::vector<std::size_t> can_admit;
       for (std::size_t owner = 0; owner < owners; ++owner) {
-        if (read_of(owner, admitted[owner]) < reads.size() && tracers[owner].in_flight() < window) steps.push_back(0);
+        if (read_of(owner, admitted[owner]) < reads.size() && tracers[owner].in_flight() < window) can_admit.push_back(owner);
       }
-      if (!asked.empty()) steps.push_back(1);
-      if (!answers.empty()) steps.push_back(2);
-      if (steps.empty()) break;
-      const int step = steps[random() % steps.size()];
-      if (step == 0) {
-        std::vector<std::size_t> can;
-        for (std::size_t owner = 0; owner < owners; ++owner) {
-          if (read_of(owner, admitted[owner]) < reads.size() && tracers[owner].in_flight() < window) can.push_back(owner);
-        }
-        const std::size_t owner = can[random() % can.size()];
+      if (can_admit.empty() && exchange.idle()) break;
+      if (!can_admit.empty() && (exchange.idle() || random() % 3 == 0)) {
+        const std::size_t owner = can_admit[random() % can_admit.size()];
         tracers[owner].admit(reads[read_of(owner, admitted[owner]++)]);
         take_done(owner);
-      } else if (step == 1) {
-        const KmerAsk ask = take_any(random, asked);
-        ASSERT_NE(ask.to, ask.from);
-        answers.push_back(answer_of(slices[ask.to], ask));
-        ++asks;
       } else {
-        const KmerAnswer answer = take_any(random, answers);
-        tracers[answer.to].answered(answer.ticket, answer.place);
-        take_done(answer.to);
+        exchange.deliver_one(random, slices, [&](std::size_t to, std::uint64_t ticket, std::optional<EndIndex::Place> place) {
+          tracers[to].answered(ticket, place);
+          take_done(to);
+        });
       }
       if (::testing::Test::HasFatalFailure()) return;
     }
@@ -158,6 +133,7 @@ TEST(ReadTracer, OwnersAskingEachOtherThreadEachReadAsTheWholeIndexDoes) {
     std::size_t all_taken = 0;
     for (const std::size_t each : taken) all_taken += each;
     EXPECT_EQ(all_taken, reads.size()) << "seed " << seed;
+    asks += exchange.asks();
   }
   EXPECT_GT(asks, 2000u);  // the owners did ask one another (the filter spares most asks)
   EXPECT_GT(crossed, 1000u);  // and reads crossed unitigs
