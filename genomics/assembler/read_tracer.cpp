@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "genomics/assembler/read_tracer.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "genomics/kmer/kmer.hpp"
@@ -10,10 +11,18 @@ namespace xenon::genomics {
 ReadTracer::ReadTracer(const EndIndex& slice, Ask ask)
     : slice_(slice), ask_(std::move(ask)), k_(static_cast<std::size_t>(slice.k())), stride_(slice.search_stride()) {}
 
-void ReadTracer::admit(std::string read) {
-  const std::uint64_t number = first_ + reads_.size();
-  reads_.push_back({std::move(read), {}, 0});
-  Pending& added = reads_.back();  // a deque's elements stay where they are as it grows
+void ReadTracer::admit(std::string_view read) {
+  if (count_ == ring_.size()) {  // full: a larger ring, the oldest first
+    std::vector<Pending> larger(std::max<std::size_t>(16, 2 * ring_.size()));
+    for (std::size_t i = 0; i < count_; ++i) larger[i] = std::move(ring_[(head_ + i) % ring_.size()]);
+    ring_ = std::move(larger);
+    head_ = 0;
+  }
+  const std::uint64_t number = first_ + count_;
+  ++count_;
+  Pending& added = pending(number);
+  added.read.assign(read);
+  added.runs.clear();
   for_each_acgt_run(added.read, k_, [&](std::size_t begin, std::string_view bases) {
     Run run;
     run.begin = begin;
@@ -87,18 +96,19 @@ bool ReadTracer::take(Run& run, const std::optional<Place>& place) const {
   return true;
 }
 
-ReadTracer::Threaded ReadTracer::take_oldest() {
+ReadThreads::Traced ReadTracer::take_oldest() {
   if (!oldest_done()) throw std::logic_error("read tracer: the oldest read is not threaded yet");
-  Pending& oldest = reads_.front();
-  Threaded threaded{std::move(oldest.read), {}};
+  Pending& oldest = ring_[head_];
+  ReadThreads::Traced traced;
   for (Run& run : oldest.runs) {
     if (run.path.empty()) continue;
-    if (threaded.traced.runs.empty()) threaded.traced.lead = run.lead - static_cast<std::int64_t>(run.begin);
-    threaded.traced.runs.push_back(std::move(run.path));
+    if (traced.runs.empty()) traced.lead = run.lead - static_cast<std::int64_t>(run.begin);
+    traced.runs.push_back(std::move(run.path));
   }
-  reads_.pop_front();
+  head_ = (head_ + 1) % ring_.size();
+  --count_;
   ++first_;
-  return threaded;
+  return traced;
 }
 
 }  // namespace xenon::genomics

@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <optional>
 #include <string>
@@ -49,21 +48,18 @@ class ReadTracer {
   // `slice` must outlive the tracer.
   ReadTracer(const EndIndex& slice, Ask ask);
 
-  // Starts threading a read (reads leave in the order they came).
-  void admit(std::string read);
+  // Starts threading a read (reads leave in the order they came), its bases copied in.
+  void admit(std::string_view read);
   // The answer to an ask; an unknown ticket is refused (invalid_argument).
   void answered(std::uint64_t ticket, std::optional<Place> place);
 
-  // Whether the oldest read admitted and not taken is threaded, and it with its threads:
+  // Whether the oldest read admitted and not taken is threaded, its bases, and its threads:
   // exactly ReadThreads::trace() of it through the whole index.
-  bool oldest_done() const { return !reads_.empty() && reads_.front().runs_left == 0; }
-  struct Threaded {
-    std::string read;
-    ReadThreads::Traced traced;
-  };
-  Threaded take_oldest();
+  bool oldest_done() const { return count_ != 0 && ring_[head_].runs_left == 0; }
+  const std::string& oldest_read() const { return ring_.at(head_).read; }
+  ReadThreads::Traced take_oldest();
 
-  std::size_t in_flight() const { return reads_.size(); }  // admitted, not taken
+  std::size_t in_flight() const { return count_; }  // admitted, not taken
   std::size_t waiting() const { return asked_.size(); }    // asks not answered
   std::uint64_t asks() const { return next_ticket_; }
 
@@ -90,14 +86,18 @@ class ReadTracer {
   void advance(std::uint64_t read, std::size_t run);
   // What a run does with the place (or none) of its k-mer at `tried`: whether it goes on.
   bool take(Run& run, const std::optional<Place>& place) const;
-  Pending& pending(std::uint64_t read) { return reads_[static_cast<std::size_t>(read - first_)]; }
+  Pending& pending(std::uint64_t read) { return ring_[(head_ + static_cast<std::size_t>(read - first_)) % ring_.size()]; }
 
   const EndIndex& slice_;
   Ask ask_;
   std::size_t k_;
   std::size_t stride_;
-  std::deque<Pending> reads_;  // admitted, oldest first
-  std::uint64_t first_ = 0;    // the number of reads_.front(), counted from the first admitted
+  // The reads admitted and not taken, oldest at head_: a ring whose slots are used again, so
+  // that a read's bases and runs go where an earlier read's were, without allocating.
+  std::vector<Pending> ring_;
+  std::size_t head_ = 0;
+  std::size_t count_ = 0;
+  std::uint64_t first_ = 0;  // the number of the read at head_, counted from the first admitted
   std::unordered_map<std::uint64_t, std::pair<std::uint64_t, std::size_t>> asked_;  // ticket: read, run
   std::uint64_t next_ticket_ = 0;
 };

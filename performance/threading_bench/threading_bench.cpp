@@ -145,7 +145,7 @@ std::uint64_t thread_sliced(const std::vector<EndIndex>& slices, const std::vect
     answers.clear();
     for (ReadTracer& tracer : tracers) {
       while (tracer.oldest_done()) {
-        for (const auto& run : tracer.take_oldest().traced.runs) crossed += run.size() >= 2 ? 1 : 0;
+        for (const auto& run : tracer.take_oldest().runs) crossed += run.size() >= 2 ? 1 : 0;
       }
     }
   }

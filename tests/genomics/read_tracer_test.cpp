@@ -99,10 +99,10 @@ TEST(ReadTracer, OwnersAskingEachOtherThreadEachReadAsTheWholeIndexDoes) {
     const auto take_done = [&](std::size_t owner) {
       while (tracers[owner].oldest_done()) {
         const std::size_t read = read_of(owner, taken[owner]++);
-        const ReadTracer::Threaded threaded = tracers[owner].take_oldest();
-        ASSERT_EQ(threaded.read, reads[read]);
+        ASSERT_EQ(tracers[owner].oldest_read(), reads[read]);
+        const ReadThreads::Traced traced = tracers[owner].take_oldest();
         const ReadThreads::Traced expected = whole.trace(reads[read]);
-        expect_same(threaded.traced, expected, reads[read]);
+        expect_same(traced, expected, reads[read]);
         for (const auto& run : expected.runs) crossed += run.size() > 1 ? 1 : 0;
       }
     };
