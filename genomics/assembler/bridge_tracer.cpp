@@ -7,8 +7,8 @@
 
 namespace xenon::genomics {
 
-BridgeTracer::BridgeTracer(const EndIndex& slice, const DeadEnds& dead, ReadTracer::Ask ask)
-    : slice_(slice), dead_(dead), ask_(std::move(ask)) {}
+BridgeTracer::BridgeTracer(const EndIndex& slice, const DeadEnds& dead, AskOwner ask)
+    : slice_(slice), dead_(dead), ask_(std::move(ask)), next_ticket_(first_ticket_of(slice.owner())) {}
 
 void BridgeTracer::admit(std::string read) {
   MemoPlacer first(slice_, read);
@@ -23,11 +23,16 @@ void BridgeTracer::admit(std::string read) {
 }
 
 void BridgeTracer::answered(std::uint64_t ticket, std::optional<Place> place) {
+  if (asker_of(ticket) != slice_.owner()) {
+    throw std::invalid_argument("bridge tracer: owner " + std::to_string(slice_.owner()) + " got an answer for owner " +
+                                std::to_string(asker_of(ticket)));
+  }
   const auto found = asked_.find(ticket);
   if (found == asked_.end()) {
     throw std::invalid_argument("bridge tracer: an answer to ticket " + std::to_string(ticket) +
                                 ", never asked or answered already");
   }
+  slice_.check_answer(place);
   const auto [id, start] = found->second;
   asked_.erase(found);
   Waiting& waiting = reads_.at(id);
@@ -57,7 +62,7 @@ void BridgeTracer::ask_needed(std::uint64_t id, Waiting& waiting) {
   waiting.unanswered = needed.size();
   for (const std::size_t start : needed) {
     const std::uint64_t ticket = next_ticket_++;
-    asked_.emplace(ticket, std::make_pair(id, start));
+    asked_.emplace(ticket, Asked{id, start});
     ask_(slice_.owner_of(waiting.read, start), std::string_view(waiting.read).substr(start, k), ticket);
   }
 }

@@ -15,7 +15,7 @@
 #include "genomics/assembler/end_index.hpp"
 #include "genomics/assembler/memo_placer.hpp"
 #include "genomics/assembler/read_bridges.hpp"
-#include "genomics/assembler/read_tracer.hpp"
+#include "genomics/assembler/owner_ask.hpp"
 
 namespace xenon::genomics {
 
@@ -23,18 +23,19 @@ class BridgeTracer {
  public:
   using Place = EndIndex::Place;
 
-  // `slice` and `dead` must outlive the tracer; `ask` as ReadTracer's (never calling answered()).
-  BridgeTracer(const EndIndex& slice, const DeadEnds& dead, ReadTracer::Ask ask);
+  // `slice` and `dead` must outlive the tracer.
+  BridgeTracer(const EndIndex& slice, const DeadEnds& dead, AskOwner ask);
 
   // Finds the bridges a read spells: at once where this slice and the filter answer every
   // lookup (most reads), else once the other owners have answered.
   void admit(std::string read);
-  // The answer to an ask; an unknown ticket is refused (invalid_argument).
+  // The answer to an ask; an unknown ticket, one of another owner's, or a place outside the
+  // graph is refused (invalid_argument).
   void answered(std::uint64_t ticket, std::optional<Place> place);
 
   std::size_t in_flight() const { return reads_.size(); }  // reads waiting for answers
   std::size_t waiting() const { return asked_.size(); }    // asks not answered
-  std::uint64_t asks() const { return next_ticket_; }
+  std::uint64_t asks() const { return next_ticket_ - first_ticket_of(slice_.owner()); }
   std::uint64_t replays() const { return replays_; }  // passes run again after answers
   // The votes of every read admitted and finished (in_flight() reads not yet among them).
   const BridgeVotes& votes() const { return votes_; }
@@ -52,12 +53,17 @@ class BridgeTracer {
 
   const EndIndex& slice_;
   const DeadEnds& dead_;
-  ReadTracer::Ask ask_;
+  AskOwner ask_;
   BridgeVotes votes_;
   std::unordered_map<std::uint64_t, Waiting> reads_;
   std::uint64_t next_read_ = 0;
-  std::unordered_map<std::uint64_t, std::pair<std::uint64_t, std::size_t>> asked_;  // ticket: read, start
-  std::uint64_t next_ticket_ = 0;
+  // ticket: read, start in it, and the owner asked
+  struct Asked {
+    std::uint64_t read;
+    std::size_t start;
+  };
+  std::unordered_map<std::uint64_t, Asked> asked_;
+  std::uint64_t next_ticket_;
   std::uint64_t replays_ = 0;
 };
 

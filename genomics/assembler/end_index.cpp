@@ -38,7 +38,7 @@ EndIndex::EndIndex(int k) : k_(k), end_keys_(end_keys_for(k)) {}
 EndIndex::EndIndex(const std::vector<UnitigEnds>& ends, int k, std::size_t end_span, std::size_t owner,
                    std::size_t owners)
     : k_(k), end_span_(end_span), owner_(owner), owners_(owners), end_keys_(end_keys_for(k)) {
-  if (owners == 0 || owner >= owners) {
+  if (owners == 0 || owners > kMostOwners || owner >= owners) {
     throw std::invalid_argument("unitig ends: owner " + std::to_string(owner) + " of " + std::to_string(owners));
   }
   take_unitig_kmers(ends);
@@ -67,7 +67,9 @@ EndIndex::EndIndex(const std::vector<UnitigEnds>& ends, int k, std::size_t end_s
 // k-mers. A whole unitig of more k-mers than its ends would hold would overfill the slots,
 // sized for those, and a miss would then probe forever.
 void EndIndex::take_unitig_kmers(const std::vector<UnitigEnds>& ends) {
-  if (end_span_ == 0) throw std::invalid_argument("unitig ends: a span of 0 k-mers");
+  if (end_span_ == 0 || end_span_ > kLargestOffset) {
+    throw std::invalid_argument("unitig ends: a span of " + std::to_string(end_span_) + " k-mers");
+  }
   if (ends.size() > 0x7fffffffu) throw std::invalid_argument("unitig ends: more unitigs than paths can name");
   const auto k = static_cast<std::size_t>(k_);
   const std::size_t span = end_span_ + k - 1;
@@ -132,7 +134,7 @@ void EndIndex::insert(EndKeys<Words>& end_keys, const std::string& bases, std::s
                    end_keys.keys[slot] = canonical;
                    Location& location = locations_[slot];
                    location.unitig = static_cast<std::uint32_t>(unitig);
-                   location.offset = static_cast<std::uint32_t>(offset) & kLargestOffset;  // check() saw it fits
+                   location.offset = static_cast<std::uint32_t>(offset) & kLargestOffset;  // take_unitig_kmers() saw it fits
                    location.canonical_forward = same_words<Words>(kmer, canonical) ? 1 : 0;
                  });
 }
@@ -202,11 +204,21 @@ std::optional<EndIndex::Place> EndIndex::place_owned(std::string_view kmer) cons
   if (std::any_of(kmer.begin(), kmer.end(), [](char base) { return kBaseCodes[static_cast<unsigned char>(base)] < 0; })) {
     throw std::invalid_argument("unitig ends: asked where a k-mer with a base not ACGT lies");
   }
-  if (const std::size_t owner = owner_of(kmer, 0); owner != owner_) {
-    throw std::invalid_argument("unitig ends: owner " + std::to_string(owner_) + " asked for a k-mer owner " +
-                                std::to_string(owner) + " holds");
+  const Route routed = route(kmer, 0);
+  if (routed.owner != owner_) {
+    throw std::invalid_argument("unitig ends: owner " + std::to_string(owner_) + " was asked for a k-mer owner " +
+                                std::to_string(routed.owner) + " holds");
   }
-  return place(kmer, 0);
+  return routed.place;
+}
+
+void EndIndex::check_answer(const std::optional<Place>& place) const {
+  if (!place) return;
+  if (place->unitig / 2 >= kmers_.size() || place->offset >= kmers_[place->unitig / 2]) {
+    throw std::invalid_argument("unitig ends: an answer places a k-mer at offset " + std::to_string(place->offset) +
+                                " of unitig " + std::to_string(place->unitig / 2) + ", outside the graph's " +
+                                std::to_string(kmers_.size()) + " unitigs");
+  }
 }
 
 std::optional<EndIndex::Place> EndIndex::place(std::string_view bases, std::size_t start) const {

@@ -55,6 +55,9 @@ class EndIndex {
     return static_cast<std::size_t>(((hash & 0xffffffffu) * owners) >> 32);
   }
 
+  // Owners are numbered in 16 bits (tickets name them: owner_ask.hpp).
+  static constexpr std::size_t kMostOwners = std::size_t{1} << 16;
+
   // Nothing indexed: places nothing (a ReadThreads that only counts).
   explicit EndIndex(int k);
   // The end k-mers of `ends` (within `end_span` k-mers of each end, as UnitigEnds::of cuts
@@ -93,6 +96,9 @@ class EndIndex {
   // bases, with a base not ACGT, or owned by another owner is refused (invalid_argument), as
   // it says the asker routes wrong.
   std::optional<Place> place_owned(std::string_view kmer) const;
+  // Refuses (invalid_argument) an answer that places a k-mer outside the unitigs or past the
+  // last k-mer of its unitig: another owner's answer is a message, not to be trusted.
+  void check_answer(const std::optional<Place>& place) const;
   // The step that finds a read's first placed k-mer: a few spread over the read, as an error
   // breaks the k k-mers around it.
   std::size_t search_stride() const { return std::max<std::size_t>(1, static_cast<std::size_t>(k_) / 4); }

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "genomics/assembler/end_index.hpp"
@@ -33,7 +34,7 @@ class MemoPlacer {
   // Whether the pass looked up a k-mer another owner has not answered for.
   bool stalled() const { return stalled_; }
   // Those k-mers' starts in the read, each once since the last take.
-  std::vector<std::size_t> take_needed() { return std::move(needed_); }
+  std::vector<std::size_t> take_needed() { return std::exchange(needed_, {}); }
   void answered(std::size_t start, std::optional<Place> place);
 
   // As ReadThreads places (bases: a part of the read).

@@ -15,6 +15,8 @@
 
 namespace xenon::genomics {
 
+class MemoPlacer;  // memo_placer.hpp
+
 // Read bridges: where coverage thins to a single read, the k-mers that read alone holds are not
 // solid, and the graph stops at two dead ends with the genome going on between them. A read
 // that leaves one unitig at its dead end and, after k-mers the graph does not hold, enters
@@ -114,7 +116,6 @@ void find_bridges(const ReadThreads& threads, const DeadEnds& dead, int k, std::
 // The same through one owner's slice of the index, the k-mers it cannot place itself taken
 // from `placer`'s answers: what that finds counts only once placer.stalled() is false after it
 // (else it went on as if the k-mers asked for were nowhere: see MemoPlacer).
-class MemoPlacer;
 void find_bridges(const MemoPlacer& placer, const DeadEnds& dead, int k, std::string_view read, BridgeVotes& votes);
 
 }  // namespace xenon::genomics

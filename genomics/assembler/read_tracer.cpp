@@ -8,8 +8,17 @@
 
 namespace xenon::genomics {
 
-ReadTracer::ReadTracer(const EndIndex& slice, Ask ask)
-    : slice_(slice), ask_(std::move(ask)), k_(static_cast<std::size_t>(slice.k())), stride_(slice.search_stride()) {}
+ReadTracer::ReadTracer(const EndIndex& slice, AskOwner ask)
+    : slice_(slice),
+      ask_(std::move(ask)),
+      k_(static_cast<std::size_t>(slice.k())),
+      stride_(slice.search_stride()),
+      next_ticket_(first_ticket_of(slice.owner())) {}
+
+const std::string& ReadTracer::oldest_read() const {
+  if (count_ == 0) throw std::logic_error("read tracer: no read in flight");
+  return ring_[head_].read;
+}
 
 void ReadTracer::admit(std::string_view read) {
   if (count_ == ring_.size()) {  // full: a larger ring, the oldest first
@@ -34,8 +43,16 @@ void ReadTracer::admit(std::string_view read) {
 }
 
 void ReadTracer::answered(std::uint64_t ticket, std::optional<Place> place) {
+  if (asker_of(ticket) != slice_.owner()) {
+    throw std::invalid_argument("read tracer: owner " + std::to_string(slice_.owner()) + " got an answer for owner " +
+                                std::to_string(asker_of(ticket)));
+  }
   const auto found = asked_.find(ticket);
-  if (found == asked_.end()) throw std::invalid_argument("read tracer: an answer to ticket " + std::to_string(ticket) + ", never asked or answered already");
+  if (found == asked_.end()) {
+    throw std::invalid_argument("read tracer: an answer to ticket " + std::to_string(ticket) +
+                                ", never asked or answered already");
+  }
+  slice_.check_answer(place);
   const auto [read, run] = found->second;
   asked_.erase(found);
   Pending& waiting = pending(read);

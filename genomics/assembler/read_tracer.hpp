@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,52 +15,33 @@
 #include <vector>
 
 #include "genomics/assembler/end_index.hpp"
+#include "genomics/assembler/owner_ask.hpp"
 #include "genomics/assembler/read_threads.hpp"
 
 namespace xenon::genomics {
 
-// An ask between owners and its answer, as they travel (a store's lookup messages carry them).
-struct KmerAsk {
-  std::size_t from = 0;  // the owner whose tracer asked
-  std::size_t to = 0;    // the owner that holds the k-mer
-  std::string kmer;
-  std::uint64_t ticket = 0;
-};
-struct KmerAnswer {
-  std::size_t to = 0;  // the owner that asked
-  std::uint64_t ticket = 0;
-  std::optional<EndIndex::Place> place;
-};
-// The answer of `slice` (ask.to's) to an ask, or invalid_argument (EndIndex::place_owned).
-inline KmerAnswer answer_of(const EndIndex& slice, const KmerAsk& ask) {
-  return {ask.from, ask.ticket, slice.place_owned(ask.kmer)};
-}
-
 class ReadTracer {
  public:
   using Place = EndIndex::Place;
-  // Asks `owner` where `kmer` (k bases of the read, as the read has them) lies; the answer,
-  // EndIndex::place_owned there, comes back through answered() with the same ticket. It must
-  // not call answered() itself: the tracer is in the middle of a read.
-  using Ask = std::function<void(std::size_t owner, std::string_view kmer, std::uint64_t ticket)>;
 
   // `slice` must outlive the tracer.
-  ReadTracer(const EndIndex& slice, Ask ask);
+  ReadTracer(const EndIndex& slice, AskOwner ask);
 
   // Starts threading a read (reads leave in the order they came), its bases copied in.
   void admit(std::string_view read);
-  // The answer to an ask; an unknown ticket is refused (invalid_argument).
+  // The answer to an ask; an unknown ticket, one of another owner's, or a place outside the
+  // graph is refused (invalid_argument).
   void answered(std::uint64_t ticket, std::optional<Place> place);
 
   // Whether the oldest read admitted and not taken is threaded, its bases, and its threads:
   // exactly ReadThreads::trace() of it through the whole index.
   bool oldest_done() const { return count_ != 0 && ring_[head_].runs_left == 0; }
-  const std::string& oldest_read() const { return ring_.at(head_).read; }
+  const std::string& oldest_read() const;
   ReadThreads::Traced take_oldest();
 
   std::size_t in_flight() const { return count_; }  // admitted, not taken
   std::size_t waiting() const { return asked_.size(); }    // asks not answered
-  std::uint64_t asks() const { return next_ticket_; }
+  std::uint64_t asks() const { return next_ticket_ - first_ticket_of(slice_.owner()); }
 
  private:
   // A run of ACGT of a read, searched every stride for a k-mer near a unitig's end, then
@@ -89,17 +69,18 @@ class ReadTracer {
   Pending& pending(std::uint64_t read) { return ring_[(head_ + static_cast<std::size_t>(read - first_)) % ring_.size()]; }
 
   const EndIndex& slice_;
-  Ask ask_;
+  AskOwner ask_;
   std::size_t k_;
   std::size_t stride_;
   // The reads admitted and not taken, oldest at head_: a ring whose slots are used again, so
-  // that a read's bases and runs go where an earlier read's were, without allocating.
+  // that a read's bases and runs go where an earlier read's were (only a run that met the
+  // graph allocates: its path, which take_oldest() hands out).
   std::vector<Pending> ring_;
   std::size_t head_ = 0;
   std::size_t count_ = 0;
   std::uint64_t first_ = 0;  // the number of the read at head_, counted from the first admitted
   std::unordered_map<std::uint64_t, std::pair<std::uint64_t, std::size_t>> asked_;  // ticket: read, run
-  std::uint64_t next_ticket_ = 0;
+  std::uint64_t next_ticket_;
 };
 
 }  // namespace xenon::genomics

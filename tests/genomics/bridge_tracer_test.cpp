@@ -140,6 +140,9 @@ TEST(BridgeTracer, AnAnswerNobodyAskedForIsRefused) {
   ASSERT_FALSE(tickets.empty());
   EXPECT_EQ(tracer.in_flight(), 1u);
   EXPECT_THROW(tracer.answered(tickets.back() + 1, std::nullopt), std::invalid_argument);
+  EXPECT_THROW(tracer.answered(first_ticket_of(1), std::nullopt), std::invalid_argument);
+  EXPECT_THROW(tracer.answered(tickets.back(), EndIndex::Place{2 * slice.unitigs() + 1, 0}), std::invalid_argument);
+  EXPECT_EQ(tracer.waiting(), tickets.size()) << "a refused answer leaves its ask waiting";
 }
 
 }  // namespace

@@ -96,7 +96,7 @@ TEST(EndIndexSlices, EachOwnerPlacesTheKmersItOwnsAsTheWholeIndexDoes) {
 
 // Owners are chosen by the hash's low half, and homes by its high half: by the same bits, an
 // owner's k-mers would crowd into a stretch of its slots and its lookups probe on past them.
-TEST(EndIndexSlices, AnOwnersLookupsProbeNoFurtherThanTheWholeIndexs) {
+TEST(EndIndexSlices, AnOwnersLongestProbeStaysWithinFourTimesTheWholeIndexs) {
   std::mt19937_64 random(9);
   constexpr int kK = 31;
   const CutGenome cut = cut_genome(random, kK, 200, 400);

@@ -14,14 +14,14 @@
 #include <vector>
 
 #include "genomics/assembler/end_index.hpp"
-#include "genomics/assembler/read_tracer.hpp"
+#include "genomics/assembler/owner_ask.hpp"
 
 namespace xenon::testing {
 
 class OwnerExchange {
  public:
   // What the tracer of `owner` asks through.
-  genomics::ReadTracer::Ask asker(std::size_t owner) {
+  genomics::AskOwner asker(std::size_t owner) {
     return [this, owner](std::size_t to, std::string_view kmer, std::uint64_t ticket) {
       asked_.push_back({owner, to, std::string(kmer), ticket});
     };

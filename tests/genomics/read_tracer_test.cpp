@@ -80,7 +80,7 @@ TEST(ReadTracer, OwnersAskingEachOtherThreadEachReadAsTheWholeIndexDoes) {
   std::size_t crossed = 0;
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
     std::mt19937_64 random(seed);
-    const int k = seed % 4 == 0 ? 45 : 21;
+    const int k = seed % 4 == 0 ? 45 : seed % 7 == 0 ? 77 : 21;  // k-mers of one, two and four words
     const std::size_t span = seed % 3 == 0 ? 7 : 120;
     const Genome genome = cut_genome(random, static_cast<std::size_t>(k), span);
     const ReadThreads whole(genome.ends, k, span);
@@ -151,8 +151,16 @@ TEST(ReadTracer, AnAnswerNobodyAskedForIsRefused) {
   tracer.admit(read);
   ASSERT_EQ(tickets.size(), 1u);
   EXPECT_THROW(tracer.answered(tickets[0] + 1, std::nullopt), std::invalid_argument);
+  // Another owner's ticket (tickets name their owner), and places outside the graph.
+  EXPECT_THROW(tracer.answered(first_ticket_of(holder), std::nullopt), std::invalid_argument);
+  EXPECT_THROW(tracer.answered(tickets[0], EndIndex::Place{2 * slice.unitigs(), 0}), std::invalid_argument);
+  EXPECT_THROW(tracer.answered(tickets[0], EndIndex::Place{0, slice.unitig_kmers(0)}), std::invalid_argument);
   EXPECT_FALSE(tracer.oldest_done());
   EXPECT_THROW(tracer.take_oldest(), std::logic_error);
+  // Refused, the ask still waits; its true answer lets the read go on.
+  EXPECT_EQ(tracer.waiting(), 1u);
+  tracer.answered(tickets[0], EndIndex(genome.ends, 21, 50, holder, 2).place_owned(read.substr(0, 21)));
+  EXPECT_TRUE(tickets.size() == 2 ? tracer.waiting() == 1 : tracer.waiting() == 0 && tracer.oldest_done());
 }
 
 TEST(ReadTracer, AnOwnerRefusesAKmerItDoesNotHold) {
