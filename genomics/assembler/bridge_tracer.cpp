@@ -23,16 +23,7 @@ void BridgeTracer::admit(std::string read) {
 }
 
 void BridgeTracer::answered(std::uint64_t ticket, std::optional<Place> place) {
-  if (asker_of(ticket) != slice_.owner()) {
-    throw std::invalid_argument("bridge tracer: owner " + std::to_string(slice_.owner()) + " got an answer for owner " +
-                                std::to_string(asker_of(ticket)));
-  }
-  const auto found = asked_.find(ticket);
-  if (found == asked_.end()) {
-    throw std::invalid_argument("bridge tracer: an answer to ticket " + std::to_string(ticket) +
-                                ", never asked or answered already");
-  }
-  slice_.check_answer(place);
+  const auto found = ask_answered(asked_, ticket, place, slice_, "bridge tracer");
   const auto [id, start] = found->second;
   asked_.erase(found);
   Waiting& waiting = reads_.at(id);

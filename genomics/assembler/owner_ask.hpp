@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -42,5 +43,24 @@ inline KmerAnswer answer_of(const EndIndex& slice, const KmerAsk& ask) {
 // of that owner's own asks.
 inline std::uint64_t first_ticket_of(std::size_t owner) { return static_cast<std::uint64_t>(owner) << 48; }
 inline std::size_t asker_of(std::uint64_t ticket) { return static_cast<std::size_t>(ticket >> 48); }
+
+// The entry of `asked` (ticket: what waits on it) that an answer answers, once the answer is
+// checked: a ticket of another owner, one never asked or answered already, or a place outside
+// the graph is refused (invalid_argument, naming `tracer`), and the ask left waiting.
+template <class Asked>
+typename Asked::iterator ask_answered(Asked& asked, std::uint64_t ticket, const std::optional<EndIndex::Place>& place,
+                                      const EndIndex& slice, const char* tracer) {
+  if (asker_of(ticket) != slice.owner()) {
+    throw std::invalid_argument(std::string(tracer) + ": owner " + std::to_string(slice.owner()) +
+                                " got an answer for owner " + std::to_string(asker_of(ticket)));
+  }
+  const auto found = asked.find(ticket);
+  if (found == asked.end()) {
+    throw std::invalid_argument(std::string(tracer) + ": an answer to ticket " + std::to_string(ticket) +
+                                ", never asked or answered already");
+  }
+  slice.check_answer(place);
+  return found;
+}
 
 }  // namespace xenon::genomics

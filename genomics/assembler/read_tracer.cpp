@@ -43,16 +43,7 @@ void ReadTracer::admit(std::string_view read) {
 }
 
 void ReadTracer::answered(std::uint64_t ticket, std::optional<Place> place) {
-  if (asker_of(ticket) != slice_.owner()) {
-    throw std::invalid_argument("read tracer: owner " + std::to_string(slice_.owner()) + " got an answer for owner " +
-                                std::to_string(asker_of(ticket)));
-  }
-  const auto found = asked_.find(ticket);
-  if (found == asked_.end()) {
-    throw std::invalid_argument("read tracer: an answer to ticket " + std::to_string(ticket) +
-                                ", never asked or answered already");
-  }
-  slice_.check_answer(place);
+  const auto found = ask_answered(asked_, ticket, place, slice_, "read tracer");
   const auto [read, run] = found->second;
   asked_.erase(found);
   Pending& waiting = pending(read);
