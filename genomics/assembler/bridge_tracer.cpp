@@ -42,7 +42,7 @@ bool BridgeTracer::finish(const std::string& read, const MemoPlacer& placer) {
   BridgeVotes found;
   find_bridges(placer, dead_, slice_.k(), read, found);
   if (placer.stalled()) return false;
-  if (found.size() != 0 || found.overhangs() != 0) votes_.add_encoded(found.encode());
+  votes_.add_all(found);
   return true;
 }
 

@@ -113,6 +113,11 @@ void BridgeVotes::add_overhang(UnitigGraph::Oriented end, std::string_view junct
   overhangs_[{end, upper_case(junction), upper_case(beyond)}] += reads;
 }
 
+void BridgeVotes::add_all(const BridgeVotes& other) {
+  for (const auto& [bridge, reads] : other.votes_) votes_[bridge] += reads;  // each kept one way already
+  for (const auto& [overhang, reads] : other.overhangs_) overhangs_[overhang] += reads;
+}
+
 std::vector<std::byte> BridgeVotes::encode() const {
   std::vector<std::byte> bytes;
   for (const auto& [bridge, reads] : votes_) {

@@ -88,6 +88,8 @@ class BridgeVotes {
                     std::uint64_t reads = 1);
   // Those of another store or node (encode()), added in.
   void add_encoded(std::span<const std::byte> bytes);
+  // Those counted here by another (a read's, once it is settled), added in.
+  void add_all(const BridgeVotes& other);
   std::vector<std::byte> encode() const;
   std::size_t size() const { return votes_.size(); }
   std::size_t overhangs() const { return overhangs_.size(); }
