@@ -85,6 +85,7 @@ GENOMICS_TEST_SOURCES := \
   tests/genomics/scaffolding_test.cpp \
   tests/genomics/scaling_statistics_test.cpp \
   tests/genomics/sequence_input_test.cpp \
+  tests/genomics/sliced_read_share_test.cpp \
   tests/genomics/tool_options_test.cpp
 
 # Relacy model checks, a binary of their own (mk/correctness.mk).

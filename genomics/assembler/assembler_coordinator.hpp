@@ -28,6 +28,7 @@
 #include "genomics/assembler/read_threads.hpp"
 #include "genomics/assembler/run_record.hpp"
 #include "genomics/assembler/scaffolding.hpp"
+#include "genomics/assembler/end_lookups.hpp"
 #include "genomics/assembler/thread_protocol.hpp"
 #include "genomics/assembler/unitig_walk.hpp"
 #include "genomics/assembler/vertex_table.hpp"
@@ -748,6 +749,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       ++threading_.stores_awaited;
     }
     request.coordinator = this->self();
+    request.threading = ++threadings_;
     // To the first store, which passes it on down the tree (thread_protocol.hpp).
     if (!threading_.stores.empty()) this->send(threading_.stores.front(), ACTION_THREAD_READS, request.encode());
     this->log().line("reads threaded by " + std::to_string(threading_.stores_awaited) + " stores, each " +
@@ -846,6 +848,8 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   void threading_maybe_done() {
     if (threading_.stores_awaited != 0 || threading_.messages_received != threading_.messages_promised) return;
     if (!threading_.failure.empty()) throw std::runtime_error(threading_.failure);
+    // Every store has threaded its reads: none asks another's slice of the end index again.
+    for (const ActorName store : threading_.stores) this->send_value(store, ACTION_THREAD_RELEASE, threadings_);
     if (threading_for_ != ThreadingFor::mates) {
       threading_ = {};
       threaded();
@@ -1009,6 +1013,7 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   ThreadingFor threading_for_ = ThreadingFor::repeats;
   BridgeVotes bridge_votes_;  // while threading for bridges
   Threading threading_;
+  std::uint64_t threadings_ = 0;  // the stores' threadings asked so far, which number them
   Pairing pairing_;
 };
 

@@ -19,6 +19,7 @@
 #include "genomics/assembler/carried_kmer_exchange.hpp"
 #include "genomics/assembler/carried_sequences.hpp"
 #include "genomics/assembler/cleaning_rounds.hpp"
+#include "genomics/assembler/end_lookups.hpp"
 #include "genomics/assembler/filter_keeper.hpp"
 #include "genomics/assembler/graph_protocol.hpp"
 #include "genomics/assembler/junction_cleaning.hpp"
@@ -48,7 +49,9 @@ namespace xenon::genomics {
 // unitigs to the coordinator. Vertices on no walk lie on cycles of unbranched vertices; the
 // coordinator asks for those before cleaning. Later it threads its share of
 // the reads through the cleaned graph's unitigs (ReadShare), as often as the coordinator asks,
-// keeping those that crossed two unitigs to thread them again in the next repeat round.
+// keeping those that crossed two unitigs to thread them again in the next repeat round; with
+// other stores threading, it holds one slice of the index of the unitigs' ends and answers
+// their lookups in it (end_lookups.hpp) until the coordinator says all are done.
 template <int Words>
 class GraphStore : public KmerStore<Words> {
  public:
@@ -133,16 +136,27 @@ class GraphStore : public KmerStore<Words> {
       send_unvisited(message);
       return;
     } else if (action == ACTION_THREAD_READS) {
-      ThreadingRequest request = ThreadingRequest::decode(message.payload(), this->self());
-      for (const ActorName child : request.pass_on_to) this->send(child, ACTION_THREAD_READS, message.share_payload());
-      threading_coordinator_ = request.coordinator;
-      // Last round's kept reads go to the new share, or are dropped when it does not want them.
-      share_ = std::make_unique<ReadShare>(std::move(request), std::move(kept_reads_));
-      kept_reads_ = {};
-      this->send(this->self(), ACTION_THREAD_NEXT);
+      take_threading_request(message);
       return;
     } else if (action == ACTION_THREAD_NEXT) {
+      thread_turn_queued_ = false;
       thread_next_block();
+      return;
+    } else if (action == ACTION_END_ASKS) {
+      end_asks_arrived(message.source(), message.share_payload());
+      return;
+    } else if (action == ACTION_END_ANSWERS) {
+      if (share_ == nullptr) throw std::invalid_argument("graph store: answers to end lookups while threading no reads");
+      share_->answers_arrived(message.payload());
+      if (!thread_turn_queued_ && share_->can_go_on()) thread_next_block();
+      return;
+    } else if (action == ACTION_THREAD_RELEASE) {
+      // Every store has threaded: no more asks of this threading can come. (The next
+      // threading's request may have come first, down the stores' tree: its slice stays.)
+      if (end_slice_ != nullptr && slice_threading_ == message.payload_as<std::uint64_t>()) {
+        end_slice_.reset();
+        release_freed_memory();
+      }
       return;
     } else if (action == ACTION_PAIR_MATES) {
       const PairingRequest request = PairingRequest::decode(message.payload());
@@ -178,8 +192,53 @@ class GraphStore : public KmerStore<Words> {
   }
 
  private:
+  // Passes the request on down the stores' tree and starts this store's share: with other
+  // stores (two owners or more), its slice of the end index then answers their asks, those that
+  // came before the request first.
+  void take_threading_request(const Message& message) {
+    ThreadingRequest request = ThreadingRequest::decode(message.payload(), this->self());
+    for (const ActorName child : request.pass_on_to) this->send(child, ACTION_THREAD_READS, message.share_payload());
+    if (request.threading <= threading_taken_) {
+      throw std::invalid_argument("graph store: threading " + std::to_string(request.threading) + " after threading " +
+                                  std::to_string(threading_taken_));
+    }
+    if (share_ != nullptr) throw std::logic_error("graph store: a threading request while threading");
+    threading_taken_ = request.threading;
+    threading_coordinator_ = request.coordinator;
+    const std::vector<ActorName> owners = request.owners;
+    EndAskBatches::Send send_asks = [this, owners](std::size_t owner, std::vector<std::byte>&& batch) {
+      this->send(owners.at(owner), ACTION_END_ASKS, Payload::copy_of(batch));
+    };
+    // Last round's kept reads go to the new share, or are dropped when it does not want them.
+    share_ = std::make_unique<ReadShare>(std::move(request), std::move(kept_reads_), std::move(send_asks));
+    kept_reads_ = {};
+    end_slice_ = share_->slice();
+    slice_threading_ = threading_taken_;
+    std::vector<EarlyAsks> early;
+    early.swap(early_asks_);
+    for (EarlyAsks& asks : early) end_asks_arrived(asks.from, std::move(asks.batch));
+    this->send(this->self(), ACTION_THREAD_NEXT);
+    thread_turn_queued_ = true;
+  }
+
+  // Another store's asks of this one's slice: answered when they are of the threading this
+  // store holds the slice of, kept when of one whose request has not come yet.
+  void end_asks_arrived(ActorName from, Payload batch) {
+    const std::uint64_t threading = end_lookup_threading(batch.bytes());
+    if (threading > threading_taken_) {
+      early_asks_.push_back({from, std::move(batch)});
+      return;
+    }
+    if (end_slice_ == nullptr || threading != slice_threading_) {
+      throw std::invalid_argument("graph store: end asks of threading " + std::to_string(threading) +
+                                  ", whose slice this store does not hold");
+    }
+    this->send(from, ACTION_END_ANSWERS, Payload::copy_of(answer_end_asks(batch.bytes(), end_slice_->index, threading)));
+  }
+
   // A block of its share of the reads per turn, the next asked of itself, so that messages
-  // to other actors of its worker (the coordinator's, on node 0) are taken in between.
+  // to other actors of its worker (the coordinator's, on node 0) are taken in between; a share
+  // that waits for other stores' answers goes on when they come.
   void thread_next_block() {
     if (share_ == nullptr) throw std::logic_error("graph store: no reads to thread");
     const ActorName coordinator = threading_coordinator_;
@@ -188,13 +247,15 @@ class GraphStore : public KmerStore<Words> {
     });
     if (more) {
       this->send(this->self(), ACTION_THREAD_NEXT);
+      thread_turn_queued_ = true;
       return;
     }
+    if (!share_->finished()) return;  // waits for answers
     this->send(coordinator, ACTION_THREADING_DONE, share_->done().encode());
     kept_reads_ = share_->take_kept();
     threaded_paths_ = share_->take_paths();
     share_.reset();
-    release_freed_memory();  // the index of the unitigs' ends
+    release_freed_memory();  // the index of the unitigs' ends (a slice stays until every store is done)
   }
 
   // A slice of this store's mates a turn, each to the store that owns its pair; then each
@@ -1010,6 +1071,17 @@ class GraphStore : public KmerStore<Words> {
   std::uint64_t unitigs_sent_ = 0;
   std::uint64_t kmers_sent_ = 0;
   std::unique_ptr<ReadShare> share_;  // while threading reads
+  bool thread_turn_queued_ = false;     // an ACTION_THREAD_NEXT on its way to this store
+  // This store's slice of the end index, from its share's start until every store has threaded
+  // (ACTION_THREAD_RELEASE), and the asks of other stores that came before this store's request.
+  std::shared_ptr<const EndSlice> end_slice_;
+  std::uint64_t slice_threading_ = 0;
+  std::uint64_t threading_taken_ = 0;  // the last threading whose request came
+  struct EarlyAsks {
+    ActorName from;
+    Payload batch;
+  };
+  std::vector<EarlyAsks> early_asks_;
   std::vector<std::string> kept_reads_;  // that crossed two unitigs, for the next repeat round
   ActorName threading_coordinator_;
   // Pairing mates: this store's threaded reads until asked to pair, then its router, and the

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,16 +14,79 @@
 
 namespace xenon::genomics {
 
-ReadShare::ReadShare(ThreadingRequest request, std::vector<std::string> kept)
-    : request_(std::move(request)),
-      threads_(request_.ends, static_cast<int>(request_.k), request_.end_span),
-      graph_copy_(ReadThreads::bytes_of(request_.ends) + threads_.index_bytes()) {
+ReadShare::ReadShare(ThreadingRequest request, std::vector<std::string> kept, EndAskBatches::Send send_asks)
+    : request_(std::move(request)) {
   if (request_.rethread_kept) rethread_ = std::move(kept);
-  if (request_.bridges) dead_ = DeadEnds::of(std::move(request_.dead_ends), request_.ends, request_.k);
+  const int k = static_cast<int>(request_.k);
+  if (request_.owners.size() < 2) {
+    threads_.emplace(request_.ends, k, request_.end_span);
+    graph_copy_.emplace(ReadThreads::bytes_of(request_.ends) + threads_->index_bytes());
+    if (request_.bridges) dead_ = DeadEnds::of(std::move(request_.dead_ends), request_.ends, request_.k);
+    return;
+  }
+  if (!send_asks) throw std::invalid_argument("read share: a share of several stores with nowhere to send asks");
+  {
+    // The ends as they came, until this store's slice is cut from them.
+    const GraphCopies::Hold arrived(ReadThreads::bytes_of(request_.ends));
+    slice_ = std::make_shared<EndSlice>(request_.ends, k, request_.end_span, request_.owner, request_.owners.size());
+    if (request_.bridges) dead_ = DeadEnds::of(std::move(request_.dead_ends), request_.ends, request_.k);
+    std::vector<UnitigEnds>().swap(request_.ends);
+  }
+  asks_.emplace(request_.threading, request_.owners.size(), k, std::move(send_asks));
+  AskOwner ask = [this](std::size_t owner, std::string_view kmer, std::uint64_t ticket) {
+    asks_->add(owner, kmer, ticket);
+  };
+  if (request_.bridges) {
+    bridge_tracer_.emplace(slice_->index, dead_, std::move(ask));
+  } else {
+    read_tracer_.emplace(slice_->index, std::move(ask));
+  }
 }
 
 bool ReadShare::step(const Send& send) {
-  if (request_.rethread_kept) return rethread_step(send);
+  if (finished_) throw std::logic_error("read share: a turn after the share ended");
+  if (!input_over_ && unthreaded() < kWindow) {
+    if (request_.rethread_kept) {
+      rethread_some();
+    } else {
+      read_block();
+    }
+  }
+  take_threaded();
+  if (asks_) asks_->flush();  // every ask sent by the end of the turn: none waits on a batch to fill
+  if (input_over_ && unthreaded() == 0) {
+    finish(send);
+    return false;
+  }
+  return can_go_on();
+}
+
+bool ReadShare::can_go_on() const {
+  if (finished_) return false;
+  return input_over_ ? unthreaded() == 0 : unthreaded() < kWindow;
+}
+
+void ReadShare::answers_arrived(std::span<const std::byte> answers) {
+  if (!slice_ || finished_) throw std::invalid_argument("read share: answers to no ask of this share");
+  for_each_end_answer(answers, request_.threading, [this](std::uint64_t ticket, std::optional<EndIndex::Place> place) {
+    if (read_tracer_) {
+      read_tracer_->answered(ticket, place);
+    } else {
+      bridge_tracer_->answered(ticket, place);
+    }
+  });
+  take_threaded();
+  asks_->flush();  // a read the answers let go on may ask again
+}
+
+std::size_t ReadShare::unthreaded() const {
+  if (read_tracer_) return read_tracer_->in_flight();
+  if (bridge_tracer_) return bridge_tracer_->in_flight();
+  return 0;
+}
+
+// The next block of the share's pieces, its records threaded (or admitted to the tracer).
+void ReadShare::read_block() {
   // Each record whole: FASTQ records come in one piece, FASTA ones line by line.
   struct Visitor {
     ReadShare& share;
@@ -43,7 +107,7 @@ bool ReadShare::step(const Send& send) {
       if (splitter_->next(origin, block_)) {
         Visitor visitor{*this};
         SequenceParser(origin, block_, file).parse(visitor);
-        return true;
+        return;
       }
     } catch (const std::exception& error) {
       // The input was read whole when counting: it changed since, or cannot be read again.
@@ -58,24 +122,94 @@ bool ReadShare::step(const Send& send) {
     records_ = 0;
     ++piece_;
   }
-  send_crossed(send);
-  if (request_.bridges) done_.bridges = bridges_.encode();
-  return false;
+  input_over_ = true;
 }
 
 // Last time's kept reads, some thousands a turn (they are not numbered: only pairing needs
 // that, and pairing threads every read).
-bool ReadShare::rethread_step(const Send& send) {
+void ReadShare::rethread_some() {
   const std::size_t end = std::min(rethread_.size(), rethread_at_ + kReadsPerTurn);
   for (; rethread_at_ < end; ++rethread_at_) {
-    std::string& read = rethread_[rethread_at_];
-    add({0, 0, rethread_at_ + 1}, threads_.trace(read), read);
-    read = {};
+    thread_read({0, 0, rethread_at_ + 1}, rethread_[rethread_at_]);
+    rethread_[rethread_at_] = {};
   }
-  if (rethread_at_ < rethread_.size()) return true;
+  if (rethread_at_ < rethread_.size()) return;
   rethread_ = {};
+  input_over_ = true;
+}
+
+void ReadShare::end_record() {
+  if (!record_open_) return;
+  const InputPiece& piece = request_.pieces[piece_];
+  thread_read({piece.file_index, piece.piece, records_}, record_);
+  record_.clear();
+  record_open_ = false;
+}
+
+void ReadShare::thread_read(const ReadPlace& place, std::string& bases) {
+  if (request_.bridges) {
+    ++done_.reads;
+    if (bridge_tracer_) {
+      bridge_tracer_->admit(std::move(bases));
+    } else {
+      find_bridges(*threads_, dead_, static_cast<int>(request_.k), bases, bridges_);
+    }
+    return;
+  }
+  if (!read_tracer_) {
+    add(place, threads_->trace(bases), bases);
+    return;
+  }
+  read_tracer_->admit(bases);
+  if (request_.paths) places_.push_back(place);
+}
+
+void ReadShare::take_threaded() {
+  if (!read_tracer_) return;
+  while (read_tracer_->oldest_done()) {
+    // The read's bases stay in the tracer's slot until another read is admitted into it.
+    const std::string_view bases = read_tracer_->oldest_read();
+    const ReadThreads::Traced traced = read_tracer_->take_oldest();
+    ReadPlace place;
+    if (request_.paths) {
+      place = places_.front();
+      places_.pop_front();
+    }
+    add(place, traced, bases);
+  }
+}
+
+void ReadShare::add(const ReadPlace& place, const ReadThreads::Traced& traced, std::string_view bases) {
+  ++done_.reads;
+  bool crossed = false;
+  for (const std::vector<std::size_t>& run : traced.runs) {
+    if (run.size() < 2) continue;  // only runs that crossed are counted
+    crossed = true;
+    if (!request_.passages) {
+      ++crossed_[run];
+      continue;
+    }
+    for (std::size_t i = 0; i + 2 < run.size(); ++i) {
+      ++passages_[ReadThreads::canonical_passage(run[i], run[i + 1], run[i + 2])];
+    }
+  }
+  if (crossed && request_.keep_crossing_reads) kept_.emplace_back(bases);
+  if (!request_.paths || traced.runs.empty()) return;
+  paths_.places.push_back(place);
+  std::vector<ReadThreads::CompactOriented> path;
+  for (const std::vector<std::size_t>& run : traced.runs) path.insert(path.end(), run.begin(), run.end());
+  paths_.paths.push_back(path);
+  paths_.leads.push_back(traced.lead);
+}
+
+void ReadShare::finish(const Send& send) {
   send_crossed(send);
-  return false;
+  if (bridge_tracer_) {
+    done_.bridges = bridge_tracer_->votes().encode();
+  } else if (request_.bridges) {
+    done_.bridges = bridges_.encode();
+  }
+  finished_ = true;
 }
 
 // Each distinct crossed run (or passage, as a run of three) once, with its count, about a MiB
@@ -96,42 +230,6 @@ void ReadShare::send_crossed(const Send& send) {
   if (message.empty()) return;
   send(std::move(message));
   ++done_.messages;
-}
-
-void ReadShare::end_record() {
-  if (!record_open_) return;
-  const InputPiece& piece = request_.pieces[piece_];
-  if (request_.bridges) {
-    ++done_.reads;
-    find_bridges(threads_, dead_, static_cast<int>(request_.k), record_, bridges_);
-  } else {
-    add({piece.file_index, piece.piece, records_}, threads_.trace(record_), record_);
-  }
-  record_.clear();
-  record_open_ = false;
-}
-
-void ReadShare::add(const ReadPlace& place, const ReadThreads::Traced& traced, std::string& bases) {
-  ++done_.reads;
-  bool crossed = false;
-  for (const std::vector<std::size_t>& run : traced.runs) {
-    if (run.size() < 2) continue;  // only runs that crossed are counted
-    crossed = true;
-    if (!request_.passages) {
-      ++crossed_[run];
-      continue;
-    }
-    for (std::size_t i = 0; i + 2 < run.size(); ++i) {
-      ++passages_[ReadThreads::canonical_passage(run[i], run[i + 1], run[i + 2])];
-    }
-  }
-  if (crossed && request_.keep_crossing_reads) kept_.push_back(std::move(bases));
-  if (!request_.paths || traced.runs.empty()) return;
-  paths_.places.push_back(place);
-  std::vector<ReadThreads::CompactOriented> path;
-  for (const std::vector<std::size_t>& run : traced.runs) path.insert(path.end(), run.begin(), run.end());
-  paths_.paths.push_back(path);
-  paths_.leads.push_back(traced.lead);
 }
 
 }  // namespace xenon::genomics

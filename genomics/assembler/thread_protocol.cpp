@@ -57,6 +57,7 @@ std::uint32_t narrow32(std::uint64_t value, const char* what) {
 Payload ThreadingRequest::encode() const {
   CheckpointWriter writer;
   writer.u64(k);
+  writer.u64(threading);
   writer.u64(coordinator.value());
   writer.u64(keep_crossing_reads ? 1 : 0);
   writer.u64(rethread_kept ? 1 : 0);
@@ -88,6 +89,8 @@ ThreadingRequest ThreadingRequest::decode(std::span<const std::byte> bytes, Acto
   const std::uint64_t k = reader.u64();
   if (k == 0 || k > kMaxK) throw std::invalid_argument("threading request: k = " + std::to_string(k));
   request.k = static_cast<std::uint32_t>(k);
+  request.threading = reader.u64();
+  if (request.threading == 0) throw std::invalid_argument("threading request: a threading numbered 0");
   request.coordinator = ActorName::from_value(reader.u64());
   request.keep_crossing_reads = reader.u64() != 0;
   request.rethread_kept = reader.u64() != 0;
@@ -129,6 +132,12 @@ ThreadingRequest ThreadingRequest::decode(std::span<const std::byte> bytes, Acto
   }
   if (!found) throw std::invalid_argument("threading request: no share for store " + std::to_string(store.value()));
   for (const std::size_t child : merge_tree::children(place, owners.size())) request.pass_on_to.push_back(owners[child]);
+  if (owners.size() > EndIndex::kMostOwners) {
+    throw std::invalid_argument("threading request: " + std::to_string(owners.size()) + " shares, more than " +
+                                std::to_string(EndIndex::kMostOwners));
+  }
+  request.owners = std::move(owners);
+  request.owner = place;
   if (request.passages && (request.paths || request.bridges)) {
     throw std::invalid_argument("threading request: passages asked with paths or bridges");
   }

@@ -21,6 +21,11 @@
 //                                                (three unitigs in a row, canonical), as runs of 3
 //   store -> coordinator  ACTION_THREADING_DONE  ThreadingDone (how many CrossedRuns it sent)
 //   store -> itself       ACTION_THREAD_NEXT     the next block (one block a turn)
+//   store <-> store       ACTION_END_ASKS, ACTION_END_ANSWERS  with two shares or more, each
+//                                                store holds one slice of the index of the
+//                                                unitigs' ends and asks the others where the
+//                                                k-mers they own lie (end_lookups.hpp)
+//   coordinator -> store  ACTION_THREAD_RELEASE  every store has reported: its slice may go
 // Asked for bridges (read_bridges.hpp), a store only finds those its reads spell, and sends
 // them with its report.
 // A store keeps the reads that crossed two unitigs when asked, and threads them again (only
@@ -51,6 +56,9 @@ struct ThreadingRequest {
   };
 
   std::uint32_t k = 0;
+  // Which of the coordinator's threadings this is, counted from 1: what the stores' lookups in
+  // each other's slices of the end index name (end_lookups.hpp).
+  std::uint64_t threading = 0;
   ActorName coordinator;             // where each store reports (not who passed it on)
   bool keep_crossing_reads = false;  // the store keeps the reads that crossed two unitigs
   bool rethread_kept = false;        // thread the reads it kept last time, not its pieces
@@ -64,6 +72,10 @@ struct ThreadingRequest {
   std::vector<Share> shares;       // every store's (encoded)
   std::vector<InputPiece> pieces;  // the receiving store's (decoded; not encoded)
   std::vector<ActorName> pass_on_to;  // the receiving store's children in the tree (decoded)
+  // Every share's store in order, each owning a slice of the end index when there are two or
+  // more, and the receiving store's place among them (decoded).
+  std::vector<ActorName> owners;
+  std::size_t owner = 0;
 
   Payload encode() const;
   // The request as `store` takes it: its own pieces in `pieces` (an error when it has none).

@@ -675,6 +675,7 @@ TEST(ReadThreads, TheUnitigEndsSentToANodeTraceReadsAsTheWholeGraphDoes) {
   SharedRepeat shared(random, 80, 3000, 2500);
   const UnitigGraph& graph = shared.graph;
   ThreadingRequest request;
+  request.threading = 1;
   request.k = kK;
   request.ends = ReadThreads::ends_of(graph, kK);
   ASSERT_TRUE(std::any_of(request.ends.begin(), request.ends.end(), [](const UnitigEnds& ends) { return !ends.tail.empty(); }))
@@ -683,6 +684,12 @@ TEST(ReadThreads, TheUnitigEndsSentToANodeTraceReadsAsTheWholeGraphDoes) {
   request.shares = {{xenon::ActorName::make(0, 0, 7), {}}, {store, {}}};
   const xenon::Payload message = request.encode();
   const ThreadingRequest received = ThreadingRequest::decode(message.bytes(), store);
+  EXPECT_EQ(received.threading, 1u);
+  EXPECT_EQ(received.owners, (std::vector<xenon::ActorName>{xenon::ActorName::make(0, 0, 7), store}));
+  EXPECT_EQ(received.owner, 1u) << "the store's place among the shares: its slice of the end index";
+  request.threading = 0;
+  EXPECT_THROW(ThreadingRequest::decode(request.encode().bytes(), store), std::invalid_argument);
+  request.threading = 1;
   ReadThreads whole(graph, kK);
   const ReadThreads ends(received.ends, kK);
   ReadThreads counted(kK);  // as node 0 counts what the stores traced: no index of its own
@@ -764,6 +771,7 @@ TEST(ReadThreads, ARequestGoesDownATreeOfTheStoresReachingEachOnce) {
   const xenon::ActorName coordinator = xenon::ActorName::make(0, 0, 1);
   for (const std::uint32_t stores : {1u, 2u, 3u, 8u, 13u}) {
     ThreadingRequest request;
+    request.threading = 1;
     request.k = kK;
     request.coordinator = coordinator;
     request.ends = {{1, std::string(kK, 'A'), {}}};
@@ -795,6 +803,7 @@ TEST(ReadThreads, ARequestGoesDownATreeOfTheStoresReachingEachOnce) {
 // Every store is sent the same request and takes its own pieces from it by its name.
 TEST(ReadThreads, EveryStoreTakesItsOwnPiecesFromOneRequest) {
   ThreadingRequest request;
+  request.threading = 1;
   request.k = kK;
   request.end_span = 40;
   request.ends = {{1, std::string(kK, 'A'), {}}};

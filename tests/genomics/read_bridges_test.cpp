@@ -383,6 +383,7 @@ TEST(ReadBridges, VotesComeBackAsTheyWereSent) {
   EXPECT_THROW(refused.add_encoded(not_bases), std::invalid_argument);
 
   ThreadingRequest request;
+  request.threading = 1;
   request.k = kK;
   request.bridges = true;
   request.ends = {{1, std::string(kK, 'A'), {}}, {1, std::string(kK, 'C'), {}}};

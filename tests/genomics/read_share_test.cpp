@@ -132,6 +132,7 @@ TEST(ReadShare, AStoreSendingPassagesGivesTheCountsItsRunsWould) {
 TEST(ReadShare, ARequestForPassagesAndPathsIsRefused) {
   ThreadingRequest request;
   request.k = kK;
+  request.threading = 1;
   request.ends = {{1, std::string(kK, 'A'), {}}};
   request.files = {"a.fq"};
   InputPiece piece;

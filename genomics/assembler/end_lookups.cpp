@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "genomics/assembler/end_lookups.hpp"
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "genomics/kmer/kmer.hpp"
+
+namespace xenon::genomics {
+namespace {
+
+constexpr std::size_t kHeaderBytes = 8;
+constexpr std::size_t kAnswerBytes = 24;
+constexpr std::uint64_t kNowhere = ~std::uint64_t{0};
+
+void put_u64(std::vector<std::byte>& bytes, std::uint64_t value) {
+  std::byte little[8];
+  for (int i = 0; i < 8; ++i) little[i] = static_cast<std::byte>(value >> (8 * i));
+  bytes.insert(bytes.end(), little, little + 8);
+}
+
+std::uint64_t get_u64(std::span<const std::byte> bytes, std::size_t at) {
+  std::uint64_t value = 0;
+  for (int i = 0; i < 8; ++i) value |= static_cast<std::uint64_t>(bytes[at + i]) << (8 * i);
+  return value;
+}
+
+std::size_t packed_bytes(std::size_t k) { return (k + 3) / 4; }
+
+void check_threading(std::span<const std::byte> batch, std::uint64_t threading, const char* what) {
+  const std::uint64_t named = end_lookup_threading(batch);
+  if (named != threading) {
+    throw std::invalid_argument(std::string(what) + " of threading " + std::to_string(named) + ", not " +
+                                std::to_string(threading));
+  }
+}
+
+}  // namespace
+
+EndAskBatches::EndAskBatches(std::uint64_t threading, std::size_t owners, int k, Send send)
+    : threading_(threading), k_(static_cast<std::size_t>(k)), send_(std::move(send)), batches_(owners) {}
+
+void EndAskBatches::add(std::size_t owner, std::string_view kmer, std::uint64_t ticket) {
+  if (kmer.size() != k_) throw std::invalid_argument("end asks: a k-mer of " + std::to_string(kmer.size()) + " bases");
+  std::vector<std::byte>& batch = batches_.at(owner);
+  if (batch.empty()) put_u64(batch, threading_);
+  put_u64(batch, ticket);
+  for (std::size_t at = 0; at < k_; at += 4) {
+    unsigned packed = 0;
+    for (std::size_t i = at; i < at + 4 && i < k_; ++i) {
+      const int code = kBaseCodes[static_cast<unsigned char>(kmer[i])];
+      if (code < 0) throw std::invalid_argument("end asks: a k-mer with a base that is not ACGT");
+      packed |= static_cast<unsigned>(code) << (2 * (i - at));
+    }
+    batch.push_back(static_cast<std::byte>(packed));
+  }
+  if (batch.size() >= kBatchBytes) send(owner);
+}
+
+void EndAskBatches::flush() {
+  for (std::size_t owner = 0; owner < batches_.size(); ++owner) {
+    if (!batches_[owner].empty()) send(owner);
+  }
+}
+
+void EndAskBatches::send(std::size_t owner) {
+  std::vector<std::byte> batch = std::move(batches_[owner]);
+  batches_[owner] = {};
+  ++batches_sent_;
+  send_(owner, std::move(batch));
+}
+
+std::uint64_t end_lookup_threading(std::span<const std::byte> batch) {
+  if (batch.size() < kHeaderBytes) throw std::invalid_argument("end lookups: a batch without its threading");
+  return get_u64(batch, 0);
+}
+
+std::vector<std::byte> answer_end_asks(std::span<const std::byte> asks, const EndIndex& slice,
+                                       std::uint64_t threading) {
+  check_threading(asks, threading, "end asks");
+  const auto k = static_cast<std::size_t>(slice.k());
+  const std::size_t ask_bytes = 8 + packed_bytes(k);
+  if ((asks.size() - kHeaderBytes) % ask_bytes != 0) throw std::invalid_argument("end asks: a batch cut short");
+  std::vector<std::byte> answers;
+  answers.reserve(kHeaderBytes + (asks.size() - kHeaderBytes) / ask_bytes * kAnswerBytes);
+  put_u64(answers, threading);
+  std::string kmer(k, 'A');
+  for (std::size_t at = kHeaderBytes; at < asks.size(); at += ask_bytes) {
+    for (std::size_t i = 0; i < k; ++i) {
+      const auto packed = static_cast<unsigned>(asks[at + 8 + i / 4]);
+      kmer[i] = "ACGT"[(packed >> (2 * (i % 4))) & 3];
+    }
+    const std::optional<EndIndex::Place> place = slice.place_owned(kmer);
+    put_u64(answers, get_u64(asks, at));
+    put_u64(answers, place ? place->unitig : kNowhere);
+    put_u64(answers, place ? place->offset : 0);
+  }
+  return answers;
+}
+
+void for_each_end_answer(std::span<const std::byte> answers, std::uint64_t threading,
+                         const std::function<void(std::uint64_t, std::optional<EndIndex::Place>)>& answered) {
+  check_threading(answers, threading, "end answers");
+  if ((answers.size() - kHeaderBytes) % kAnswerBytes != 0) {
+    throw std::invalid_argument("end answers: a batch cut short");
+  }
+  for (std::size_t at = kHeaderBytes; at < answers.size(); at += kAnswerBytes) {
+    const std::uint64_t unitig = get_u64(answers, at + 8);
+    std::optional<EndIndex::Place> place;
+    if (unitig != kNowhere) {
+      place = EndIndex::Place{static_cast<std::size_t>(unitig), static_cast<std::size_t>(get_u64(answers, at + 16))};
+    }
+    answered(get_u64(answers, at), place);
+  }
+}
+
+}  // namespace xenon::genomics

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The messages by which the stores that thread reads share one end index, each holding its
+// slice (EndIndex, owner_ask.hpp) rather than a copy of every unitig's ends:
+//   store -> store  ACTION_END_ASKS     a batch of asks: where do these k-mers, which you own, lie?
+//   store -> store  ACTION_END_ANSWERS  the batch's answers, one an ask, in its order
+//   coordinator -> store  ACTION_THREAD_RELEASE  the threading is over at every store: its
+//                                                slice may go (the threading's number, a u64)
+// Each batch names its threading (ThreadingRequest::threading): a store that has not yet taken
+// that threading's request keeps the asks until it has its slice; one that has gone past it
+// refuses them.
+// Asks: the threading (8 bytes), then each ask's ticket (8 bytes) and k-mer, 2 bits a base.
+// Answers: the threading, then each ticket and its place (unitig and offset, 8 bytes each;
+// a unitig of all ones when the slice places the k-mer nowhere).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include <xenon/xenon.hpp>
+#include "genomics/assembler/end_index.hpp"
+
+namespace xenon::genomics {
+
+inline constexpr Action ACTION_END_ASKS{"genomics.threads.end-asks"};
+inline constexpr Action ACTION_END_ANSWERS{"genomics.threads.end-answers"};
+inline constexpr Action ACTION_THREAD_RELEASE{"genomics.threads.release"};
+
+// The asks one owner's tracer makes of the others, gathered into a batch per owner: a batch is
+// sent once it holds kBatchBytes, and the rest when flushed (at the end of each turn, so that
+// no ask waits on a batch that never fills).
+class EndAskBatches {
+ public:
+  using Send = std::function<void(std::size_t owner, std::vector<std::byte>&& batch)>;
+  static constexpr std::size_t kBatchBytes = 1 << 16;
+
+  EndAskBatches(std::uint64_t threading, std::size_t owners, int k, Send send);
+
+  // Refuses a k-mer of other than k bases or with a base not ACGT (invalid_argument).
+  void add(std::size_t owner, std::string_view kmer, std::uint64_t ticket);
+  void flush();
+  std::uint64_t batches_sent() const { return batches_sent_; }
+
+ private:
+  void send(std::size_t owner);
+
+  std::uint64_t threading_;
+  std::size_t k_;
+  Send send_;
+  std::vector<std::vector<std::byte>> batches_;  // per owner
+  std::uint64_t batches_sent_ = 0;
+};
+
+// The threading a batch of asks or answers names (invalid_argument when it has no header).
+std::uint64_t end_lookup_threading(std::span<const std::byte> batch);
+
+// The answers of `slice` to a batch of asks of its threading: invalid_argument when the batch
+// is cut short, names another threading, or asks a k-mer the slice does not own.
+std::vector<std::byte> answer_end_asks(std::span<const std::byte> asks, const EndIndex& slice,
+                                       std::uint64_t threading);
+
+// Calls answered(ticket, place) for each answer of a batch of `threading`'s (invalid_argument
+// when it is cut short or names another threading).
+void for_each_end_answer(std::span<const std::byte> answers, std::uint64_t threading,
+                         const std::function<void(std::uint64_t ticket, std::optional<EndIndex::Place>)>& answered);
+
+}  // namespace xenon::genomics
