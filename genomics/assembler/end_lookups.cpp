@@ -40,7 +40,7 @@ void check_threading(std::span<const std::byte> batch, std::uint64_t threading, 
 }  // namespace
 
 EndAskBatches::EndAskBatches(std::uint64_t threading, std::size_t owners, int k, Send send)
-    : threading_(threading), k_(static_cast<std::size_t>(k)), send_(std::move(send)), batches_(owners) {}
+    : threading_(threading), k_(static_cast<std::size_t>(k)), send_(std::move(send)), batches_(owners), asks_in_(owners) {}
 
 void EndAskBatches::add(std::size_t owner, std::string_view kmer, std::uint64_t ticket) {
   if (kmer.size() != k_) throw std::invalid_argument("end asks: a k-mer of " + std::to_string(kmer.size()) + " bases");
@@ -56,6 +56,8 @@ void EndAskBatches::add(std::size_t owner, std::string_view kmer, std::uint64_t 
     }
     batch.push_back(static_cast<std::byte>(packed));
   }
+  ++asks_in_[owner];
+  ++unsent_;
   if (batch.size() >= kBatchBytes) send(owner);
 }
 
@@ -68,6 +70,8 @@ void EndAskBatches::flush() {
 void EndAskBatches::send(std::size_t owner) {
   std::vector<std::byte> batch = std::move(batches_[owner]);
   batches_[owner] = {};
+  unsent_ -= asks_in_[owner];
+  asks_in_[owner] = 0;
   ++batches_sent_;
   send_(owner, std::move(batch));
 }

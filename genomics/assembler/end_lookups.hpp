@@ -31,18 +31,19 @@ inline constexpr Action ACTION_END_ANSWERS{"genomics.threads.end-answers"};
 inline constexpr Action ACTION_THREAD_RELEASE{"genomics.threads.release"};
 
 // The asks one owner's tracer makes of the others, gathered into a batch per owner: a batch is
-// sent once it holds kBatchBytes, and the rest when flushed (at the end of each turn, so that
-// no ask waits on a batch that never fills).
+// sent once it holds kBatchBytes (about a thousand asks at k = 31), and the rest when flushed
+// (by the share, before it waits for answers, so that no ask waits on a batch that never fills).
 class EndAskBatches {
  public:
   using Send = std::function<void(std::size_t owner, std::vector<std::byte>&& batch)>;
-  static constexpr std::size_t kBatchBytes = 1 << 16;
+  static constexpr std::size_t kBatchBytes = 1 << 14;
 
   EndAskBatches(std::uint64_t threading, std::size_t owners, int k, Send send);
 
   // Refuses a k-mer of other than k bases or with a base not ACGT (invalid_argument).
   void add(std::size_t owner, std::string_view kmer, std::uint64_t ticket);
   void flush();
+  std::size_t unsent() const { return unsent_; }  // asks in batches not sent yet
   std::uint64_t batches_sent() const { return batches_sent_; }
 
  private:
@@ -52,6 +53,8 @@ class EndAskBatches {
   std::size_t k_;
   Send send_;
   std::vector<std::vector<std::byte>> batches_;  // per owner
+  std::vector<std::size_t> asks_in_;              // per owner, in its batch
+  std::size_t unsent_ = 0;
   std::uint64_t batches_sent_ = 0;
 };
 

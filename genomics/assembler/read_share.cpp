@@ -53,12 +53,24 @@ bool ReadShare::step(const Send& send) {
     }
   }
   take_threaded();
-  if (asks_) asks_->flush();  // every ask sent by the end of the turn: none waits on a batch to fill
   if (input_over_ && unthreaded() == 0) {
     finish(send);
     return false;
   }
-  return can_go_on();
+  const bool more = can_go_on();
+  flush_unless(more);
+  return more;
+}
+
+// Asks wait in their batches while the share reads on, and while asks it sent are unanswered
+// (a read that goes on from an answer often asks again at once: as each answer came, the tail
+// of a threading sent a few asks a batch); all go once the share would wait for them alone.
+// Fewer, larger messages, and none waits on a batch that never fills: the asks out are
+// answered whatever their askers do.
+void ReadShare::flush_unless(bool reading_on) {
+  if (!asks_ || reading_on) return;
+  const std::size_t waiting = read_tracer_ ? read_tracer_->waiting() : bridge_tracer_->waiting();
+  if (waiting == asks_->unsent()) asks_->flush();  // every ask sent is answered
 }
 
 bool ReadShare::can_go_on() const {
@@ -76,7 +88,7 @@ void ReadShare::answers_arrived(std::span<const std::byte> answers) {
     }
   });
   take_threaded();
-  asks_->flush();  // a read the answers let go on may ask again
+  flush_unless(can_go_on());  // a read the answers let go on may have asked again
 }
 
 std::size_t ReadShare::unthreaded() const {

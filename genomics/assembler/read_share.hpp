@@ -96,6 +96,7 @@ class ReadShare {
   std::size_t unthreaded() const;
   void add(const ReadPlace& place, const ReadThreads::Traced& traced, std::string_view bases);
   void finish(const Send& send);
+  void flush_unless(bool reading_on);
   void send_crossed(const Send& send);
 
   ThreadingRequest request_;
