@@ -11,7 +11,7 @@
 namespace xenon::genomics {
 namespace {
 
-constexpr std::size_t kHeaderBytes = 8;
+constexpr std::size_t kHeaderBytes = 16;  // the threading, the batch's number
 constexpr std::size_t kAnswerBytes = 24;
 constexpr std::uint64_t kNowhere = ~std::uint64_t{0};
 
@@ -39,13 +39,21 @@ void check_threading(std::span<const std::byte> batch, std::uint64_t threading, 
 
 }  // namespace
 
-EndAskBatches::EndAskBatches(std::uint64_t threading, std::size_t owners, int k, Send send)
-    : threading_(threading), k_(static_cast<std::size_t>(k)), send_(std::move(send)), batches_(owners), asks_in_(owners) {}
+EndAskBatches::EndAskBatches(std::uint64_t threading, std::size_t owners, int k, Send send, std::size_t batch_bytes)
+    : threading_(threading),
+      k_(static_cast<std::size_t>(k)),
+      send_(std::move(send)),
+      batch_bytes_(batch_bytes),
+      batches_(owners),
+      asks_in_(owners) {}
 
 void EndAskBatches::add(std::size_t owner, std::string_view kmer, std::uint64_t ticket) {
   if (kmer.size() != k_) throw std::invalid_argument("end asks: a k-mer of " + std::to_string(kmer.size()) + " bases");
   std::vector<std::byte>& batch = batches_.at(owner);
-  if (batch.empty()) put_u64(batch, threading_);
+  if (batch.empty()) {
+    put_u64(batch, threading_);
+    put_u64(batch, 0);  // the batch's number, once it is sent
+  }
   put_u64(batch, ticket);
   for (std::size_t at = 0; at < k_; at += 4) {
     unsigned packed = 0;
@@ -58,7 +66,7 @@ void EndAskBatches::add(std::size_t owner, std::string_view kmer, std::uint64_t 
   }
   ++asks_in_[owner];
   ++unsent_;
-  if (batch.size() >= kBatchBytes) send(owner);
+  if (batch.size() >= batch_bytes_) send(owner);
 }
 
 void EndAskBatches::flush() {
@@ -70,14 +78,41 @@ void EndAskBatches::flush() {
 void EndAskBatches::send(std::size_t owner) {
   std::vector<std::byte> batch = std::move(batches_[owner]);
   batches_[owner] = {};
+  const std::uint64_t number = next_batch_++;
+  for (int i = 0; i < 8; ++i) batch[8 + i] = static_cast<std::byte>(number >> (8 * i));
+  out_.emplace(number, asks_in_[owner]);
   unsent_ -= asks_in_[owner];
   asks_in_[owner] = 0;
-  ++batches_sent_;
   send_(owner, std::move(batch));
 }
 
+void EndAskBatches::take_answers(std::span<const std::byte> answers, const Answered& answered) {
+  check_threading(answers, threading_, "end answers");
+  const std::uint64_t number = get_u64(answers, 8);
+  const auto sent = out_.find(number);
+  if (sent == out_.end()) {
+    throw std::invalid_argument("end answers: to batch " + std::to_string(number) + ", never sent or answered already");
+  }
+  if (answers.size() != kHeaderBytes + sent->second * kAnswerBytes) {
+    throw std::invalid_argument("end answers: " + std::to_string(answers.size()) + " bytes for batch " +
+                                std::to_string(number) + " of " + std::to_string(sent->second) + " asks");
+  }
+  out_.erase(sent);
+  for (std::size_t at = kHeaderBytes; at < answers.size(); at += kAnswerBytes) {
+    const std::uint64_t unitig = get_u64(answers, at + 8);
+    const std::uint64_t offset = get_u64(answers, at + 16);
+    std::optional<EndIndex::Place> place;
+    if (unitig != kNowhere) {
+      place = EndIndex::Place{static_cast<std::size_t>(unitig), static_cast<std::size_t>(offset)};
+    } else if (offset != 0) {
+      throw std::invalid_argument("end answers: a k-mer placed nowhere at an offset");
+    }
+    answered(get_u64(answers, at), place);
+  }
+}
+
 std::uint64_t end_lookup_threading(std::span<const std::byte> batch) {
-  if (batch.size() < kHeaderBytes) throw std::invalid_argument("end lookups: a batch without its threading");
+  if (batch.size() < kHeaderBytes) throw std::invalid_argument("end lookups: a batch without its header");
   return get_u64(batch, 0);
 }
 
@@ -86,12 +121,19 @@ std::vector<std::byte> answer_end_asks(std::span<const std::byte> asks, const En
   check_threading(asks, threading, "end asks");
   const auto k = static_cast<std::size_t>(slice.k());
   const std::size_t ask_bytes = 8 + packed_bytes(k);
-  if ((asks.size() - kHeaderBytes) % ask_bytes != 0) throw std::invalid_argument("end asks: a batch cut short");
+  if (asks.size() == kHeaderBytes || (asks.size() - kHeaderBytes) % ask_bytes != 0) {
+    throw std::invalid_argument("end asks: a batch empty or cut short");
+  }
+  const auto past_last_base = static_cast<unsigned>(0xff << (2 * (k % 4))) & (k % 4 == 0 ? 0u : 0xffu);
   std::vector<std::byte> answers;
   answers.reserve(kHeaderBytes + (asks.size() - kHeaderBytes) / ask_bytes * kAnswerBytes);
   put_u64(answers, threading);
+  put_u64(answers, get_u64(asks, 8));  // the batch's number
   std::string kmer(k, 'A');
   for (std::size_t at = kHeaderBytes; at < asks.size(); at += ask_bytes) {
+    if ((static_cast<unsigned>(asks[at + ask_bytes - 1]) & past_last_base) != 0) {
+      throw std::invalid_argument("end asks: bits set past a k-mer's last base");
+    }
     for (std::size_t i = 0; i < k; ++i) {
       const auto packed = static_cast<unsigned>(asks[at + 8 + i / 4]);
       kmer[i] = "ACGT"[(packed >> (2 * (i % 4))) & 3];
@@ -102,22 +144,6 @@ std::vector<std::byte> answer_end_asks(std::span<const std::byte> asks, const En
     put_u64(answers, place ? place->offset : 0);
   }
   return answers;
-}
-
-void for_each_end_answer(std::span<const std::byte> answers, std::uint64_t threading,
-                         const std::function<void(std::uint64_t, std::optional<EndIndex::Place>)>& answered) {
-  check_threading(answers, threading, "end answers");
-  if ((answers.size() - kHeaderBytes) % kAnswerBytes != 0) {
-    throw std::invalid_argument("end answers: a batch cut short");
-  }
-  for (std::size_t at = kHeaderBytes; at < answers.size(); at += kAnswerBytes) {
-    const std::uint64_t unitig = get_u64(answers, at + 8);
-    std::optional<EndIndex::Place> place;
-    if (unitig != kNowhere) {
-      place = EndIndex::Place{static_cast<std::size_t>(unitig), static_cast<std::size_t>(get_u64(answers, at + 16))};
-    }
-    answered(get_u64(answers, at), place);
-  }
 }
 
 }  // namespace xenon::genomics

@@ -153,7 +153,12 @@ class GraphStore : public KmerStore<Words> {
     } else if (action == ACTION_THREAD_RELEASE) {
       // Every store has threaded: no more asks of this threading can come. (The next
       // threading's request may have come first, down the stores' tree: its slice stays.)
-      if (end_slice_ != nullptr && slice_threading_ == message.payload_as<std::uint64_t>()) {
+      const auto threading = message.payload_as<std::uint64_t>();
+      if (threading > threading_taken_ || (threading == threading_taken_ && share_ != nullptr)) {
+        throw std::invalid_argument("graph store: threading " + std::to_string(threading) +
+                                    " released before this store threaded it");
+      }
+      if (end_slice_ != nullptr && slice_threading_ == threading) {
         end_slice_.reset();
         release_freed_memory();
       }
@@ -197,13 +202,16 @@ class GraphStore : public KmerStore<Words> {
   // came before the request first.
   void take_threading_request(const Message& message) {
     ThreadingRequest request = ThreadingRequest::decode(message.payload(), this->self());
-    for (const ActorName child : request.pass_on_to) this->send(child, ACTION_THREAD_READS, message.share_payload());
     if (request.threading <= threading_taken_) {
       throw std::invalid_argument("graph store: threading " + std::to_string(request.threading) + " after threading " +
                                   std::to_string(threading_taken_));
     }
     if (share_ != nullptr) throw std::logic_error("graph store: a threading request while threading");
+    for (const ActorName child : request.pass_on_to) this->send(child, ACTION_THREAD_READS, message.share_payload());
     threading_taken_ = request.threading;
+    // The last threading is over at every store (this request comes after all reported), so
+    // its slice goes before this one is cut, whether or not its release came first.
+    end_slice_.reset();
     threading_coordinator_ = request.coordinator;
     const std::vector<ActorName> owners = request.owners;
     EndAskBatches::Send send_asks = [this, owners](std::size_t owner, std::vector<std::byte>&& batch) {
@@ -225,7 +233,7 @@ class GraphStore : public KmerStore<Words> {
   // store holds the slice of, kept when of one whose request has not come yet.
   void end_asks_arrived(ActorName from, Payload batch) {
     const std::uint64_t threading = end_lookup_threading(batch.bytes());
-    if (threading > threading_taken_) {
+    if (threading == threading_taken_ + 1) {  // from a store that had the request first
       early_asks_.push_back({from, std::move(batch)});
       return;
     }

@@ -14,8 +14,10 @@
 
 namespace xenon::genomics {
 
-ReadShare::ReadShare(ThreadingRequest request, std::vector<std::string> kept, EndAskBatches::Send send_asks)
-    : request_(std::move(request)) {
+ReadShare::ReadShare(ThreadingRequest request, std::vector<std::string> kept, EndAskBatches::Send send_asks,
+                     std::size_t window, std::size_t batch_bytes)
+    : request_(std::move(request)), window_(window) {
+  if (window_ == 0) throw std::invalid_argument("read share: a window of no reads");
   if (request_.rethread_kept) rethread_ = std::move(kept);
   const int k = static_cast<int>(request_.k);
   if (request_.owners.size() < 2) {
@@ -32,7 +34,7 @@ ReadShare::ReadShare(ThreadingRequest request, std::vector<std::string> kept, En
     if (request_.bridges) dead_ = DeadEnds::of(std::move(request_.dead_ends), request_.ends, request_.k);
     std::vector<UnitigEnds>().swap(request_.ends);
   }
-  asks_.emplace(request_.threading, request_.owners.size(), k, std::move(send_asks));
+  asks_.emplace(request_.threading, request_.owners.size(), k, std::move(send_asks), batch_bytes);
   AskOwner ask = [this](std::size_t owner, std::string_view kmer, std::uint64_t ticket) {
     asks_->add(owner, kmer, ticket);
   };
@@ -45,7 +47,7 @@ ReadShare::ReadShare(ThreadingRequest request, std::vector<std::string> kept, En
 
 bool ReadShare::step(const Send& send) {
   if (finished_) throw std::logic_error("read share: a turn after the share ended");
-  if (!input_over_ && unthreaded() < kWindow) {
+  if (!input_over_ && unthreaded() < window_) {
     if (request_.rethread_kept) {
       rethread_some();
     } else {
@@ -68,19 +70,17 @@ bool ReadShare::step(const Send& send) {
 // Fewer, larger messages, and none waits on a batch that never fills: the asks out are
 // answered whatever their askers do.
 void ReadShare::flush_unless(bool reading_on) {
-  if (!asks_ || reading_on) return;
-  const std::size_t waiting = read_tracer_ ? read_tracer_->waiting() : bridge_tracer_->waiting();
-  if (waiting == asks_->unsent()) asks_->flush();  // every ask sent is answered
+  if (asks_ && !reading_on && asks_->batches_out() == 0) asks_->flush();
 }
 
 bool ReadShare::can_go_on() const {
   if (finished_) return false;
-  return input_over_ ? unthreaded() == 0 : unthreaded() < kWindow;
+  return input_over_ ? unthreaded() == 0 : unthreaded() < window_;
 }
 
 void ReadShare::answers_arrived(std::span<const std::byte> answers) {
   if (!slice_ || finished_) throw std::invalid_argument("read share: answers to no ask of this share");
-  for_each_end_answer(answers, request_.threading, [this](std::uint64_t ticket, std::optional<EndIndex::Place> place) {
+  asks_->take_answers(answers, [this](std::uint64_t ticket, std::optional<EndIndex::Place> place) {
     if (read_tracer_) {
       read_tracer_->answered(ticket, place);
     } else {
@@ -122,6 +122,8 @@ void ReadShare::read_block() {
         return;
       }
     } catch (const std::exception& error) {
+      // Threading a read (or asking for it) failed, not the input: the share cannot finish.
+      if (threading_failed_) throw;
       // The input was read whole when counting: it changed since, or cannot be read again.
       done_.failure = "threading reads: piece " + std::to_string(piece.piece + 1) + " of " +
                       input_display_name(file) + ": " + error.what();
@@ -153,7 +155,12 @@ void ReadShare::rethread_some() {
 void ReadShare::end_record() {
   if (!record_open_) return;
   const InputPiece& piece = request_.pieces[piece_];
-  thread_read({piece.file_index, piece.piece, records_}, record_);
+  try {
+    thread_read({piece.file_index, piece.piece, records_}, record_);
+  } catch (...) {
+    threading_failed_ = true;
+    throw;
+  }
   record_.clear();
   record_open_ = false;
 }
@@ -215,6 +222,9 @@ void ReadShare::add(const ReadPlace& place, const ReadThreads::Traced& traced, s
 }
 
 void ReadShare::finish(const Send& send) {
+  if (asks_ && (asks_->batches_out() != 0 || asks_->unsent() != 0)) {
+    throw std::logic_error("read share: every read threaded with asks still out");
+  }
   send_crossed(send);
   if (bridge_tracer_) {
     done_.bridges = bridge_tracer_->votes().encode();

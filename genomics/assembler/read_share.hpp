@@ -55,14 +55,17 @@ class ReadShare {
   static constexpr std::size_t kMessageBytes = 1 << 20;
 
   static constexpr std::size_t kReadsPerTurn = 4096;  // kept reads threaded again per step
-  // Reads waiting for other stores' answers, at most, before the share stops reading.
+  // Reads waiting for other stores' answers (and those read after them), past which the share
+  // reads no further block until answers come: a turn reads a whole block (or kReadsPerTurn
+  // kept reads), so up to a block's reads more.
   static constexpr std::size_t kWindow = 1 << 14;
 
   // `kept`: the reads this store kept last time, threaded when the request says so.
   // `send_asks`: where the asks of the other owners go (request.owners; needed when there are
-  // two or more), a batch of ACTION_END_ASKS for one of them at a time.
+  // two or more), a batch of ACTION_END_ASKS for one of them at a time, at most `batch_bytes`.
   explicit ReadShare(ThreadingRequest request, std::vector<std::string> kept = {},
-                     EndAskBatches::Send send_asks = {});
+                     EndAskBatches::Send send_asks = {}, std::size_t window = kWindow,
+                     std::size_t batch_bytes = EndAskBatches::kBatchBytes);
   ReadShare(const ReadShare&) = delete;
   ReadShare& operator=(const ReadShare&) = delete;
 
@@ -111,7 +114,9 @@ class ReadShare {
   std::optional<BridgeTracer> bridge_tracer_;
   std::deque<ReadPlace> places_;  // of the reads in the read tracer, when paths are kept
   BridgeVotes bridges_;
+  std::size_t window_;
   bool input_over_ = false;  // every piece (or kept read) read, or one could not be
+  bool threading_failed_ = false;  // threading a read threw: not a failure of the input
   bool finished_ = false;
   std::size_t piece_ = 0;  // the piece being read
   std::unique_ptr<BlockSplitter> splitter_;

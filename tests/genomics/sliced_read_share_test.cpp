@@ -77,8 +77,11 @@ std::string fastq_of(std::mt19937_64& random, const std::string& genome, std::si
 
 // Every store's share of `request` (its pieces of plan_input over `stores`), stepped and its
 // batches delivered in random order until all are done; one store has the whole index.
+// `window` and `batch_bytes` as ReadShare takes them: small, a store stops reading to wait for
+// answers, and sends its asks in many batches.
 Outcome thread_shares(ThreadingRequest request, std::size_t stores, std::uint64_t seed,
-                      const std::vector<std::vector<std::string>>& kept = {}) {
+                      const std::vector<std::vector<std::string>>& kept = {}, std::size_t window = ReadShare::kWindow,
+                      std::size_t batch_bytes = EndAskBatches::kBatchBytes) {
   std::mt19937_64 random(seed);
   std::vector<InputLayout> layouts;
   for (const std::string& file : request.files) layouts.push_back(inspect_input(file));
@@ -105,7 +108,8 @@ Outcome thread_shares(ThreadingRequest request, std::size_t stores, std::uint64_
         [&in_flight, store](std::size_t owner, std::vector<std::byte>&& batch) {
           if (owner == store) throw std::logic_error("a store asked itself");
           in_flight.push_back({owner, store, false, std::move(batch)});
-        }));
+        },
+        window, batch_bytes));
     slices.push_back(shares.back()->slice());
     EXPECT_EQ(slices.back() == nullptr, stores == 1);
   }
@@ -209,6 +213,8 @@ TEST(SlicedReadShare, StoresAskingEachOtherSendAndKeepWhatOneStoreWithTheWholeIn
       const std::string what = "seed " + std::to_string(seed) + ", " + std::to_string(stores) + " stores";
       const Outcome sliced_runs = thread_shares(runs, stores, seed * 10 + stores);
       expect_same(sliced_runs, whole_runs, what + ", runs");
+      expect_same(thread_shares(runs, stores, seed * 10 + stores, {}, 1 + seed % 4, 64), whole_runs,
+                  what + ", runs, stores that wait for answers after a few reads, a few asks a batch");
       EXPECT_EQ(sliced_runs.records, whole_runs.records) << what;
       expect_same(thread_shares(passages, stores, seed * 10 + stores), whole_passages, what + ", passages");
       expect_same(thread_shares(paths, stores, seed * 10 + stores), whole_paths, what + ", paths");
@@ -267,8 +273,9 @@ TEST(SlicedReadShare, StoresAskingEachOtherFindTheBridgesOneStoreFinds) {
   }
 }
 
-// A batch is refused when it names another threading or is cut short, and an ask of a k-mer
-// the slice does not own (the asker routes wrong) is refused too.
+// A batch is refused when it names another threading or is cut short, answers to a batch never
+// sent (or answered already) or short of its asks are refused, and an ask of a k-mer the slice
+// does not own (the asker routes wrong) is refused too.
 TEST(SlicedReadShare, BatchesOfAnotherThreadingOrCutShortAreRefused) {
   std::mt19937_64 random(5);
   std::vector<UnitigEnds> ends;
@@ -278,29 +285,48 @@ TEST(SlicedReadShare, BatchesOfAnotherThreadingOrCutShortAreRefused) {
   EndAskBatches asks(7, 2, kK, [&sent](std::size_t owner, std::vector<std::byte>&& batch) { sent[owner] = std::move(batch); });
   const std::string_view kmer = std::string_view(genome).substr(0, kK);
   const std::size_t owner = first.owner_of(genome, 0);
+  std::size_t second = 1;  // another k-mer of the same owner
+  while (first.owner_of(genome, second) != owner) ++second;
   asks.add(owner, kmer, 42);
+  asks.add(owner, std::string_view(genome).substr(second, kK), 43);
+  EXPECT_EQ(asks.unsent(), 2u);
   asks.flush();
+  EXPECT_EQ(asks.unsent(), 0u);
+  EXPECT_EQ(asks.batches_out(), 1u);
   ASSERT_FALSE(sent[owner].empty());
   EXPECT_EQ(end_lookup_threading(sent[owner]), 7u);
   const EndIndex mine(ends, kK, ReadThreads::kEndSpan, owner, 2);
+  const EndIndex other(ends, kK, ReadThreads::kEndSpan, 1 - owner, 2);
   const std::vector<std::byte> answers = answer_end_asks(sent[owner], mine, 7);
-  std::vector<std::uint64_t> tickets;
-  for_each_end_answer(answers, 7, [&](std::uint64_t ticket, std::optional<EndIndex::Place> place) {
-    tickets.push_back(ticket);
-    EXPECT_EQ(place.has_value(), mine.place(genome, 0).has_value());
-  });
-  EXPECT_EQ(tickets, std::vector<std::uint64_t>{42});
-  EXPECT_THROW(answer_end_asks(sent[owner], mine, 8), std::invalid_argument);
-  EXPECT_THROW(for_each_end_answer(answers, 8, [](std::uint64_t, std::optional<EndIndex::Place>) {}), std::invalid_argument);
+  const auto ignore = [](std::uint64_t, std::optional<EndIndex::Place>) {};
+  EXPECT_THROW(answer_end_asks(sent[owner], mine, 8), std::invalid_argument) << "another threading";
   std::vector<std::byte> short_asks = sent[owner];
   short_asks.pop_back();
-  EXPECT_THROW(answer_end_asks(short_asks, mine, 7), std::invalid_argument);
+  EXPECT_THROW(answer_end_asks(short_asks, mine, 7), std::invalid_argument) << "cut short";
+  std::vector<std::byte> padded = sent[owner];
+  padded.back() |= std::byte{0x80};  // k = 21: the last byte holds one base, in its low 2 bits
+  EXPECT_THROW(answer_end_asks(padded, mine, 7), std::invalid_argument) << "bits past the last base";
+  EXPECT_THROW(answer_end_asks(std::span(sent[owner]).first(16), mine, 7), std::invalid_argument) << "no asks";
+  EXPECT_THROW(answer_end_asks(sent[owner], other, 7), std::invalid_argument) << "a k-mer the slice does not own";
   std::vector<std::byte> short_answers = answers;
-  short_answers.pop_back();
-  EXPECT_THROW(for_each_end_answer(short_answers, 7, [](std::uint64_t, std::optional<EndIndex::Place>) {}),
-               std::invalid_argument);
-  const EndIndex other(ends, kK, ReadThreads::kEndSpan, 1 - owner, 2);
-  EXPECT_THROW(answer_end_asks(sent[owner], other, 7), std::invalid_argument);
+  short_answers.resize(answers.size() - 24);
+  EXPECT_THROW(asks.take_answers(short_answers, ignore), std::invalid_argument) << "an answer missing";
+  std::vector<std::byte> of_another = answers;
+  of_another[0] = std::byte{8};
+  EXPECT_THROW(asks.take_answers(of_another, ignore), std::invalid_argument) << "another threading";
+  std::vector<std::uint64_t> tickets;
+  asks.take_answers(answers, [&](std::uint64_t ticket, std::optional<EndIndex::Place> place) {
+    tickets.push_back(ticket);
+    const std::optional<EndIndex::Place> expected = mine.place(genome, ticket == 42 ? 0 : second);
+    ASSERT_EQ(place.has_value(), expected.has_value());
+    if (place) {
+      EXPECT_EQ(place->unitig, expected->unitig);
+      EXPECT_EQ(place->offset, expected->offset);
+    }
+  });
+  EXPECT_EQ(tickets, (std::vector<std::uint64_t>{42, 43}));
+  EXPECT_EQ(asks.batches_out(), 0u);
+  EXPECT_THROW(asks.take_answers(answers, ignore), std::invalid_argument) << "answered already";
   EXPECT_THROW(asks.add(owner, kmer.substr(1), 1), std::invalid_argument);
   EXPECT_THROW(asks.add(owner, std::string(kK, 'N'), 1), std::invalid_argument);
   EXPECT_THROW(end_lookup_threading({}), std::invalid_argument);
