@@ -10,13 +10,13 @@ namespace xenon::genomics {
 BridgeTracer::BridgeTracer(const EndIndex& slice, const DeadEnds& dead, AskOwner ask)
     : slice_(slice), dead_(dead), ask_(std::move(ask)), next_ticket_(first_ticket_of(slice.owner())) {}
 
-void BridgeTracer::admit(std::string read) {
+void BridgeTracer::admit(std::string_view read) {
   MemoPlacer first(slice_, read);
   if (finish(read, first)) return;
   // Parked with its placer, which notes starts in the read: the same wherever its bases lie.
   const std::uint64_t id = next_read_++;
   Waiting& waiting = reads_[id];
-  waiting.read = std::move(read);
+  waiting.read.assign(read);
   waiting.placer = std::make_unique<MemoPlacer>(std::move(first));
   waiting.placer->rebase(waiting.read);
   ask_needed(id, waiting);
@@ -38,7 +38,7 @@ void BridgeTracer::answered(std::uint64_t ticket, std::optional<Place> place) {
   ask_needed(id, waiting);
 }
 
-bool BridgeTracer::finish(const std::string& read, const MemoPlacer& placer) {
+bool BridgeTracer::finish(std::string_view read, const MemoPlacer& placer) {
   BridgeVotes found;
   find_bridges(placer, dead_, slice_.k(), read, found);
   if (placer.stalled()) return false;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 
@@ -28,7 +29,8 @@ class BridgeTracer {
 
   // Finds the bridges a read spells: at once where this slice and the filter answer every
   // lookup (most reads), else once the other owners have answered.
-  void admit(std::string read);
+  // The bases are copied only when the read must wait for answers.
+  void admit(std::string_view read);
   // The answer to an ask; an unknown ticket, one of another owner's, or a place outside the
   // graph is refused (invalid_argument).
   void answered(std::uint64_t ticket, std::optional<Place> place);
@@ -48,7 +50,7 @@ class BridgeTracer {
   };
 
   // A pass over the read through `placer`: true with the votes counted, false stalled.
-  bool finish(const std::string& read, const MemoPlacer& placer);
+  bool finish(std::string_view read, const MemoPlacer& placer);
   void ask_needed(std::uint64_t id, Waiting& waiting);
 
   const EndIndex& slice_;

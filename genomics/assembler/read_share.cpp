@@ -169,7 +169,7 @@ void ReadShare::thread_read(const ReadPlace& place, std::string& bases) {
   if (request_.bridges) {
     ++done_.reads;
     if (bridge_tracer_) {
-      bridge_tracer_->admit(std::move(bases));
+      bridge_tracer_->admit(bases);
     } else {
       find_bridges(*threads_, dead_, static_cast<int>(request_.k), bases, bridges_);
     }
