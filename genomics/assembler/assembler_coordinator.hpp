@@ -749,9 +749,14 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
       ++threading_.stores_awaited;
     }
     request.coordinator = this->self();
-    request.threading = ++threadings_;
+    // Numbered only when sent: the same stores take part in every threading of a round (the
+    // plan does not change), and each takes every number, which its early asks rely on.
+    request.threading = threadings_ + 1;
     // To the first store, which passes it on down the tree (thread_protocol.hpp).
-    if (!threading_.stores.empty()) this->send(threading_.stores.front(), ACTION_THREAD_READS, request.encode());
+    if (!threading_.stores.empty()) {
+      ++threadings_;
+      this->send(threading_.stores.front(), ACTION_THREAD_READS, request.encode());
+    }
     this->log().line("reads threaded by " + std::to_string(threading_.stores_awaited) + " stores, each " +
                      (request.rethread_kept ? "the reads it kept" : "its share of the input"));
     if (threading_.stores_awaited == 0) threading_maybe_done();

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "genomics/assembler/end_lookups.hpp"
 
-#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -45,25 +44,30 @@ EndAskBatches::EndAskBatches(std::uint64_t threading, std::size_t owners, int k,
       send_(std::move(send)),
       batch_bytes_(batch_bytes),
       batches_(owners),
-      asks_in_(owners) {}
+      asks_in_(owners) {
+  if (k < 1 || k > kMaxKmerLength) throw std::invalid_argument("end asks: k = " + std::to_string(k));
+}
 
 void EndAskBatches::add(std::size_t owner, std::string_view kmer, std::uint64_t ticket) {
   if (kmer.size() != k_) throw std::invalid_argument("end asks: a k-mer of " + std::to_string(kmer.size()) + " bases");
   std::vector<std::byte>& batch = batches_.at(owner);
+  // Packed before any of it goes in: a refused k-mer leaves the batch as it was.
+  std::byte packed[(kMaxKmerLength + 3) / 4];
+  for (std::size_t at = 0; at < k_; at += 4) {
+    unsigned bases = 0;
+    for (std::size_t i = at; i < at + 4 && i < k_; ++i) {
+      const int code = kBaseCodes[static_cast<unsigned char>(kmer[i])];
+      if (code < 0) throw std::invalid_argument("end asks: a k-mer with a base that is not ACGT");
+      bases |= static_cast<unsigned>(code) << (2 * (i - at));
+    }
+    packed[at / 4] = static_cast<std::byte>(bases);
+  }
   if (batch.empty()) {
     put_u64(batch, threading_);
     put_u64(batch, 0);  // the batch's number, once it is sent
   }
   put_u64(batch, ticket);
-  for (std::size_t at = 0; at < k_; at += 4) {
-    unsigned packed = 0;
-    for (std::size_t i = at; i < at + 4 && i < k_; ++i) {
-      const int code = kBaseCodes[static_cast<unsigned char>(kmer[i])];
-      if (code < 0) throw std::invalid_argument("end asks: a k-mer with a base that is not ACGT");
-      packed |= static_cast<unsigned>(code) << (2 * (i - at));
-    }
-    batch.push_back(static_cast<std::byte>(packed));
-  }
+  batch.insert(batch.end(), packed, packed + packed_bytes(k_));
   ++asks_in_[owner];
   ++unsent_;
   if (batch.size() >= batch_bytes_) send(owner);
@@ -97,15 +101,18 @@ void EndAskBatches::take_answers(std::span<const std::byte> answers, const Answe
     throw std::invalid_argument("end answers: " + std::to_string(answers.size()) + " bytes for batch " +
                                 std::to_string(number) + " of " + std::to_string(sent->second) + " asks");
   }
+  for (std::size_t at = kHeaderBytes; at < answers.size(); at += kAnswerBytes) {
+    if (get_u64(answers, at + 8) == kNowhere && get_u64(answers, at + 16) != 0) {
+      throw std::invalid_argument("end answers: a k-mer placed nowhere at an offset");
+    }
+  }
   out_.erase(sent);
+  // Each handed on: one that `answered` refuses ends the run (the tracers check every place).
   for (std::size_t at = kHeaderBytes; at < answers.size(); at += kAnswerBytes) {
     const std::uint64_t unitig = get_u64(answers, at + 8);
-    const std::uint64_t offset = get_u64(answers, at + 16);
     std::optional<EndIndex::Place> place;
     if (unitig != kNowhere) {
-      place = EndIndex::Place{static_cast<std::size_t>(unitig), static_cast<std::size_t>(offset)};
-    } else if (offset != 0) {
-      throw std::invalid_argument("end answers: a k-mer placed nowhere at an offset");
+      place = EndIndex::Place{static_cast<std::size_t>(unitig), static_cast<std::size_t>(get_u64(answers, at + 16))};
     }
     answered(get_u64(answers, at), place);
   }

@@ -233,7 +233,9 @@ class GraphStore : public KmerStore<Words> {
   // store holds the slice of, kept when of one whose request has not come yet.
   void end_asks_arrived(ActorName from, Payload batch) {
     const std::uint64_t threading = end_lookup_threading(batch.bytes());
-    if (threading == threading_taken_ + 1) {  // from a store that had the request first
+    // From a store that had the request first: the coordinator numbers only the threadings it
+    // sends, to the same stores each time, so no other number can come before its request.
+    if (threading == threading_taken_ + 1) {
       early_asks_.push_back({from, std::move(batch)});
       return;
     }

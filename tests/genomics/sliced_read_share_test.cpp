@@ -226,6 +226,7 @@ TEST(SlicedReadShare, StoresAskingEachOtherSendAndKeepWhatOneStoreWithTheWholeIn
       const Outcome sliced_again = thread_shares(again, stores, seed, kept);
       const Outcome whole_again = thread_shares(again, 1, seed, {whole_runs.kept});
       expect_same(sliced_again, whole_again, what + ", kept reads again");
+      expect_same(thread_shares(again, stores, seed, kept, 2, 64), whole_again, what + ", kept reads again, tight");
       EXPECT_EQ(sliced_again.reads, whole_runs.kept.size());
       batches += sliced_runs.batches;
       if (::testing::Test::HasFailure()) return;
@@ -267,8 +268,9 @@ TEST(SlicedReadShare, StoresAskingEachOtherFindTheBridgesOneStoreFinds) {
     const Outcome whole = thread_shares(request, 1, seed);
     ASSERT_GT(whole.bridges.size(), 16u) << "seed " << seed;
     for (std::size_t stores = 2; stores <= 4; ++stores) {
-      expect_same(thread_shares(request, stores, seed * 10 + stores), whole,
-                  "seed " + std::to_string(seed) + ", " + std::to_string(stores) + " stores");
+      const std::string what = "seed " + std::to_string(seed) + ", " + std::to_string(stores) + " stores";
+      expect_same(thread_shares(request, stores, seed * 10 + stores), whole, what);
+      expect_same(thread_shares(request, stores, seed * 10 + stores, {}, 1 + seed % 3, 64), whole, what + ", tight");
     }
   }
 }
@@ -314,6 +316,10 @@ TEST(SlicedReadShare, BatchesOfAnotherThreadingOrCutShortAreRefused) {
   std::vector<std::byte> of_another = answers;
   of_another[0] = std::byte{8};
   EXPECT_THROW(asks.take_answers(of_another, ignore), std::invalid_argument) << "another threading";
+  std::vector<std::byte> nowhere_at_an_offset = answers;
+  for (std::size_t byte = 16 + 8; byte < 16 + 16; ++byte) nowhere_at_an_offset[byte] = std::byte{0xff};  // the first's unitig
+  nowhere_at_an_offset[16 + 16] = std::byte{1};                                                        // and its offset
+  EXPECT_THROW(asks.take_answers(nowhere_at_an_offset, ignore), std::invalid_argument) << "nowhere, at an offset";
   std::vector<std::uint64_t> tickets;
   asks.take_answers(answers, [&](std::uint64_t ticket, std::optional<EndIndex::Place> place) {
     tickets.push_back(ticket);
@@ -329,6 +335,9 @@ TEST(SlicedReadShare, BatchesOfAnotherThreadingOrCutShortAreRefused) {
   EXPECT_THROW(asks.take_answers(answers, ignore), std::invalid_argument) << "answered already";
   EXPECT_THROW(asks.add(owner, kmer.substr(1), 1), std::invalid_argument);
   EXPECT_THROW(asks.add(owner, std::string(kK, 'N'), 1), std::invalid_argument);
+  EXPECT_EQ(asks.unsent(), 0u) << "a refused k-mer leaves no ask behind";
+  asks.flush();
+  EXPECT_EQ(asks.batches_out(), 0u) << "nor a batch to send";
   EXPECT_THROW(end_lookup_threading({}), std::invalid_argument);
 }
 
