@@ -15,16 +15,11 @@ constexpr std::size_t kAnswerBytes = 24;
 constexpr std::uint64_t kNowhere = ~std::uint64_t{0};
 
 void put_u64(std::vector<std::byte>& bytes, std::uint64_t value) {
-  std::byte little[8];
-  for (int i = 0; i < 8; ++i) little[i] = static_cast<std::byte>(value >> (8 * i));
-  bytes.insert(bytes.end(), little, little + 8);
+  bytes.resize(bytes.size() + 8);
+  store_le64(bytes.data() + bytes.size() - 8, value);
 }
 
-std::uint64_t get_u64(std::span<const std::byte> bytes, std::size_t at) {
-  std::uint64_t value = 0;
-  for (int i = 0; i < 8; ++i) value |= static_cast<std::uint64_t>(bytes[at + i]) << (8 * i);
-  return value;
-}
+std::uint64_t get_u64(std::span<const std::byte> bytes, std::size_t at) { return load_le64(bytes.data() + at); }
 
 std::size_t packed_bytes(std::size_t k) { return (k + 3) / 4; }
 
@@ -83,7 +78,7 @@ void EndAskBatches::send(std::size_t owner) {
   std::vector<std::byte> batch = std::move(batches_[owner]);
   batches_[owner] = {};
   const std::uint64_t number = next_batch_++;
-  for (int i = 0; i < 8; ++i) batch[8 + i] = static_cast<std::byte>(number >> (8 * i));
+  store_le64(batch.data() + 8, number);
   out_.emplace(number, asks_in_[owner]);
   unsent_ -= asks_in_[owner];
   asks_in_[owner] = 0;

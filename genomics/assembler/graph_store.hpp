@@ -158,7 +158,7 @@ class GraphStore : public KmerStore<Words> {
         throw std::invalid_argument("graph store: threading " + std::to_string(threading) +
                                     " released before this store threaded it");
       }
-      if (end_slice_ != nullptr && slice_threading_ == threading) {
+      if (end_slice_ != nullptr && threading == threading_taken_) {
         end_slice_.reset();
         release_freed_memory();
       }
@@ -221,7 +221,6 @@ class GraphStore : public KmerStore<Words> {
     share_ = std::make_unique<ReadShare>(std::move(request), std::move(kept_reads_), std::move(send_asks));
     kept_reads_ = {};
     end_slice_ = share_->slice();
-    slice_threading_ = threading_taken_;
     std::vector<EarlyAsks> early;
     early.swap(early_asks_);
     for (EarlyAsks& asks : early) end_asks_arrived(asks.from, std::move(asks.batch));
@@ -239,7 +238,7 @@ class GraphStore : public KmerStore<Words> {
       early_asks_.push_back({from, std::move(batch)});
       return;
     }
-    if (end_slice_ == nullptr || threading != slice_threading_) {
+    if (end_slice_ == nullptr || threading != threading_taken_) {
       throw std::invalid_argument("graph store: end asks of threading " + std::to_string(threading) +
                                   ", whose slice this store does not hold");
     }
@@ -1082,10 +1081,10 @@ class GraphStore : public KmerStore<Words> {
   std::uint64_t kmers_sent_ = 0;
   std::unique_ptr<ReadShare> share_;  // while threading reads
   bool thread_turn_queued_ = false;     // an ACTION_THREAD_NEXT on its way to this store
-  // This store's slice of the end index, from its share's start until every store has threaded
-  // (ACTION_THREAD_RELEASE), and the asks of other stores that came before this store's request.
+  // This store's slice of the end index (of threading_taken_'s), from its share's start until
+  // every store has threaded (ACTION_THREAD_RELEASE), and the asks of other stores that came
+  // before this store's request.
   std::shared_ptr<const EndSlice> end_slice_;
-  std::uint64_t slice_threading_ = 0;
   std::uint64_t threading_taken_ = 0;  // the last threading whose request came
   struct EarlyAsks {
     ActorName from;

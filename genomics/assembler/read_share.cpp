@@ -165,7 +165,7 @@ void ReadShare::end_record() {
   record_open_ = false;
 }
 
-void ReadShare::thread_read(const ReadPlace& place, std::string& bases) {
+void ReadShare::thread_read(const ReadPlace& place, std::string_view bases) {
   if (request_.bridges) {
     ++done_.reads;
     if (bridge_tracer_) {

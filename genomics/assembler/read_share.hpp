@@ -92,8 +92,8 @@ class ReadShare {
   void read_block();
   void rethread_some();
   void end_record();
-  // Threads a read (its bases may be taken), or admits it to the tracer.
-  void thread_read(const ReadPlace& place, std::string& bases);
+  // Threads a read, or admits it to the tracer (which copies what it keeps).
+  void thread_read(const ReadPlace& place, std::string_view bases);
   // The reads the tracer has threaded, oldest first.
   void take_threaded();
   std::size_t unthreaded() const;
