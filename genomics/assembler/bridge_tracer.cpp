@@ -3,7 +3,6 @@
 
 #include <stdexcept>
 #include <string_view>
-#include <vector>
 
 namespace xenon::genomics {
 
@@ -28,7 +27,6 @@ void BridgeTracer::answered(std::uint64_t ticket, std::optional<Place> place) {
   asked_.erase(found);
   Waiting& waiting = reads_.at(id);
   waiting.placer->answered(start, place);
-  if (--waiting.unanswered != 0) return;
   ++replays_;
   waiting.placer->begin_pass();
   if (finish(waiting.read, *waiting.placer)) {
@@ -47,15 +45,10 @@ bool BridgeTracer::finish(std::string_view read, const MemoPlacer& placer) {
 }
 
 void BridgeTracer::ask_needed(std::uint64_t id, Waiting& waiting) {
-  const auto k = static_cast<std::size_t>(slice_.k());
-  const std::vector<std::size_t> needed = waiting.placer->take_needed();
-  if (needed.empty()) throw std::logic_error("bridge tracer: a stalled pass that needs nothing");
-  waiting.unanswered = needed.size();
-  for (const std::size_t start : needed) {
-    const std::uint64_t ticket = next_ticket_++;
-    asked_.emplace(ticket, Asked{id, start});
-    ask_(slice_.owner_of(waiting.read, start), std::string_view(waiting.read).substr(start, k), ticket);
-  }
+  const std::size_t start = waiting.placer->take_needed();
+  const std::uint64_t ticket = next_ticket_++;
+  asked_.emplace(ticket, Asked{id, start});
+  ask_(slice_.owner_of(waiting.read, start), std::string_view(waiting.read).substr(start, static_cast<std::size_t>(slice_.k())), ticket);
 }
 
 }  // namespace xenon::genomics

@@ -2,6 +2,7 @@
 // Read bridges found through one owner's slice of the end index (EndIndex), as find_bridges
 // finds them through the whole: a read whose lookups another owner must answer waits for those
 // answers, then its pass runs again (MemoPlacer); its votes count once a pass needs nothing.
+// A read waits on one ask at a time: a pass stops at the first k-mer it lacks.
 #pragma once
 
 #include <cstddef>
@@ -38,7 +39,7 @@ class BridgeTracer {
   std::size_t in_flight() const { return reads_.size(); }  // reads waiting for answers
   std::size_t waiting() const { return asked_.size(); }    // asks not answered
   std::uint64_t asks() const { return next_ticket_ - first_ticket_of(slice_.owner()); }
-  std::uint64_t replays() const { return replays_; }  // passes run again after answers
+  std::uint64_t replays() const { return replays_; }  // passes run again after answers: one an ask
   // The votes of every read admitted and finished (in_flight() reads not yet among them).
   const BridgeVotes& votes() const { return votes_; }
 
@@ -46,7 +47,6 @@ class BridgeTracer {
   struct Waiting {
     std::string read;
     std::unique_ptr<MemoPlacer> placer;  // over `read`, which stays where it is in the map
-    std::size_t unanswered = 0;
   };
 
   // A pass over the read through `placer`: true with the votes counted, false stalled.
