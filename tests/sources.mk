@@ -82,6 +82,7 @@ GENOMICS_TEST_SOURCES := \
   tests/genomics/read_share_test.cpp \
   tests/genomics/read_threads_test.cpp \
   tests/genomics/read_tracer_test.cpp \
+  tests/genomics/resident_memory_timeline_test.cpp \
   tests/genomics/scaffolding_test.cpp \
   tests/genomics/scaling_statistics_test.cpp \
   tests/genomics/sequence_input_test.cpp \

@@ -3,8 +3,10 @@
 
 #include <sys/resource.h>
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -17,6 +19,7 @@
 #include "genomics/io/run_log.hpp"
 #include "genomics/run/exchanges.hpp"
 #include "genomics/run/graph_copies.hpp"
+#include "genomics/run/resident_memory_timeline.hpp"
 #include "genomics/run/scattered_bytes.hpp"
 
 namespace xenon::genomics {
@@ -24,9 +27,10 @@ namespace xenon::genomics {
 // --stats DIR: after the run, each node writes DIR/TOOL-node-N.json with what it cost that
 // node, for performance/scaling/scaling_report.py to lay the nodes side by side: its peak
 // memory, the time its workers spent in receive() (in total and per 50 ms of wall-clock
-// time), what it sent to other nodes, and how much input it read. Node 0 adds the tool's
-// phases (from its log) with their Unix times, which the report maps onto every node's busy
-// timeline; so the per-phase figures of a node come from its own timeline.
+// time), its resident memory (the most in each of the same 50 ms), what it sent to other
+// nodes, and how much input it read. Node 0 adds the tool's phases (from its log) with their
+// Unix times, which the report maps onto every node's timelines; so the per-phase figures of
+// a node come from its own timelines.
 class NodeStatistics {
  public:
   // Before the run: creates `directory` (empty: no statistics), so that a directory that
@@ -40,6 +44,7 @@ class NodeStatistics {
       throw std::runtime_error(directory_ + ": cannot create the statistics directory" +
                                (error ? ": " + error.message() : std::string()));
     }
+    memory_ = std::make_unique<ResidentMemoryTimeline>();
   }
 
   // Before the Engine is built: with statistics asked for, its workers measure their busy CPU
@@ -57,7 +62,12 @@ class NodeStatistics {
     field(json, "workers", std::to_string(engine.worker_count()));
     field(json, "started_unix_nanoseconds", std::to_string(started_unix_));
     field(json, "ended_unix_nanoseconds", std::to_string(unix_nanoseconds()));
+    const ResidentMemoryTimeline::Timeline memory = memory_->timeline();
     field(json, "peak_rss_bytes", std::to_string(peak_rss_bytes()));
+    field(json, "rss_timeline_start_unix_nanoseconds", std::to_string(memory.start_unix_nanoseconds));
+    field(json, "rss_timeline_bucket_nanoseconds",
+          std::to_string(std::chrono::nanoseconds(ResidentMemoryTimeline::kBucket).count()));
+    field(json, "rss_timeline_peak_bytes", list(memory.peak_bytes));
     field(json, "input_bytes_read", std::to_string(input_bytes_read_by_this_process().load(std::memory_order_relaxed)));
     field(json, "messages_received", std::to_string(statistics.messages_received));
     field(json, "messages_to_other_nodes", std::to_string(statistics.messages_to_other_nodes));
@@ -163,6 +173,7 @@ class NodeStatistics {
   std::string tool_;
   std::string directory_;
   std::int64_t started_unix_;
+  std::unique_ptr<ResidentMemoryTimeline> memory_;  // with a directory
 };
 
 }  // namespace xenon::genomics

@@ -19,7 +19,10 @@ Lines (key=value, machine-readable):
       steps after the cleaning work on); the other phases come from node 0's log, mapped
       onto each node's busy timeline (50 ms buckets, split by overlap).
   SCALING_PHASE tool=T P=P phase=NAME busy_total_s= busy_max_s= max_over_mean= serial_s=
-      [busy_cpu_total_s= serial_cpu_s=]
+      [busy_cpu_total_s= serial_cpu_s=] [peak_rss_max_mib= peak_rss_rank=]
+      (a phase's peak_rss_mib on each node, and the largest of them with its rank: the most the
+      node held resident in the 50 ms buckets the phase overlaps, where the statistics carry
+      the resident memory timeline; a phase run several times, every run)
   SCALING_RUN tool=T P=P busy_total_s= serial_s= serial_fraction= busy_max_over_mean= peak_rss_max_mib=
       bytes_sent_total= msgs_sent_total= input_share_max= wall_s= [graph_copy_max_mib=]
       [busy_cpu_total_s= busy_cpu_max_over_mean= serial_cpu_s= serial_cpu_fraction=]
@@ -43,6 +46,9 @@ REQUIRED = ("tool", "node", "nodes", "peak_rss_bytes", "input_bytes_read", "mess
             "bytes_to_other_nodes", "busy_nanoseconds", "worker_busy_nanoseconds",
             "busy_timeline_start_unix_nanoseconds", "busy_timeline_bucket_nanoseconds",
             "busy_timeline_nanoseconds", "phases", "started_unix_nanoseconds", "ended_unix_nanoseconds")
+
+# Each node's resident memory per 50 ms (the most in each), where --stats measured it.
+RSS_TIMELINE = ("rss_timeline_start_unix_nanoseconds", "rss_timeline_bucket_nanoseconds", "rss_timeline_peak_bytes")
 
 
 class ReportError(Exception):
@@ -74,6 +80,11 @@ def load_run(directory):
                 raise ReportError(f"{path}: worker busy CPU times do not sum to busy_cpu_nanoseconds")
             if sum(node.get("busy_cpu_timeline_nanoseconds", [])) != node["busy_cpu_nanoseconds"]:
                 raise ReportError(f"{path}: busy CPU timeline does not sum to busy_cpu_nanoseconds")
+        rss_keys = [key for key in RSS_TIMELINE if key in node]
+        if rss_keys and len(rss_keys) != len(RSS_TIMELINE):
+            raise ReportError(f"{path}: only some of the resident memory timeline's fields ({', '.join(rss_keys)})")
+        if rss_keys and (node["rss_timeline_bucket_nanoseconds"] <= 0 or not node["rss_timeline_peak_bytes"]):
+            raise ReportError(f"{path}: an empty resident memory timeline")
         node["path"] = path
         nodes.append(node)
     tools = {node["tool"] for node in nodes}
@@ -145,6 +156,25 @@ def analyse(nodes, threshold, key="busy_timeline_nanoseconds"):
     return names, busy, serial, serial_total
 
 
+def phase_memory(nodes):
+    """Each phase's peak resident memory on each node (the most of the node's timeline buckets
+    that overlap any of the phase's intervals), by phase name; {} where a node lacks a timeline."""
+    if not all(RSS_TIMELINE[0] in node for node in nodes):
+        return {}
+    peaks = {}
+    for name, began, ended in phase_intervals(nodes):
+        line = peaks.setdefault(name, [0] * len(nodes))
+        for rank, node in enumerate(nodes):
+            start = node["rss_timeline_start_unix_nanoseconds"]
+            width = node["rss_timeline_bucket_nanoseconds"]
+            values = node["rss_timeline_peak_bytes"]
+            first = max(0, (began - start) // width)
+            last = min(len(values) - 1, (max(ended, began + 1) - 1 - start) // width)
+            if first <= last:
+                line[rank] = max(line[rank], max(values[first:last + 1]))
+    return peaks
+
+
 def label(name):
     """A phase name as one word: "repeats, round 1" -> "repeats_round_1"."""
     return re.sub(r"[^A-Za-z0-9()_-]+", "_", name)
@@ -190,6 +220,7 @@ def report_run(nodes, threshold):
     tool = nodes[0]["tool"]
     count = len(nodes)
     names, busy, serial, serial_total = analyse(nodes, threshold)
+    memory = phase_memory(nodes)
     # The same on the CPU timelines, where every node carries them (--stats measures them).
     measured = all("busy_cpu_nanoseconds" in node for node in nodes)
     _, cpu_busy, cpu_serial, cpu_serial_total = (
@@ -206,8 +237,9 @@ def report_run(nodes, threshold):
         for name in names:
             if sum(busy[name]) == 0:
                 continue
+            rss = f" peak_rss_mib={memory[name][rank] / MIB:.1f}" if name in memory else ""
             print(f"SCALING tool={tool} P={count} rank={rank} phase={label(name)} "
-                  f"busy_s={fmt(busy[name][rank] * NANO)}")
+                  f"busy_s={fmt(busy[name][rank] * NANO)}{rss}")
     for name in names:
         total = sum(busy[name])
         if total == 0:
@@ -217,9 +249,13 @@ def report_run(nodes, threshold):
         if name in cpu_busy:
             cpu = (f" busy_cpu_total_s={fmt(sum(cpu_busy[name]) * NANO)} "
                    f"serial_cpu_s={fmt(cpu_serial[name] * NANO) if count > 1 else 'n/a'}")
+        rss = ""
+        if name in memory:
+            largest = max(range(count), key=lambda rank: memory[name][rank])
+            rss = f" peak_rss_max_mib={memory[name][largest] / MIB:.1f} peak_rss_rank={largest}"
         print(f"SCALING_PHASE tool={tool} P={count} phase={label(name)} busy_total_s={fmt(total * NANO)} "
               f"busy_max_s={fmt(max(busy[name]) * NANO)} max_over_mean={max(busy[name]) / mean:.2f} "
-              f"serial_s={fmt(serial[name] * NANO) if count > 1 else 'n/a'}{cpu}")
+              f"serial_s={fmt(serial[name] * NANO) if count > 1 else 'n/a'}{cpu}{rss}")
     busy_by_rank = [node["busy_nanoseconds"] for node in nodes]
     mean = busy_total / count if count else 0
     figures = {

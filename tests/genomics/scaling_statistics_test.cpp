@@ -117,6 +117,15 @@ TEST(ScalingStatistics, TheAssemblerNamesItsPhasesAndATamperedTimelineIsCaught) 
   EXPECT_EQ(whole.at("serial_fraction"), "n/a");  // one process: no one to share with
   EXPECT_EQ(number(whole, "input_share_max"), 1.0);
   EXPECT_GT(number(whole, "busy_cpu_total_s"), 0.0) << "--stats measures busy CPU time: " << lines.output;
+  // Each phase's peak resident memory, from the node's timeline: some of the run's peak,
+  // never above it (a sample may read a few pages more than getrusage, no more).
+  EXPECT_NE(json.find("\"rss_timeline_peak_bytes\": ["), std::string::npos) << json;
+  for (const char* phase : {"counting", "walks", "contigs"}) {
+    const auto fields = fields_of_line(lines.output, std::string("SCALING_PHASE tool=assembler P=1 phase=") + phase);
+    EXPECT_GT(number(fields, "peak_rss_max_mib"), 1.0) << phase << ": " << lines.output;
+    EXPECT_LE(number(fields, "peak_rss_max_mib"), number(whole, "peak_rss_max_mib") + 0.5) << phase << ": " << lines.output;
+    EXPECT_EQ(number(fields, "peak_rss_rank"), 0.0) << phase << ": " << lines.output;
+  }
 
   // One more nanosecond in a total, or in the first bucket of a timeline, than in what must
   // sum to it: refused, naming which.
