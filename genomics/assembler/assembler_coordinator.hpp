@@ -918,9 +918,9 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     outcome_.rounds.push_back(round_record(settings_, outcome_));
     this->log().begin_phase("writing");
     AtomicOutputFile contigs_file(this->output_path(kContigsFile));
-    contigs_file.write(contigs_fasta(outputs.contigs));
+    write_contigs_fasta(outputs.contigs, [&contigs_file](std::string_view record) { contigs_file.write(record); });
     AtomicOutputFile scaffolds_file(this->output_path(kScaffoldsFile));
-    scaffolds_file.write(scaffolds_fasta(outputs.scaffolds));
+    write_scaffolds_fasta(outputs.scaffolds, [&scaffolds_file](std::string_view record) { scaffolds_file.write(record); });
     AtomicOutputFile summary(this->output_path(kAssemblySummaryFile));
     summary.write(assembly_json(settings_, outcome_));
     AtomicOutputFile histogram(this->output_path(kHistogramFile));

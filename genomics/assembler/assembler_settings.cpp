@@ -50,17 +50,17 @@ bool reads_count_filter(const AssemblerSettings& settings) {
 
 std::string contig_name(std::size_t index) { return "contig_" + std::to_string(index + 1); }
 
-std::string contigs_fasta(const std::vector<Unitig>& contigs) {
-  std::string text;
+void write_contigs_fasta(const std::vector<Unitig>& contigs, const FastaSink& write) {
+  std::string record;
   char header[160];
   for (std::size_t i = 0; i < contigs.size(); ++i) {
     const Unitig& contig = contigs[i];
     std::snprintf(header, sizeof header, ">%s length=%zu coverage=%.2f%s\n", contig_name(i).c_str(),
                   contig.bases.size(), contig.coverage(), contig.circular ? " circular" : "");
-    text += header;
-    append_fasta_lines(text, contig.bases);
+    record = header;
+    append_fasta_lines(record, contig.bases);
+    write(record);
   }
-  return text;
 }
 
 void append_fasta_lines(std::string& text, const std::string& bases) {

@@ -615,18 +615,18 @@ std::vector<Scaffold> unscaffolded(const std::vector<Unitig>& contigs) {
   return scaffolds;
 }
 
-std::string scaffolds_fasta(const std::vector<Scaffold>& scaffolds) {
-  std::string text;
+void write_scaffolds_fasta(const std::vector<Scaffold>& scaffolds, const FastaSink& write) {
+  std::string record;
   for (std::size_t i = 0; i < scaffolds.size(); ++i) {
     const Scaffold& scaffold = scaffolds[i];
-    text += ">scaffold_" + std::to_string(i + 1) + " length=" + std::to_string(scaffold.bases.size()) + " contigs=";
+    record = ">scaffold_" + std::to_string(i + 1) + " length=" + std::to_string(scaffold.bases.size()) + " contigs=";
     for (std::size_t part = 0; part < scaffold.contigs.size(); ++part) {
-      text += (part == 0 ? "" : ",") + contig_name(scaffold.contigs[part]);
+      record += (part == 0 ? "" : ",") + contig_name(scaffold.contigs[part]);
     }
-    text += '\n';
-    append_fasta_lines(text, scaffold.bases);
+    record += '\n';
+    append_fasta_lines(record, scaffold.bases);
+    write(record);
   }
-  return text;
 }
 
 std::size_t scaffold_n50(const std::vector<Scaffold>& scaffolds) {
