@@ -11,46 +11,38 @@
 namespace xenon::genomics {
 
 // u64 threshold, u64 filter_items, u64 carried_anywhere (0 or 1), u64 keepers, their names
-// (u64 each), u64 length of `carried`, its bytes, then the stores as ParserArguments (with no
-// filter).
+// (u64 each), then the stores as ParserArguments (with no filter).
 Payload GraphSetup::encode() const {
   ParserArguments stores_part_fields;
   stores_part_fields.k = k;
   stores_part_fields.stores = stores;
   stores_part_fields.minimizer_length = minimizer_length;
   const Payload stores_part = stores_part_fields.encode();
-  const std::size_t head = 40 + 8 * filter_keepers.size();
-  Payload payload = Payload::for_overwrite(head + carried.size() + stores_part.size());
+  const std::size_t head = 32 + 8 * filter_keepers.size();
+  Payload payload = Payload::for_overwrite(head + stores_part.size());
   std::byte* out = payload.writable_bytes().data();
   store_le64(out, threshold);
   store_le64(out + 8, filter_items);
   store_le64(out + 16, carried_anywhere ? 1 : 0);
   store_le64(out + 24, filter_keepers.size());
   for (std::size_t i = 0; i < filter_keepers.size(); ++i) store_le64(out + 32 + 8 * i, filter_keepers[i].value());
-  store_le64(out + head - 8, carried.size());
-  std::copy(carried.begin(), carried.end(), reinterpret_cast<char*>(out + head));
-  std::copy(stores_part.bytes().begin(), stores_part.bytes().end(), out + head + carried.size());
+  std::copy(stores_part.bytes().begin(), stores_part.bytes().end(), out + head);
   return payload;
 }
 
 GraphSetup GraphSetup::decode(std::span<const std::byte> bytes) {
-  if (bytes.size() < 40) throw std::invalid_argument("graph setup message too short");
+  if (bytes.size() < 32) throw std::invalid_argument("graph setup message too short");
   const std::uint64_t carried_anywhere = load_le64(bytes.data() + 16);
   const std::uint64_t keepers = load_le64(bytes.data() + 24);
-  if (keepers > (bytes.size() - 40) / 8) throw std::invalid_argument("graph setup: filter keepers cut short");
-  const std::size_t head = 40 + 8 * static_cast<std::size_t>(keepers);
-  const std::uint64_t carried_bytes = load_le64(bytes.data() + head - 8);
-  if (carried_bytes > bytes.size() - head) throw std::invalid_argument("graph setup: carried sequences cut short");
-  if (carried_anywhere > 1 || (carried_bytes != 0 && carried_anywhere == 0)) {
-    throw std::invalid_argument("graph setup: carried sequences here and nowhere");
-  }
-  const ParserArguments arguments = ParserArguments::decode(bytes.subspan(head + carried_bytes));
+  if (keepers > (bytes.size() - 32) / 8) throw std::invalid_argument("graph setup: filter keepers cut short");
+  const std::size_t head = 32 + 8 * static_cast<std::size_t>(keepers);
+  if (carried_anywhere > 1) throw std::invalid_argument("graph setup: carried sequences neither here nor not");
+  const ParserArguments arguments = ParserArguments::decode(bytes.subspan(head));
   GraphSetup setup;
   setup.threshold = load_le64(bytes.data());
   setup.filter_items = load_le64(bytes.data() + 8);
   setup.carried_anywhere = carried_anywhere != 0;
   for (std::uint64_t i = 0; i < keepers; ++i) setup.filter_keepers.push_back(ActorName::from_value(load_le64(bytes.data() + 32 + 8 * i)));
-  setup.carried = std::string_view(reinterpret_cast<const char*>(bytes.data() + head), carried_bytes);
   setup.k = arguments.k;
   setup.stores = arguments.stores;
   setup.minimizer_length = arguments.minimizer_length;

@@ -14,9 +14,12 @@
 // Each step ends everywhere before the coordinator starts the next, up to the cleaning,
 // whose steps and joinings the stores take by themselves (a store may be a step ahead of
 // another):
+//   coordinator -> store  ACTION_GRAPH_CARRIED_SHARE  before counting, in a round that carries
+//                                                sequences from a smaller k: the store's share of
+//                                                them (carried_share), its bytes, so that node 0
+//                                                need not hold them all while the stores count
 //   coordinator -> store  ACTION_GRAPH_SOLIDIFY  keep k-mers counted at least `threshold` times,
-//                                                and those of the sequences carried from a smaller k
-//                                                (each store gets a share of them: carried_share)
+//                                                and those of the carried sequences
 //   store -> store        ACTION_GRAPH_CARRIED_KMERS  the k-mers of its share the other store owns
 //                                                (KmerBatch, block number 0)
 //   store -> store        ACTION_GRAPH_CARRIED_JUDGED   answers each batch (flow control)
@@ -65,6 +68,7 @@
 // Every payload is little-endian.
 namespace xenon::genomics {
 
+inline constexpr Action ACTION_GRAPH_CARRIED_SHARE{"genomics.graph.carried-share"};
 inline constexpr Action ACTION_GRAPH_SOLIDIFY{"genomics.graph.solidify"};
 inline constexpr Action ACTION_GRAPH_SOLID{"genomics.graph.solid"};
 inline constexpr Action ACTION_GRAPH_FILTER_PART{"genomics.graph.filter-part"};
@@ -107,12 +111,11 @@ struct GraphSetup {
   std::uint64_t threshold = 1;
   std::vector<ActorName> stores;
   std::uint32_t minimizer_length = 0;  // k-mers are in the store of their minimizer
-  // Sequences carried from the round of a smaller k, one a line (multi_k_assembly.hpp): each
-  // store keeps the k-mers of them it owns, whatever their count (at least 1). This store's
-  // share (carried_share): it sends each k-mer of them to the store that owns it. A view: of
-  // the coordinator's sequences when encoding, of the message's bytes after decode().
-  std::string_view carried;
-  // Whether any store has a share (then every store reports to every other what it sent).
+  // Whether this round carries sequences from the round of a smaller k, one a line
+  // (multi_k_assembly.hpp): each store keeps the k-mers of them it owns, whatever their count
+  // (at least 1). Each store got its share before counting (ACTION_GRAPH_CARRIED_SHARE) and
+  // sends each k-mer of it to the store that owns it; every store reports to every other
+  // what it sent.
   bool carried_anywhere = false;
   // Not 0 (the first of several rounds, k <= 32): every store also builds a filter of its
   // k-mers counted twice or more, all sized alike for this many over all stores, whose union
@@ -122,7 +125,6 @@ struct GraphSetup {
   std::vector<ActorName> filter_keepers;
 
   Payload encode() const;
-  // Valid while `bytes` are (carried views into them).
   static GraphSetup decode(std::span<const std::byte> bytes);
 };
 

@@ -75,6 +75,12 @@ class GraphStore : public KmerStore<Words> {
     }
     if (action == ACTION_LOOKUP_REPLY) {
       batcher_->answered(message.payload(), [this](std::uint64_t tag, LookupAnswer found) { answered(tag, found); });
+    } else if (action == ACTION_GRAPH_CARRIED_SHARE) {
+      if (setup_done_ || carried_share_) {
+        throw std::logic_error("a share of the carried sequences after the graph setup, or a second");
+      }
+      carried_share_.emplace(message.share_payload());
+      return;
     } else if (action == ACTION_GRAPH_SOLIDIFY) {
       solidify(message);
       return;
@@ -374,12 +380,17 @@ class GraphStore : public KmerStore<Words> {
     // Carried k-mers are solid whatever their count: this store's share goes to their owners.
     carried_.judge_from_now(threshold_, count_in_table());
     if (carried_anywhere_) {
-      // The share is read from the router's own reference to the message's bytes (a small
-      // payload is copied, not shared).
-      Payload holder = message.share_payload();
-      const std::string_view share = GraphSetup::decode(holder.bytes()).carried;
+      // The share came before the setup, from the same coordinator; it is read from the
+      // router's own reference to that message's bytes.
+      if (!carried_share_) throw std::logic_error("a round that carries sequences, and no share of them for this store");
+      Payload holder = std::move(*carried_share_);
+      carried_share_.reset();
+      const std::span<const std::byte> bytes = holder.bytes();
+      const std::string_view share(reinterpret_cast<const char*>(bytes.data()), bytes.size());
       carried_router_.emplace(std::move(holder), share, k_, minimizer_length_, stores_.size());
       route_carried();
+    } else if (carried_share_) {
+      throw std::logic_error("a share of carried sequences in a round that carries none");
     }
     setup_done_ = true;
     keep_solid_when_carried_in();
@@ -1041,6 +1052,7 @@ class GraphStore : public KmerStore<Words> {
   std::uint64_t filter_items_ = 0;
   std::vector<ActorName> filter_keepers_;
   bool carried_anywhere_ = false;
+  std::optional<Payload> carried_share_;  // from the coordinator, until the setup
   std::optional<CarriedKmerRouter<Words>> carried_router_;  // while this store's share goes out
   std::size_t carried_in_flight_ = 0;                        // batches of it not yet answered
   CarriedKmerExchange<Words> carried_;

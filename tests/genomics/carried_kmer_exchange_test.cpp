@@ -53,27 +53,23 @@ TEST(CarriedShare, PutsEveryLineInOneShareWhole) {
   }
 }
 
-TEST(GraphSetup, CarriesAShareWhetherAnyStoreHasOneAndTheFiltersKeepers) {
+TEST(GraphSetup, SaysWhetherAnyStoreCarriesSequencesAndNamesTheFiltersKeepers) {
   GraphSetup setup;
   setup.k = 33;
   setup.threshold = 4;
   setup.stores = {ActorName::from_value(5), ActorName::from_value(6)};
   setup.minimizer_length = 15;
-  setup.carried = "ACGT\n";
   setup.carried_anywhere = true;
   const Payload payload = setup.encode();
   const GraphSetup back = GraphSetup::decode(payload.bytes());
   EXPECT_EQ(back.k, 33u);
   EXPECT_EQ(back.threshold, 4u);
   EXPECT_EQ(back.stores, setup.stores);
-  EXPECT_EQ(back.carried, "ACGT\n");
   EXPECT_TRUE(back.carried_anywhere);
-  setup.carried = {};
-  EXPECT_TRUE(GraphSetup::decode(setup.encode().bytes()).carried_anywhere) << "an empty share of sequences elsewhere";
   setup.carried_anywhere = false;
   EXPECT_FALSE(GraphSetup::decode(setup.encode().bytes()).carried_anywhere);
   std::vector<std::byte> bytes(payload.bytes().begin(), payload.bytes().end());
-  store_le64(bytes.data() + 16, 0);  // sequences here, yet nowhere
+  store_le64(bytes.data() + 16, 2);  // neither 0 nor 1
   EXPECT_THROW(GraphSetup::decode(bytes), std::invalid_argument);
   EXPECT_THROW(GraphSetup::decode(std::span(payload.bytes()).first(31)), std::invalid_argument);
 
