@@ -217,6 +217,10 @@ class CounterCoordinator : public Actor {
 
   // One reader per node, each with its share of the input and its node's parsers.
   void spawn_readers() {
+    // Before the input streams through this node's heap: what the setup of the count freed
+    // there (a later round's filter and carried sequences handed out) goes back first, or the
+    // k-mer batches fault its holes in and keep them until the first trim a second on.
+    release_freed_memory();
     std::vector<InputLayout> layouts;
     for (const std::string& file : settings_.files) layouts.push_back(inspect_input(file));
     const std::vector<std::vector<InputPiece>> plan = plan_input(layouts, node_count());
