@@ -146,22 +146,19 @@ std::vector<UnitigEnds> cut_into_unitigs(const std::string& genome, std::size_t 
   return ends;
 }
 
-// The reads threaded by `owners` tracers, each through its slice, each asking the others:
-// the runs that crossed two unitigs or more, and the asks made.
-std::uint64_t thread_sliced(const std::vector<EndIndex>& slices, const std::vector<std::string>& reads,
-                            std::uint64_t& asks) {
+// Runs one tracer a slice, each admitting a P-th of the reads (owner, owner + P, ...) while
+// fewer than kWindow wait, until every read is admitted and every ask answered: the asks that
+// the tracers' AskOwner (asker_for) put in `asked` are answered by the slice they name and
+// handed back, a round at a time, `after_round` called after each. Returns the asks made.
+template <class Tracer, class AfterRound>
+std::uint64_t drive_tracers(std::vector<Tracer>& tracers, const std::vector<EndIndex>& slices,
+                            const std::vector<std::string>& reads, std::vector<xenon::genomics::KmerAsk>& asked,
+                            AfterRound after_round) {
   constexpr std::size_t kWindow = 16384;  // reads in flight on each tracer
   const std::size_t owners = slices.size();
-  std::vector<xenon::genomics::KmerAsk> asked;
   std::vector<xenon::genomics::KmerAnswer> answers;
-  std::vector<ReadTracer> tracers;
-  for (std::size_t owner = 0; owner < owners; ++owner) {
-    tracers.emplace_back(slices[owner], [&asked, owner](std::size_t to, std::string_view kmer, std::uint64_t ticket) {
-      asked.push_back({owner, to, std::string(kmer), ticket});
-    });
-  }
-  std::uint64_t crossed = 0;
-  std::vector<std::size_t> next(owners);  // each tracer's next read: owner, owner + owners, ...
+  std::uint64_t asks = 0;
+  std::vector<std::size_t> next(owners);
   for (std::size_t owner = 0; owner < owners; ++owner) next[owner] = owner;
   while (true) {
     bool admitted = false;
@@ -171,21 +168,42 @@ std::uint64_t thread_sliced(const std::vector<EndIndex>& slices, const std::vect
         admitted = true;
       }
     }
-    if (!admitted && asked.empty() && answers.empty()) break;
+    if (!admitted && asked.empty()) break;
     for (const xenon::genomics::KmerAsk& ask : asked) answers.push_back(answer_of(slices[ask.to], ask));
     asks += asked.size();
     asked.clear();
     for (const xenon::genomics::KmerAnswer& answer : answers) tracers[answer.to].answered(answer.ticket, answer.place);
     answers.clear();
+    after_round();
+  }
+  for (const Tracer& tracer : tracers) {
+    if (tracer.in_flight() != 0) throw std::logic_error("a tracer kept reads it never finished");
+  }
+  return asks;
+}
+
+// What a tracer of `owner` asks goes into `asked`.
+xenon::genomics::AskOwner asker_for(std::vector<xenon::genomics::KmerAsk>& asked, std::size_t owner) {
+  return [&asked, owner](std::size_t to, std::string_view kmer, std::uint64_t ticket) {
+    asked.push_back({owner, to, std::string(kmer), ticket});
+  };
+}
+
+// The reads threaded by `owners` tracers, each through its slice, each asking the others:
+// the runs that crossed two unitigs or more, and the asks made.
+std::uint64_t thread_sliced(const std::vector<EndIndex>& slices, const std::vector<std::string>& reads,
+                            std::uint64_t& asks) {
+  std::vector<xenon::genomics::KmerAsk> asked;
+  std::vector<ReadTracer> tracers;
+  for (std::size_t owner = 0; owner < slices.size(); ++owner) tracers.emplace_back(slices[owner], asker_for(asked, owner));
+  std::uint64_t crossed = 0;
+  asks += drive_tracers(tracers, slices, reads, asked, [&] {
     for (ReadTracer& tracer : tracers) {
       while (tracer.oldest_done()) {
         for (const auto& run : tracer.take_oldest().runs) crossed += run.size() >= 2 ? 1 : 0;
       }
     }
-  }
-  for (const ReadTracer& tracer : tracers) {
-    if (tracer.in_flight() != 0) throw std::logic_error("a tracer kept reads it never finished");
-  }
+  });
   return crossed;
 }
 
@@ -193,37 +211,15 @@ std::uint64_t thread_sliced(const std::vector<EndIndex>& slices, const std::vect
 // asking the others; the asks made and the passes run again.
 BridgeVotes bridges_sliced(const std::vector<EndIndex>& slices, const DeadEnds& dead,
                            const std::vector<std::string>& reads, std::uint64_t& asks, std::uint64_t& replays) {
-  constexpr std::size_t kWindow = 16384;  // reads in flight on each tracer
-  const std::size_t owners = slices.size();
   std::vector<xenon::genomics::KmerAsk> asked;
-  std::vector<xenon::genomics::KmerAnswer> answers;
   std::vector<BridgeTracer> tracers;
-  for (std::size_t owner = 0; owner < owners; ++owner) {
-    tracers.emplace_back(slices[owner], dead, [&asked, owner](std::size_t to, std::string_view kmer, std::uint64_t ticket) {
-      asked.push_back({owner, to, std::string(kmer), ticket});
-    });
+  for (std::size_t owner = 0; owner < slices.size(); ++owner) {
+    tracers.emplace_back(slices[owner], dead, asker_for(asked, owner));
   }
-  std::vector<std::size_t> next(owners);  // each tracer's next read: owner, owner + owners, ...
-  for (std::size_t owner = 0; owner < owners; ++owner) next[owner] = owner;
-  while (true) {
-    bool admitted = false;
-    for (std::size_t owner = 0; owner < owners; ++owner) {
-      for (; next[owner] < reads.size() && tracers[owner].in_flight() < kWindow; next[owner] += owners) {
-        tracers[owner].admit(reads[next[owner]]);
-        admitted = true;
-      }
-    }
-    if (!admitted && asked.empty() && answers.empty()) break;
-    for (const xenon::genomics::KmerAsk& ask : asked) answers.push_back(answer_of(slices[ask.to], ask));
-    asked.clear();
-    for (const xenon::genomics::KmerAnswer& answer : answers) tracers[answer.to].answered(answer.ticket, answer.place);
-    answers.clear();
-  }
+  asks += drive_tracers(tracers, slices, reads, asked, [] {});
   BridgeVotes votes;
   for (const BridgeTracer& tracer : tracers) {
-    if (tracer.in_flight() != 0) throw std::logic_error("a bridge tracer kept reads it never finished");
     votes.add_all(tracer.votes());
-    asks += tracer.asks();
     replays += tracer.replays();
   }
   return votes;
