@@ -142,7 +142,7 @@ std::vector<UnitigEnds> cut_into_unitigs(const std::string& genome, std::size_t 
       at += bases - (k - 1);  // neighbours overlap by k - 1 bases, as in a de Bruijn graph
     }
   }
-  dead.back() |= DeadEnds::kTail;
+  if (!dead.empty()) dead.back() |= DeadEnds::kTail;  // the genome's end
   return ends;
 }
 
