@@ -15,6 +15,7 @@
 #include "genomics/assembler/assembler_settings.hpp"
 #include "genomics/assembler/assembly_checkpoints.hpp"
 #include "genomics/assembler/assembly_pipeline.hpp"
+#include "genomics/assembler/fasta_output.hpp"
 #include "genomics/assembler/assembly_progress.hpp"
 #include "genomics/assembler/carried_sequences.hpp"
 #include "genomics/assembler/cleaning_rounds.hpp"

@@ -2,7 +2,6 @@
 #include "genomics/assembler/assembler_settings.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <utility>
 
@@ -49,26 +48,6 @@ bool reads_count_filter(const AssemblerSettings& settings) {
 }
 
 std::string contig_name(std::size_t index) { return "contig_" + std::to_string(index + 1); }
-
-void write_contigs_fasta(const std::vector<Unitig>& contigs, const FastaSink& write) {
-  std::string record;
-  char header[160];
-  for (std::size_t i = 0; i < contigs.size(); ++i) {
-    const Unitig& contig = contigs[i];
-    std::snprintf(header, sizeof header, ">%s length=%zu coverage=%.2f%s\n", contig_name(i).c_str(),
-                  contig.bases.size(), contig.coverage(), contig.circular ? " circular" : "");
-    record = header;
-    append_fasta_lines(record, contig.bases);
-    write(record);
-  }
-}
-
-void append_fasta_lines(std::string& text, const std::string& bases) {
-  for (std::size_t at = 0; at < bases.size(); at += 80) {
-    text.append(bases, at, 80);
-    text += '\n';
-  }
-}
 
 std::size_t n50(const std::vector<Unitig>& contigs) {
   std::vector<std::size_t> lengths;

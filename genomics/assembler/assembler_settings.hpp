@@ -3,9 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include <xenon/xenon.hpp>
@@ -141,14 +139,6 @@ bool reads_count_filter(const AssemblerSettings& settings);
 
 // The name of the contig at `index` (from 0) in contigs.fasta and graph.gfa: "contig_N", N from 1.
 std::string contig_name(std::size_t index);
-
-// Where FASTA goes a record at a time (an output file's write), so that no output is ever
-// held whole as one string beside the sequences it is made of.
-using FastaSink = std::function<void(std::string_view)>;
-// Contigs as FASTA, 80 bases a line: ">contig_N length=L coverage=C [circular]".
-void write_contigs_fasta(const std::vector<Unitig>& contigs, const FastaSink& write);
-// A record's bases, 80 a line, after its header in `text`.
-void append_fasta_lines(std::string& text, const std::string& bases);
 
 // N50: the length such that contigs at least this long hold half the total length.
 std::size_t n50(const std::vector<Unitig>& contigs);

@@ -36,7 +36,9 @@ GraphSetup GraphSetup::decode(std::span<const std::byte> bytes) {
   const std::uint64_t keepers = load_le64(bytes.data() + 24);
   if (keepers > (bytes.size() - 32) / 8) throw std::invalid_argument("graph setup: filter keepers cut short");
   const std::size_t head = 32 + 8 * static_cast<std::size_t>(keepers);
-  if (carried_anywhere > 1) throw std::invalid_argument("graph setup: carried sequences neither here nor not");
+  if (carried_anywhere > 1) {
+    throw std::invalid_argument("graph setup: carried_anywhere is " + std::to_string(carried_anywhere) + ", not 0 or 1");
+  }
   const ParserArguments arguments = ParserArguments::decode(bytes.subspan(head));
   GraphSetup setup;
   setup.threshold = load_le64(bytes.data());

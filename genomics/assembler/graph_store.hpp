@@ -380,14 +380,13 @@ class GraphStore : public KmerStore<Words> {
     // Carried k-mers are solid whatever their count: this store's share goes to their owners.
     carried_.judge_from_now(threshold_, count_in_table());
     if (carried_anywhere_) {
-      // The share came before the setup, from the same coordinator; it is read from the
-      // router's own reference to that message's bytes.
+      // The share came before the setup, from the same coordinator; the router reads it where
+      // it is kept until the router is done (a small payload's bytes lie inside the Payload,
+      // so it is not moved).
       if (!carried_share_) throw std::logic_error("a round that carries sequences, and no share of them for this store");
-      Payload holder = std::move(*carried_share_);
-      carried_share_.reset();
-      const std::span<const std::byte> bytes = holder.bytes();
+      const std::span<const std::byte> bytes = carried_share_->bytes();
       const std::string_view share(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-      carried_router_.emplace(std::move(holder), share, k_, minimizer_length_, stores_.size());
+      carried_router_.emplace(Payload{}, share, k_, minimizer_length_, stores_.size());
       route_carried();
     } else if (carried_share_) {
       throw std::logic_error("a share of carried sequences in a round that carries none");
@@ -419,6 +418,7 @@ class GraphStore : public KmerStore<Words> {
     }
     count_exchange_with_every_peer();
     carried_router_.reset();
+    carried_share_.reset();
   }
 
   void carried_batch_judged() {
@@ -1052,7 +1052,7 @@ class GraphStore : public KmerStore<Words> {
   std::uint64_t filter_items_ = 0;
   std::vector<ActorName> filter_keepers_;
   bool carried_anywhere_ = false;
-  std::optional<Payload> carried_share_;  // from the coordinator, until the setup
+  std::optional<Payload> carried_share_;  // from the coordinator, until carried_router_ is done
   std::optional<CarriedKmerRouter<Words>> carried_router_;  // while this store's share goes out
   std::size_t carried_in_flight_ = 0;                        // batches of it not yet answered
   CarriedKmerExchange<Words> carried_;

@@ -117,7 +117,7 @@ class BridgeVotes {
 void find_bridges(const ReadThreads& threads, const DeadEnds& dead, int k, std::string_view read, BridgeVotes& votes);
 // The same through one owner's slice of the index, the k-mers it cannot place itself taken
 // from `placer`'s answers: what that finds counts only once placer.stalled() is false after it
-// (else it went on as if the k-mers asked for were nowhere: see MemoPlacer).
+// (else it stopped at the first k-mer another owner must answer: see MemoPlacer).
 void find_bridges(const MemoPlacer& placer, const DeadEnds& dead, int k, std::string_view read, BridgeVotes& votes);
 
 }  // namespace xenon::genomics

@@ -615,20 +615,6 @@ std::vector<Scaffold> unscaffolded(const std::vector<Unitig>& contigs) {
   return scaffolds;
 }
 
-void write_scaffolds_fasta(const std::vector<Scaffold>& scaffolds, const FastaSink& write) {
-  std::string record;
-  for (std::size_t i = 0; i < scaffolds.size(); ++i) {
-    const Scaffold& scaffold = scaffolds[i];
-    record = ">scaffold_" + std::to_string(i + 1) + " length=" + std::to_string(scaffold.bases.size()) + " contigs=";
-    for (std::size_t part = 0; part < scaffold.contigs.size(); ++part) {
-      record += (part == 0 ? "" : ",") + contig_name(scaffold.contigs[part]);
-    }
-    record += '\n';
-    append_fasta_lines(record, scaffold.bases);
-    write(record);
-  }
-}
-
 std::size_t scaffold_n50(const std::vector<Scaffold>& scaffolds) {
   std::vector<std::size_t> lengths;
   for (const Scaffold& scaffold : scaffolds) lengths.push_back(scaffold.bases.size());

@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "genomics/assembler/assembler_settings.hpp"
 #include "genomics/assembler/read_threads.hpp"
 #include "genomics/assembler/unitig_graph.hpp"
 
@@ -82,9 +81,6 @@ inline constexpr std::size_t kUnknownGap = 10;
 
 // Every contig alone, in order: the scaffolds of an assembly without read pairs.
 std::vector<Scaffold> unscaffolded(const std::vector<Unitig>& contigs);
-
-// Scaffolds as FASTA, 80 bases a line: ">scaffold_N length=L contigs=contig_A,contig_B,...".
-void write_scaffolds_fasta(const std::vector<Scaffold>& scaffolds, const FastaSink& write);
 
 // N50 of the scaffolds' lengths (N counted).
 std::size_t scaffold_n50(const std::vector<Scaffold>& scaffolds);

@@ -20,10 +20,15 @@ constexpr std::int64_t kBucketNanoseconds =
 }  // namespace
 
 ResidentMemoryTimeline::ResidentMemoryTimeline() {
+  // Aligned on Unix time as Engine::start_busy_timelines aligns its buckets, then counted on
+  // the steady clock, so that a step of the system clock cannot move a sample's bucket.
   const std::int64_t now = unix_now_nanoseconds();
-  start_unix_ = now - now % kBucketNanoseconds;  // as Engine::start_busy_timelines aligns its buckets
+  const std::int64_t into_bucket = now % kBucketNanoseconds;
+  start_unix_ = now - into_bucket;
+  origin_ = std::chrono::steady_clock::now() - std::chrono::nanoseconds(into_bucket);
   {
     const std::lock_guard<std::mutex> lock(mutex_);
+    last_peak_ = read_resident().peak;  // the peak so far came before the timeline
     sample();
   }
   sampler_ = std::thread([this] { sample_until_stopped(); });
@@ -66,7 +71,8 @@ ResidentMemoryTimeline::Resident ResidentMemoryTimeline::read_resident() {
 
 void ResidentMemoryTimeline::sample() const {
   const Resident resident = read_resident();
-  const auto bucket = static_cast<std::size_t>((unix_now_nanoseconds() - start_unix_) / kBucketNanoseconds);
+  if (resident.now == 0) return;  // no /proc: no timeline (NodeStatistics then writes none)
+  const auto bucket = static_cast<std::size_t>((std::chrono::steady_clock::now() - origin_) / kBucket);
   std::uint64_t most = resident.now;
   if (resident.peak > last_peak_) most = std::max(most, resident.peak);  // a new peak since the last sample
   // Buckets no sample fell in (the sampler was not run for a while): the memory was somewhere

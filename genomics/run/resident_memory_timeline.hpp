@@ -33,14 +33,15 @@ class ResidentMemoryTimeline {
 
   struct Timeline {
     std::int64_t start_unix_nanoseconds = 0;  // bucket 0 begins here, a multiple of kBucket
-    std::vector<std::uint64_t> peak_bytes;    // the most resident in each bucket
+    std::vector<std::uint64_t> peak_bytes;    // the most resident in each bucket; none without /proc
   };
   // What was sampled, with one more sample taken now.
   Timeline timeline() const;
   // The samples taken so far (by the sampler and by timeline()).
   std::uint64_t samples() const;
 
-  // VmRSS and VmHWM of /proc/self/status, in bytes; 0 where the file cannot be read.
+  // VmRSS and VmHWM of /proc/self/status, in bytes; 0 where the file cannot be read (then
+  // no sample is kept).
   struct Resident {
     std::uint64_t now = 0;
     std::uint64_t peak = 0;
@@ -55,6 +56,7 @@ class ResidentMemoryTimeline {
   std::condition_variable wake_;
   bool stopping_ = false;
   std::int64_t start_unix_ = 0;
+  std::chrono::steady_clock::time_point origin_;  // start_unix_ on the steady clock
   mutable std::vector<std::uint64_t> peaks_;
   mutable std::uint64_t last_sample_ = 0;
   mutable std::uint64_t last_peak_ = 0;

@@ -64,10 +64,12 @@ class NodeStatistics {
     field(json, "ended_unix_nanoseconds", std::to_string(unix_nanoseconds()));
     const ResidentMemoryTimeline::Timeline memory = memory_->timeline();
     field(json, "peak_rss_bytes", std::to_string(peak_rss_bytes()));
-    field(json, "rss_timeline_start_unix_nanoseconds", std::to_string(memory.start_unix_nanoseconds));
-    field(json, "rss_timeline_bucket_nanoseconds",
-          std::to_string(std::chrono::nanoseconds(ResidentMemoryTimeline::kBucket).count()));
-    field(json, "rss_timeline_peak_bytes", list(memory.peak_bytes));
+    if (!memory.peak_bytes.empty()) {  // none where /proc/self/status cannot be read
+      field(json, "rss_timeline_start_unix_nanoseconds", std::to_string(memory.start_unix_nanoseconds));
+      field(json, "rss_timeline_bucket_nanoseconds",
+            std::to_string(std::chrono::nanoseconds(ResidentMemoryTimeline::kBucket).count()));
+      field(json, "rss_timeline_peak_bytes", list(memory.peak_bytes));
+    }
     field(json, "input_bytes_read", std::to_string(input_bytes_read_by_this_process().load(std::memory_order_relaxed)));
     field(json, "messages_received", std::to_string(statistics.messages_received));
     field(json, "messages_to_other_nodes", std::to_string(statistics.messages_to_other_nodes));

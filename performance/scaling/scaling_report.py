@@ -158,12 +158,13 @@ def analyse(nodes, threshold, key="busy_timeline_nanoseconds"):
 
 def phase_memory(nodes):
     """Each phase's peak resident memory on each node (the most of the node's timeline buckets
-    that overlap any of the phase's intervals), by phase name; {} where a node lacks a timeline."""
+    that overlap any of the phase's intervals; None where none does), by phase name; {} where a
+    node lacks a timeline."""
     if not all(RSS_TIMELINE[0] in node for node in nodes):
         return {}
     peaks = {}
     for name, began, ended in phase_intervals(nodes):
-        line = peaks.setdefault(name, [0] * len(nodes))
+        line = peaks.setdefault(name, [None] * len(nodes))
         for rank, node in enumerate(nodes):
             start = node["rss_timeline_start_unix_nanoseconds"]
             width = node["rss_timeline_bucket_nanoseconds"]
@@ -171,7 +172,7 @@ def phase_memory(nodes):
             first = max(0, (began - start) // width)
             last = min(len(values) - 1, (max(ended, began + 1) - 1 - start) // width)
             if first <= last:
-                line[rank] = max(line[rank], max(values[first:last + 1]))
+                line[rank] = max(line[rank] or 0, max(values[first:last + 1]))
     return peaks
 
 
@@ -237,7 +238,10 @@ def report_run(nodes, threshold):
         for name in names:
             if sum(busy[name]) == 0:
                 continue
-            rss = f" peak_rss_mib={memory[name][rank] / MIB:.1f}" if name in memory else ""
+            rss = ""
+            if name in memory:
+                held = memory[name][rank]
+                rss = f" peak_rss_mib={'n/a' if held is None else f'{held / MIB:.1f}'}"
             print(f"SCALING tool={tool} P={count} rank={rank} phase={label(name)} "
                   f"busy_s={fmt(busy[name][rank] * NANO)}{rss}")
     for name in names:
@@ -250,8 +254,9 @@ def report_run(nodes, threshold):
             cpu = (f" busy_cpu_total_s={fmt(sum(cpu_busy[name]) * NANO)} "
                    f"serial_cpu_s={fmt(cpu_serial[name] * NANO) if count > 1 else 'n/a'}")
         rss = ""
-        if name in memory:
-            largest = max(range(count), key=lambda rank: memory[name][rank])
+        measured_ranks = [rank for rank in range(count) if memory.get(name, [None] * count)[rank] is not None]
+        if measured_ranks:
+            largest = max(measured_ranks, key=lambda rank: memory[name][rank])
             rss = f" peak_rss_max_mib={memory[name][largest] / MIB:.1f} peak_rss_rank={largest}"
         print(f"SCALING_PHASE tool={tool} P={count} phase={label(name)} busy_total_s={fmt(total * NANO)} "
               f"busy_max_s={fmt(max(busy[name]) * NANO)} max_over_mean={max(busy[name]) / mean:.2f} "

@@ -82,7 +82,8 @@ Options parse(int argc, char** argv) {
                   "Threads reads sampled from a random genome through the index of its unitig ends, on one core,\n"
                   "and prints THREADING_BENCH lines (reads per second of each pass, the best, the index's bytes).\n"
                   "-owners P: the index cut in P slices, P tracers asking one another (on this core).\n"
-                  "-bridge-gaps N: a gap of 20 bases after every N-th unitig; the reads' bridges found instead.\n");
+                  "-bridge-gaps N: a gap of %zu bases after every N-th unitig; the reads' bridges found instead.\n",
+                  kGapBases);
       std::exit(0);
     }
     if (i + 1 >= argc) usage(name + " needs a value");
@@ -113,6 +114,10 @@ Options parse(int argc, char** argv) {
   if (options.read_length < options.k) usage("-read-length must be at least -k");
   if (options.genome_bases < 100 * options.k) usage("-genome-bases must be at least 100 k");
   if (options.read_length > options.genome_bases) usage("-read-length must be at most -genome-bases");
+  // A read that spans a gap holds a k-mer of the unitig on either side of it, or none is found.
+  if (options.bridge_gaps != 0 && options.read_length < kGapBases + 2 * options.k) {
+    usage("-bridge-gaps needs reads of at least " + std::to_string(kGapBases) + " + 2 k bases, to span a gap");
+  }
   if (options.owners > 1024) usage("-owners must be at most 1024");
   return options;
 }
@@ -284,13 +289,12 @@ int main(int argc, char** argv) try {
     asks = 0;
     replays = 0;
     const auto began = std::chrono::steady_clock::now();
+    BridgeVotes votes;
     if (bridges) {
-      BridgeVotes votes;
       if (slices.empty()) {
         for (const std::string& read : reads) find_bridges(threads, dead, static_cast<int>(k), read, votes);
       } else {
         votes = bridges_sliced(slices, dead, reads, asks, replays);
-        if (votes.encode() != whole_votes) throw std::logic_error("the slices found other bridges than the whole index");
       }
       runs = votes.size();
     } else if (slices.empty()) {
@@ -302,6 +306,9 @@ int main(int argc, char** argv) try {
       if (runs != whole_crossed) throw std::logic_error("the slices threaded the reads otherwise than the whole index");
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    if (bridges && !slices.empty() && votes.encode() != whole_votes) {
+      throw std::logic_error("the slices found other bridges than the whole index");
+    }
     if (pass > 1 && runs != found) throw std::logic_error("a pass found otherwise than the first");
     found = runs;
     const double rate = static_cast<double>(reads.size()) / seconds;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "genomics/assembler/fasta_output.hpp"
 #include "genomics/assembler/read_threads.hpp"
 #include "genomics/assembler/scaffolding.hpp"
 #include "genomics/assembler/unitig_graph.hpp"

