@@ -6,13 +6,10 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "genomics/io/run_log.hpp"
+
 namespace xenon::genomics {
 namespace {
-
-std::int64_t unix_now_nanoseconds() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 constexpr std::int64_t kBucketNanoseconds =
     std::chrono::duration_cast<std::chrono::nanoseconds>(ResidentMemoryTimeline::kBucket).count();
@@ -22,7 +19,7 @@ constexpr std::int64_t kBucketNanoseconds =
 ResidentMemoryTimeline::ResidentMemoryTimeline() {
   // Aligned on Unix time as Engine::start_busy_timelines aligns its buckets, then counted on
   // the steady clock, so that a step of the system clock cannot move a sample's bucket.
-  const std::int64_t now = unix_now_nanoseconds();
+  const std::int64_t now = unix_nanoseconds();
   const std::int64_t into_bucket = now % kBucketNanoseconds;
   start_unix_ = now - into_bucket;
   origin_ = std::chrono::steady_clock::now() - std::chrono::nanoseconds(into_bucket);

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <thread>
 
+#include "genomics/io/run_log.hpp"
 #include "genomics/run/resident_memory_timeline.hpp"
 
 namespace {
@@ -19,13 +20,8 @@ using xenon::genomics::ResidentMemoryTimeline;
 
 constexpr std::uint64_t kMiB = 1024 * 1024;
 
-std::int64_t unix_now() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 TEST(ResidentMemoryTimeline, ItsSamplerSeesMemoryHeldForAWhileAndItsBucketsLineUpOnUnixTime) {
-  const std::int64_t before = unix_now();
+  const std::int64_t before = xenon::genomics::unix_nanoseconds();
   const ResidentMemoryTimeline memory;
   const std::int64_t bucket = std::chrono::nanoseconds(ResidentMemoryTimeline::kBucket).count();
   const std::uint64_t resident = ResidentMemoryTimeline::read_resident().now;
@@ -50,7 +46,7 @@ TEST(ResidentMemoryTimeline, ItsSamplerSeesMemoryHeldForAWhileAndItsBucketsLineU
   EXPECT_LE(timeline.start_unix_nanoseconds, before + bucket);
   EXPECT_GT(timeline.start_unix_nanoseconds, before - bucket);
   // Every bucket up to now, none left out: about one per 50 ms since it started.
-  const auto elapsed_buckets = static_cast<std::size_t>((unix_now() - timeline.start_unix_nanoseconds) / bucket) + 1;
+  const auto elapsed_buckets = static_cast<std::size_t>((xenon::genomics::unix_nanoseconds() - timeline.start_unix_nanoseconds) / bucket) + 1;
   EXPECT_GE(timeline.peak_bytes.size() + 1, elapsed_buckets);
   EXPECT_LE(timeline.peak_bytes.size(), elapsed_buckets);
   const std::uint64_t most = *std::max_element(timeline.peak_bytes.begin(), timeline.peak_bytes.end());
