@@ -931,13 +931,14 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     AtomicOutputFile contigs_file(this->output_path(kContigsFile));
     write_contigs_fasta(outputs.contigs, [&contigs_file](std::string_view record) { contigs_file.write(record); });
     AtomicOutputFile scaffolds_file(this->output_path(kScaffoldsFile));
-    write_scaffolds_fasta(outputs.scaffolds, [&scaffolds_file](std::string_view record) { scaffolds_file.write(record); });
+    write_scaffolds_fasta(outputs.scaffolds, outputs.contigs,
+                          [&scaffolds_file](std::string_view record) { scaffolds_file.write(record); });
     AtomicOutputFile summary(this->output_path(kAssemblySummaryFile));
     summary.write(assembly_json(settings_, outcome_));
     AtomicOutputFile histogram(this->output_path(kHistogramFile));
     histogram.write(this->histogram().jellyfish_text());
     AtomicOutputFile graph_file(this->output_path(kGraphFile));
-    graph_file.write(outputs.graph.text);
+    write_graph_gfa(outputs.graph, [&graph_file](std::string_view lines) { graph_file.write(lines); });
     AtomicOutputFile run_record(this->output_path(kRunRecordFile));
     run_record.write(run_json(settings_, outcome_, this->log().phases(), this->node_count(), this->worker_count()));
     publish_together({&contigs_file, &scaffolds_file, &summary, &histogram, &graph_file, &run_record});

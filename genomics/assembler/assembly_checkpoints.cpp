@@ -88,12 +88,35 @@ void write_contigs_checkpoint(CheckpointWriter& writer, const AssemblyOutcome& o
     writer.u64(contig.kmers);
     writer.u64(contig.circular ? 1 : 0);
   }
-  writer.text(outputs.graph.text);
-  writer.u64(outputs.graph.segments);
-  writer.u64(outputs.graph.bases);
+  const GraphFile& graph = outputs.graph;
+  writer.u64(static_cast<std::uint64_t>(graph.k));
+  writer.u64(graph.segments.size());
+  for (const Unitig& segment : graph.segments) {
+    writer.text(segment.bases);
+    writer.u64(segment.coverage_sum);
+    writer.u64(segment.kmers);
+    writer.u64(segment.circular ? 1 : 0);
+  }
+  writer.u64(graph.links.size());
+  for (const auto& [from, to] : graph.links) {
+    writer.u64(from);
+    writer.u64(to);
+  }
+  writer.u64(graph.paths.size());
+  for (const auto& path : graph.paths) {
+    writer.u64(path.size());
+    for (const UnitigGraph::Oriented oriented : path) writer.u64(oriented);
+  }
   writer.u64(outputs.scaffolds.size());
   for (const Scaffold& scaffold : outputs.scaffolds) {
-    writer.text(scaffold.bases);
+    writer.u64(scaffold.pieces.size());
+    for (const ScaffoldPiece& piece : scaffold.pieces) {
+      writer.u64(piece.contig);
+      writer.u64(piece.reversed ? 1 : 0);
+      writer.u64(piece.from);
+      writer.text(piece.bases);
+    }
+    writer.u64(scaffold.length);
     writer.u64(scaffold.contigs.size());
     for (const std::size_t contig : scaffold.contigs) writer.u64(contig);
     writer.u64(scaffold.gaps);
@@ -112,12 +135,35 @@ AssembledOutputs read_contigs_checkpoint(CheckpointReader& reader, AssemblyOutco
     contig.kmers = reader.u64();
     contig.circular = reader.u64() != 0;
   }
-  outputs.graph.text = reader.text();
-  outputs.graph.segments = reader.u64();
-  outputs.graph.bases = reader.u64();
+  GraphFile& graph = outputs.graph;
+  graph.k = static_cast<int>(reader.u64());
+  graph.segments.resize(reader.u64());
+  for (Unitig& segment : graph.segments) {
+    segment.bases = reader.text();
+    segment.coverage_sum = reader.u64();
+    segment.kmers = reader.u64();
+    segment.circular = reader.u64() != 0;
+  }
+  graph.links.resize(reader.u64());
+  for (auto& [from, to] : graph.links) {
+    from = reader.u64();
+    to = reader.u64();
+  }
+  graph.paths.resize(reader.u64());
+  for (auto& path : graph.paths) {
+    path.resize(reader.u64());
+    for (UnitigGraph::Oriented& oriented : path) oriented = reader.u64();
+  }
   outputs.scaffolds.resize(reader.u64());
   for (Scaffold& scaffold : outputs.scaffolds) {
-    scaffold.bases = reader.text();
+    scaffold.pieces.resize(reader.u64());
+    for (ScaffoldPiece& piece : scaffold.pieces) {
+      piece.contig = reader.u64();
+      piece.reversed = reader.u64() != 0;
+      piece.from = reader.u64();
+      piece.bases = reader.text();
+    }
+    scaffold.length = reader.u64();
     scaffold.contigs.resize(reader.u64());
     for (std::size_t& contig : scaffold.contigs) contig = reader.u64();
     scaffold.gaps = reader.u64();

@@ -106,12 +106,13 @@ AssembledOutputs AssemblyPipeline::outputs() {
   AssembledOutputs outputs;
   std::vector<std::vector<UnitigGraph::Oriented>> paths;
   outputs.contigs = graph_.contigs(settings_.minimum_contig, true, reads, mates, &paths);
-  outputs.graph = graph_gfa(graph_, paths);
   record_contigs(outcome_, outputs.contigs);
   progress_.log().end_phase(std::to_string(outcome_.contigs) + " contigs, " + std::to_string(outcome_.total_length) +
                             " bases, the largest " + std::to_string(outcome_.largest_contig) + ", N50 " +
                             std::to_string(outcome_.n50));
   outputs.scaffolds = scaffolds_of(outputs.contigs, paths);
+  // The last step that reads the graph: its unitigs are graph.gfa's segments, not copied.
+  outputs.graph = graph_file(std::move(graph_), std::move(paths));
   return outputs;
 }
 
@@ -161,7 +162,7 @@ void record_contigs(AssemblyOutcome& outcome, const std::vector<Unitig>& contigs
 void record_scaffolds(AssemblyOutcome& outcome, const std::vector<Scaffold>& scaffolds) {
   outcome.scaffolds = scaffolds.size();
   outcome.scaffold_total_length = 0;
-  for (const Scaffold& scaffold : scaffolds) outcome.scaffold_total_length += scaffold.bases.size();
+  for (const Scaffold& scaffold : scaffolds) outcome.scaffold_total_length += scaffold.length;
   outcome.scaffold_n50 = scaffold_n50(scaffolds);
 }
 

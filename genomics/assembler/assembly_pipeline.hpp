@@ -74,7 +74,8 @@ class AssemblyPipeline {
   // The reads and pairs through the final graph, which guide the contigs and scaffolds.
   void mates_threaded(ReadThreads threads);
 
-  // Step 4, once next() says write.
+  // Step 4, once next() says write. It ends the pipeline: the graph's unitigs go to the
+  // outputs' graph, and graph() is left empty.
   AssembledOutputs outputs();
 
   const UnitigGraph& graph() const { return graph_; }

@@ -20,16 +20,17 @@ void write_contigs_fasta(const std::vector<Unitig>& contigs, const FastaSink& wr
   }
 }
 
-void write_scaffolds_fasta(const std::vector<Scaffold>& scaffolds, const FastaSink& write) {
+void write_scaffolds_fasta(const std::vector<Scaffold>& scaffolds, const std::vector<Unitig>& contigs,
+                           const FastaSink& write) {
   std::string record;
   for (std::size_t i = 0; i < scaffolds.size(); ++i) {
     const Scaffold& scaffold = scaffolds[i];
-    record = ">scaffold_" + std::to_string(i + 1) + " length=" + std::to_string(scaffold.bases.size()) + " contigs=";
+    record = ">scaffold_" + std::to_string(i + 1) + " length=" + std::to_string(scaffold.length) + " contigs=";
     for (std::size_t part = 0; part < scaffold.contigs.size(); ++part) {
       record += (part == 0 ? "" : ",") + contig_name(scaffold.contigs[part]);
     }
     record += '\n';
-    append_fasta_lines(record, scaffold.bases);
+    append_fasta_lines(record, spelled_scaffold(scaffold, contigs));
     write(record);
   }
 }

@@ -20,8 +20,10 @@ using FastaSink = std::function<void(std::string_view)>;
 
 // Contigs as FASTA, 80 bases a line: ">contig_N length=L coverage=C [circular]".
 void write_contigs_fasta(const std::vector<Unitig>& contigs, const FastaSink& write);
-// Scaffolds as FASTA, 80 bases a line: ">scaffold_N length=L contigs=contig_A,contig_B,...".
-void write_scaffolds_fasta(const std::vector<Scaffold>& scaffolds, const FastaSink& write);
+// Scaffolds as FASTA, 80 bases a line: ">scaffold_N length=L contigs=contig_A,contig_B,...",
+// each spelled from `contigs` as it is written.
+void write_scaffolds_fasta(const std::vector<Scaffold>& scaffolds, const std::vector<Unitig>& contigs,
+                           const FastaSink& write);
 
 // A record's bases, 80 a line, after its header in `text`.
 void append_fasta_lines(std::string& text, const std::string& bases);

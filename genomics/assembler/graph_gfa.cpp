@@ -11,27 +11,41 @@ char orientation(UnitigGraph::Oriented oriented) { return oriented % 2 == 0 ? '+
 
 }  // namespace
 
-GraphFile graph_gfa(const UnitigGraph& graph, const std::vector<std::vector<UnitigGraph::Oriented>>& paths) {
-  const std::string overlap = std::to_string(graph.k() - 1) + "M";
+std::uint64_t GraphFile::bases() const {
+  std::uint64_t total = 0;
+  for (const Unitig& segment : segments) total += segment.bases.size();
+  return total;
+}
+
+GraphFile graph_file(UnitigGraph&& graph, std::vector<std::vector<UnitigGraph::Oriented>> paths) {
   GraphFile file;
-  file.text = "H\tVN:Z:1.0\n";
-  const std::vector<Unitig>& unitigs = graph.unitigs();
-  for (std::size_t index = 0; index < unitigs.size(); ++index) {
-    const Unitig& unitig = unitigs[index];
-    file.text += "S\t" + segment_name(2 * index) + "\t" + unitig.bases +
-                 "\tLN:i:" + std::to_string(unitig.bases.size()) +
-                 "\tKC:i:" + std::to_string(unitig.coverage_sum) + "\n";
-    ++file.segments;
-    file.bases += unitig.bases.size();
+  file.k = graph.k();
+  file.links = graph.links();
+  file.paths = std::move(paths);
+  file.segments = graph.take_unitigs();
+  return file;
+}
+
+void write_graph_gfa(const GraphFile& graph, const GfaSink& write) {
+  const std::string overlap = std::to_string(graph.k - 1) + "M";
+  std::string line = "H\tVN:Z:1.0\n";
+  write(line);
+  for (std::size_t index = 0; index < graph.segments.size(); ++index) {
+    const Unitig& unitig = graph.segments[index];
+    line = "S\t" + segment_name(2 * index) + "\t";
+    line += unitig.bases;
+    line += "\tLN:i:" + std::to_string(unitig.bases.size()) + "\tKC:i:" + std::to_string(unitig.coverage_sum) + "\n";
+    write(line);
   }
-  for (const auto& [from, to] : graph.links()) {
-    file.text += "L\t" + segment_name(from) + "\t" + orientation(from) + "\t" + segment_name(to) + "\t" +
-                 orientation(to) + "\t" + overlap + "\n";
+  for (const auto& [from, to] : graph.links) {
+    line = "L\t" + segment_name(from) + "\t" + orientation(from) + "\t" + segment_name(to) + "\t" + orientation(to) +
+           "\t" + overlap + "\n";
+    write(line);
   }
-  for (std::size_t contig = 0; contig < paths.size(); ++contig) {
+  for (std::size_t contig = 0; contig < graph.paths.size(); ++contig) {
     std::string names;
     std::string overlaps;
-    for (const UnitigGraph::Oriented oriented : paths[contig]) {
+    for (const UnitigGraph::Oriented oriented : graph.paths[contig]) {
       if (!names.empty()) {
         names += ',';
         overlaps += overlaps.empty() ? "" : ",";
@@ -39,9 +53,15 @@ GraphFile graph_gfa(const UnitigGraph& graph, const std::vector<std::vector<Unit
       }
       names += segment_name(oriented) + orientation(oriented);
     }
-    file.text += "P\t" + contig_name(contig) + "\t" + names + "\t" + (overlaps.empty() ? "*" : overlaps) + "\n";
+    line = "P\t" + contig_name(contig) + "\t" + names + "\t" + (overlaps.empty() ? "*" : overlaps) + "\n";
+    write(line);
   }
-  return file;
+}
+
+std::string graph_gfa_text(const GraphFile& graph) {
+  std::string text;
+  write_graph_gfa(graph, [&text](std::string_view part) { text += part; });
+  return text;
 }
 
 }  // namespace xenon::genomics

@@ -160,8 +160,9 @@ void draw_with_bandage(const std::string& bandage, const std::string& gfa_path, 
 std::optional<std::string> draw_graph_image(GraphImage mode, const GraphFile& graph, const std::string& gfa_path,
                                             const std::string& png_path, RunLog& log) {
   if (mode == GraphImage::no) return std::nullopt;
-  const std::string size = std::to_string(graph.segments) + " segments, " + std::to_string(graph.bases) + " bases";
-  const bool large = graph.segments > kAutomaticImageSegments || graph.bases > kAutomaticImageBases;
+  const std::uint64_t bases = graph.bases();
+  const std::string size = std::to_string(graph.segments.size()) + " segments, " + std::to_string(bases) + " bases";
+  const bool large = graph.segments.size() > kAutomaticImageSegments || bases > kAutomaticImageBases;
   if (mode == GraphImage::automatic && large) {
     log.line("graph.png: skipped: the graph (" + size + ") is larger than --graph-image auto draws (" +
              std::to_string(kAutomaticImageSegments) + " segments, " + std::to_string(kAutomaticImageBases) +

@@ -47,6 +47,13 @@ double weighted_median(std::vector<std::pair<double, std::uint64_t>> values) {
   return 0;
 }
 
+// The bases a scaffold's piece stands for.
+std::string piece_bases(const ScaffoldPiece& piece, const std::vector<Unitig>& contigs) {
+  if (piece.contig == ScaffoldPiece::kOwnBases) return piece.bases;
+  const std::string& bases = contigs[piece.contig].bases;
+  return (piece.reversed ? reverse_complement(bases) : bases).substr(piece.from);
+}
+
 // Contig ends are numbered 2 * contig (its start) and 2 * contig + 1 (its end).
 std::size_t other_end(std::size_t end) { return end ^ 1; }
 std::size_t contig_of(std::size_t end) { return end / 2; }
@@ -118,7 +125,7 @@ class Scaffolder {
       scaffolds.push_back(chain_through(contig, joined, written, report));
     }
     std::stable_sort(scaffolds.begin(), scaffolds.end(), [](const Scaffold& a, const Scaffold& b) {
-      if (a.bases.size() != b.bases.size()) return a.bases.size() > b.bases.size();
+      if (a.length != b.length) return a.length > b.length;
       return a.contigs.front() < b.contigs.front();
     });
     return scaffolds;
@@ -439,16 +446,15 @@ class Scaffolder {
       const std::size_t current = contig_of(at);
       const bool reversed = at % 2 != 0;
       std::vector<Oriented> path = paths_[current];
-      std::string bases = contigs_[current].bases;
       if (reversed) {
         std::reverse(path.begin(), path.end());
         for (Oriented& oriented : path) oriented ^= 1;
-        bases = reverse_complement(bases);
       }
+      const ScaffoldPiece piece{current, reversed, 0, {}};
       if (scaffold.contigs.empty()) {
-        scaffold.bases = std::move(bases);
+        append_contig(scaffold, piece);
       } else {
-        append_joined(scaffold, previous, path, bases, {joined[at], at}, report);
+        append_joined(scaffold, previous, path, piece, {joined[at], at}, report);
       }
       scaffold.contigs.push_back(current);
       written[current] = true;
@@ -460,12 +466,13 @@ class Scaffolder {
     return scaffold;
   }
 
-  // `bases` (a contig read along `path`) after the scaffold so far, whose last contig was
-  // read along `before`: overlapping where `path` begins with the unitigs `before` ends with,
-  // else through the graph's way between them, else after a gap as long as the pairs that
-  // link `ends` (the end left, the end entered) say, kUnknownGap N at least.
+  // `contig` (a contig read along `path`, from its first base) after the scaffold so far,
+  // whose last contig was read along `before`: overlapping where `path` begins with the
+  // unitigs `before` ends with, else through the graph's way between them, else after a gap
+  // as long as the pairs that link `ends` (the end left, the end entered) say, kUnknownGap N
+  // at least.
   void append_joined(Scaffold& scaffold, const std::vector<Oriented>& before, const std::vector<Oriented>& path,
-                     const std::string& bases, std::pair<std::size_t, std::size_t> ends,
+                     ScaffoldPiece contig, std::pair<std::size_t, std::size_t> ends,
                      ScaffoldingReport& report) const {
     ++report.joins;
     if (rounds_unknown_.count({std::min(ends.first, ends.second), std::max(ends.first, ends.second)}) != 0) {
@@ -475,9 +482,8 @@ class Scaffolder {
       if (const std::optional<std::vector<Oriented>> way = graph_way(before.back(), path.front())) {
         for (const Oriented oriented : *way) between += unitig_length(oriented) - (k_ - 1);
       }
-      scaffold.bases.append(std::max(kUnknownGap, between > k_ - 1 ? between - (k_ - 1) : 0), 'N');
-      ++scaffold.gaps;
-      scaffold.bases += bases;
+      append_gap(scaffold, std::max(kUnknownGap, between > k_ - 1 ? between - (k_ - 1) : 0));
+      append_contig(scaffold, std::move(contig));
       return;
     }
     for (std::size_t shared = std::min(before.size(), path.size()); shared > 0; --shared) {
@@ -487,20 +493,26 @@ class Scaffolder {
       }
       std::size_t overlap = k_ - 1;
       for (std::size_t step = 0; step < shared; ++step) overlap += unitig_length(path[step]) - (k_ - 1);
-      scaffold.bases.append(bases, std::min(overlap, bases.size()));
+      contig.from = overlap;
+      append_contig(scaffold, std::move(contig));
       ++report.joins_through_graph;
       return;
     }
     if (const std::optional<std::vector<Oriented>> way = graph_way(before.back(), path.front())) {
-      for (const Oriented oriented : *way) scaffold.bases.append(unitig_bases(oriented), k_ - 1);
-      scaffold.bases.append(bases, k_ - 1);
+      std::string between;
+      for (const Oriented oriented : *way) between.append(unitig_bases(oriented), k_ - 1);
+      append_own(scaffold, std::move(between));
+      contig.from = k_ - 1;
+      append_contig(scaffold, std::move(contig));
       ++report.joins_through_graph;
       return;
     }
     const auto sized = gaps_.find({std::min(ends.first, ends.second), std::max(ends.first, ends.second)});
     if (sized == gaps_.end() || sized->second <= kMostGapForOverlap) {
-      if (const std::size_t overlap = overlap_of(scaffold.bases, bases)) {
-        scaffold.bases.append(bases, overlap);
+      const std::string head = piece_bases(contig, contigs_).substr(0, kMostOverlapBases);
+      if (const std::size_t overlap = overlap_of(tail_of(scaffold, kMostOverlapBases), head)) {
+        contig.from = overlap;
+        append_contig(scaffold, std::move(contig));
         ++report.joins_by_overlap;
         return;
       }
@@ -510,9 +522,35 @@ class Scaffolder {
       ++report.gaps_sized;
       gap = static_cast<std::size_t>(std::max<std::int64_t>(sized->second, static_cast<std::int64_t>(kUnknownGap)));
     }
-    scaffold.bases.append(gap, 'N');
+    append_gap(scaffold, gap);
+    append_contig(scaffold, std::move(contig));
+  }
+
+  // A contig's piece after the scaffold so far (none of it if it begins past the contig's end).
+  void append_contig(Scaffold& scaffold, ScaffoldPiece contig) const {
+    const std::size_t length = contigs_[contig.contig].bases.size();
+    contig.from = std::min(contig.from, length);
+    scaffold.length += length - contig.from;
+    scaffold.pieces.push_back(std::move(contig));
+  }
+  static void append_own(Scaffold& scaffold, std::string bases) {
+    if (bases.empty()) return;
+    scaffold.length += bases.size();
+    scaffold.pieces.push_back({ScaffoldPiece::kOwnBases, false, 0, std::move(bases)});
+  }
+  static void append_gap(Scaffold& scaffold, std::size_t length) {
+    append_own(scaffold, std::string(length, 'N'));
     ++scaffold.gaps;
-    scaffold.bases += bases;
+  }
+  // The last `count` bases of the scaffold so far (all of them when it is shorter).
+  std::string tail_of(const Scaffold& scaffold, std::size_t count) const {
+    std::string tail;
+    for (auto piece = scaffold.pieces.rbegin(); piece != scaffold.pieces.rend() && tail.size() < count; ++piece) {
+      const std::string bases = piece_bases(*piece, contigs_);
+      const std::size_t taken = std::min(count - tail.size(), bases.size());
+      tail.insert(0, bases, bases.size() - taken, taken);
+    }
+    return tail;
   }
 
   // The longest run of bases (kFewestOverlapBases to kMostOverlapBases) that `before` ends
@@ -611,13 +649,22 @@ std::vector<Scaffold> scaffold_contigs(const UnitigGraph& graph, const std::vect
 
 std::vector<Scaffold> unscaffolded(const std::vector<Unitig>& contigs) {
   std::vector<Scaffold> scaffolds;
-  for (std::size_t contig = 0; contig < contigs.size(); ++contig) scaffolds.push_back({contigs[contig].bases, {contig}, 0});
+  for (std::size_t contig = 0; contig < contigs.size(); ++contig) {
+    scaffolds.push_back({{ScaffoldPiece{contig, false, 0, {}}}, contigs[contig].bases.size(), {contig}, 0});
+  }
   return scaffolds;
+}
+
+std::string spelled_scaffold(const Scaffold& scaffold, const std::vector<Unitig>& contigs) {
+  std::string bases;
+  bases.reserve(scaffold.length);
+  for (const ScaffoldPiece& piece : scaffold.pieces) bases += piece_bases(piece, contigs);
+  return bases;
 }
 
 std::size_t scaffold_n50(const std::vector<Scaffold>& scaffolds) {
   std::vector<std::size_t> lengths;
-  for (const Scaffold& scaffold : scaffolds) lengths.push_back(scaffold.bases.size());
+  for (const Scaffold& scaffold : scaffolds) lengths.push_back(scaffold.length);
   return n50_of_lengths(std::move(lengths));
 }
 

@@ -11,13 +11,28 @@
 
 namespace xenon::genomics {
 
-// A run of contigs that read pairs put in order: its bases (the contigs, each read one way,
-// with what lies between them: the graph's bases where it holds the way from one to the
-// next, else a run of N), and the contigs it holds (their indexes in contigs.fasta).
-struct Scaffold {
+// A part of a scaffold: a contig read one way, from one of its bases on (where it overlaps
+// the contig before it), or bases of the scaffold's own (the graph's way between two
+// contigs, a run of N).
+struct ScaffoldPiece {
+  static constexpr std::size_t kOwnBases = ~std::size_t{0};
+  std::size_t contig = kOwnBases;  // its index in contigs.fasta, or kOwnBases: `bases`
+  bool reversed = false;           // the contig reverse complemented
+  std::size_t from = 0;            // the contig's bases from this one on
   std::string bases;
+  bool operator==(const ScaffoldPiece&) const = default;
+};
+
+// A run of contigs that read pairs put in order: the pieces it is spelled from (the
+// contigs, each read one way, with what lies between them: the graph's bases where it holds
+// the way from one to the next, else a run of N), and the contigs it holds (their indexes in
+// contigs.fasta). It is spelled only as it is written (spelled_scaffold), so that no scaffold
+// holds a second copy of its contigs' bases.
+struct Scaffold {
+  std::vector<ScaffoldPiece> pieces;
+  std::size_t length = 0;  // bases, N counted
   std::vector<std::size_t> contigs;
-  std::size_t gaps = 0;  // runs of N in `bases`
+  std::size_t gaps = 0;  // runs of N among its own bases
 };
 
 struct ScaffoldingReport {
@@ -81,6 +96,9 @@ inline constexpr std::size_t kUnknownGap = 10;
 
 // Every contig alone, in order: the scaffolds of an assembly without read pairs.
 std::vector<Scaffold> unscaffolded(const std::vector<Unitig>& contigs);
+
+// The scaffold's bases, from the contigs it was made of.
+std::string spelled_scaffold(const Scaffold& scaffold, const std::vector<Unitig>& contigs);
 
 // N50 of the scaffolds' lengths (N counted).
 std::size_t scaffold_n50(const std::vector<Scaffold>& scaffolds);

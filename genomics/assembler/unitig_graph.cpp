@@ -136,6 +136,14 @@ std::vector<std::pair<UnitigGraph::Oriented, UnitigGraph::Oriented>> UnitigGraph
   return links;
 }
 
+std::vector<Unitig> UnitigGraph::take_unitigs() {
+  std::vector<Unitig> taken = std::move(unitigs_);
+  unitigs_.clear();  // a moved-from vector is only valid: now it is empty
+  in_canonical_order_ = false;
+  compacted_ = false;
+  return taken;
+}
+
 void UnitigGraph::remove(const std::vector<bool>& removed) {
   std::vector<Unitig> kept;
   kept.reserve(unitigs_.size());

@@ -117,6 +117,9 @@ class UnitigGraph {
   std::uint64_t resolve_repeats(const Passages& passages, std::uint32_t minimum_passages);
 
   const std::vector<Unitig>& unitigs() const { return unitigs_; }
+  // Its unitigs, moved out for what outlives the graph (graph.gfa's segments): the graph is
+  // left empty.
+  std::vector<Unitig> take_unitigs();
   int k() const { return k_; }
   std::string oriented_bases(Oriented oriented) const;  // read forward (even) or reverse complemented (odd)
   std::string first_junction(Oriented oriented) const;  // its first k-1 bases, read that way

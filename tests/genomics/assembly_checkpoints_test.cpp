@@ -31,8 +31,13 @@ AssemblyOutcome counted_outcome() {
 AssembledOutputs some_outputs() {
   AssembledOutputs outputs;
   outputs.contigs = {{"ACGTACGTTT", 70, 10, false}, {"GGGCCCAAATTT", 24, 4, true}};
-  outputs.graph = {"H\tVN:Z:1.0\nS\t1\tACGT\n", 1, 4};
-  outputs.scaffolds = {{"ACGTACGTTTNNNNNNNNNNGGGCCCAAATTT", {0, 1}, 1}, {"ACGT", {}, 0}};
+  outputs.graph.k = 3;
+  outputs.graph.segments = {{"ACGT", 9, 2, false}, {"TTTAC", 12, 3, true}};
+  outputs.graph.links = {{0, 0}, {2, 3}};
+  outputs.graph.paths = {{0}, {3, 1}};
+  const std::string gap(10, 'N');
+  outputs.scaffolds = {{{{0, false, 0, {}}, {ScaffoldPiece::kOwnBases, false, 0, gap}, {1, true, 2, {}}}, 30, {0, 1}, 1},
+                       {{{ScaffoldPiece::kOwnBases, false, 0, "ACGT"}}, 4, {}, 0}};
   return outputs;
 }
 
@@ -66,12 +71,17 @@ TEST(AssemblyCheckpoints, ContigsComeBackWithTheCountsUpToThem) {
     EXPECT_EQ(back.contigs[contig].kmers, outputs.contigs[contig].kmers);
     EXPECT_EQ(back.contigs[contig].circular, outputs.contigs[contig].circular);
   }
-  EXPECT_EQ(back.graph.text, outputs.graph.text);
-  EXPECT_EQ(back.graph.segments, 1u);
-  EXPECT_EQ(back.graph.bases, 4u);
+  EXPECT_EQ(graph_gfa_text(back.graph), graph_gfa_text(outputs.graph));
+  EXPECT_EQ(back.graph.segments.size(), 2u);
+  EXPECT_EQ(back.graph.bases(), 9u);
+  EXPECT_EQ(back.graph.segments[1].kmers, 3u);
+  EXPECT_TRUE(back.graph.segments[1].circular);
   ASSERT_EQ(back.scaffolds.size(), 2u);
   for (std::size_t scaffold = 0; scaffold < 2; ++scaffold) {
-    EXPECT_EQ(back.scaffolds[scaffold].bases, outputs.scaffolds[scaffold].bases);
+    EXPECT_EQ(back.scaffolds[scaffold].pieces, outputs.scaffolds[scaffold].pieces);
+    EXPECT_EQ(back.scaffolds[scaffold].length, outputs.scaffolds[scaffold].length);
+    EXPECT_EQ(spelled_scaffold(back.scaffolds[scaffold], back.contigs),
+              spelled_scaffold(outputs.scaffolds[scaffold], outputs.contigs));
     EXPECT_EQ(back.scaffolds[scaffold].contigs, outputs.scaffolds[scaffold].contigs);
     EXPECT_EQ(back.scaffolds[scaffold].gaps, outputs.scaffolds[scaffold].gaps);
   }

@@ -941,7 +941,7 @@ TEST(AssemblyPipeline, AsksForReadsWhileRepeatsSettleThenForMatesThenWrites) {
   EXPECT_TRUE(same_either_way(outputs.contigs[1].bases, shared.second));
   EXPECT_EQ(outcome.contigs, 2u);
   EXPECT_EQ(outcome.total_length, shared.first.size() + shared.second.size());
-  EXPECT_EQ(outputs.graph.segments, 2u);
+  EXPECT_EQ(outputs.graph.segments.size(), 2u);
   EXPECT_EQ(outputs.scaffolds.size(), 2u) << "single reads: each contig a scaffold of its own";
   EXPECT_EQ(outcome.scaffolds, 2u);
 
