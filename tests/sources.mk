@@ -60,6 +60,7 @@ GENOMICS_TEST_SOURCES := \
   tests/genomics/assembly_checkpoints_test.cpp \
   tests/genomics/bridge_tracer_test.cpp \
   tests/genomics/carried_kmer_exchange_test.cpp \
+  tests/genomics/contig_test.cpp \
   tests/genomics/piece_joining_test.cpp \
   tests/genomics/junction_cleaning_test.cpp \
   tests/genomics/counter_protocol_test.cpp \

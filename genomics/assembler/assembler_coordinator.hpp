@@ -929,16 +929,17 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
     outcome_.rounds.push_back(round_record(settings_, outcome_));
     this->log().begin_phase("writing");
     AtomicOutputFile contigs_file(this->output_path(kContigsFile));
-    write_contigs_fasta(outputs.contigs, [&contigs_file](std::string_view record) { contigs_file.write(record); });
+    write_contigs_fasta(outputs.contigs, outputs.graph,
+                        [&contigs_file](std::string_view record) { contigs_file.write(record); });
     AtomicOutputFile scaffolds_file(this->output_path(kScaffoldsFile));
-    write_scaffolds_fasta(outputs.scaffolds, outputs.contigs,
+    write_scaffolds_fasta(outputs.scaffolds, outputs.contigs, outputs.graph,
                           [&scaffolds_file](std::string_view record) { scaffolds_file.write(record); });
     AtomicOutputFile summary(this->output_path(kAssemblySummaryFile));
     summary.write(assembly_json(settings_, outcome_));
     AtomicOutputFile histogram(this->output_path(kHistogramFile));
     histogram.write(this->histogram().jellyfish_text());
     AtomicOutputFile graph_file(this->output_path(kGraphFile));
-    write_graph_gfa(outputs.graph, [&graph_file](std::string_view lines) { graph_file.write(lines); });
+    write_graph_gfa(outputs.graph, outputs.contigs, [&graph_file](std::string_view lines) { graph_file.write(lines); });
     AtomicOutputFile run_record(this->output_path(kRunRecordFile));
     run_record.write(run_json(settings_, outcome_, this->log().phases(), this->node_count(), this->worker_count()));
     publish_together({&contigs_file, &scaffolds_file, &summary, &histogram, &graph_file, &run_record});

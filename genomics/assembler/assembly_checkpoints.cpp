@@ -82,8 +82,11 @@ void write_contigs_checkpoint(CheckpointWriter& writer, const AssemblyOutcome& o
   for (const std::uint64_t* count : counts_up_to_contigs(outcome)) writer.u64(*count);
   writer.u64(static_cast<std::uint64_t>(outcome.cleaning.rounds));
   writer.u64(outputs.contigs.size());
-  for (const Unitig& contig : outputs.contigs) {
-    writer.text(contig.bases);
+  for (const Contig& contig : outputs.contigs) {
+    writer.u64(contig.path.size());
+    for (const Contig::Oriented oriented : contig.path) writer.u64(oriented);
+    writer.u64(contig.from);
+    writer.u64(contig.length);
     writer.u64(contig.coverage_sum);
     writer.u64(contig.kmers);
     writer.u64(contig.circular ? 1 : 0);
@@ -101,11 +104,6 @@ void write_contigs_checkpoint(CheckpointWriter& writer, const AssemblyOutcome& o
   for (const auto& [from, to] : graph.links) {
     writer.u64(from);
     writer.u64(to);
-  }
-  writer.u64(graph.paths.size());
-  for (const auto& path : graph.paths) {
-    writer.u64(path.size());
-    for (const UnitigGraph::Oriented oriented : path) writer.u64(oriented);
   }
   writer.u64(outputs.scaffolds.size());
   for (const Scaffold& scaffold : outputs.scaffolds) {
@@ -129,8 +127,11 @@ AssembledOutputs read_contigs_checkpoint(CheckpointReader& reader, AssemblyOutco
   outcome.cleaning.rounds = static_cast<int>(reader.u64());
   AssembledOutputs outputs;
   outputs.contigs.resize(reader.u64());
-  for (Unitig& contig : outputs.contigs) {
-    contig.bases = reader.text();
+  for (Contig& contig : outputs.contigs) {
+    contig.path.resize(reader.u64());
+    for (Contig::Oriented& oriented : contig.path) oriented = reader.u64();
+    contig.from = reader.u64();
+    contig.length = reader.u64();
     contig.coverage_sum = reader.u64();
     contig.kmers = reader.u64();
     contig.circular = reader.u64() != 0;
@@ -148,11 +149,6 @@ AssembledOutputs read_contigs_checkpoint(CheckpointReader& reader, AssemblyOutco
   for (auto& [from, to] : graph.links) {
     from = reader.u64();
     to = reader.u64();
-  }
-  graph.paths.resize(reader.u64());
-  for (auto& path : graph.paths) {
-    path.resize(reader.u64());
-    for (UnitigGraph::Oriented& oriented : path) oriented = reader.u64();
   }
   outputs.scaffolds.resize(reader.u64());
   for (Scaffold& scaffold : outputs.scaffolds) {

@@ -104,22 +104,21 @@ AssembledOutputs AssemblyPipeline::outputs() {
   }
   progress_.log().begin_phase("contigs");
   AssembledOutputs outputs;
-  std::vector<std::vector<UnitigGraph::Oriented>> paths;
-  outputs.contigs = graph_.contigs(settings_.minimum_contig, true, reads, mates, &paths);
+  outputs.contigs = graph_.contig_paths(settings_.minimum_contig, true, reads, mates);
   record_contigs(outcome_, outputs.contigs);
   progress_.log().end_phase(std::to_string(outcome_.contigs) + " contigs, " + std::to_string(outcome_.total_length) +
                             " bases, the largest " + std::to_string(outcome_.largest_contig) + ", N50 " +
                             std::to_string(outcome_.n50));
-  outputs.scaffolds = scaffolds_of(outputs.contigs, paths);
-  // The last step that reads the graph: its unitigs are graph.gfa's segments, not copied.
-  outputs.graph = graph_file(std::move(graph_), std::move(paths));
+  outputs.scaffolds = scaffolds_of(outputs.contigs);
+  // The last step that reads the graph: its unitigs are graph.gfa's segments, and what the
+  // contigs and scaffolds are spelled from as they are written; not copied.
+  outputs.graph = graph_file(std::move(graph_));
   return outputs;
 }
 
 // The contigs in scaffolds, by the read pairs threaded through the final graph (each contig
 // alone when there are none).
-std::vector<Scaffold> AssemblyPipeline::scaffolds_of(const std::vector<Unitig>& contigs,
-                                                     const std::vector<std::vector<UnitigGraph::Oriented>>& paths) {
+std::vector<Scaffold> AssemblyPipeline::scaffolds_of(const std::vector<Contig>& contigs) {
   progress_.log().begin_phase("scaffolds");
   if (!final_threads_ || final_threads_->pair_count() == 0) {
     std::vector<Scaffold> scaffolds = unscaffolded(contigs);
@@ -128,7 +127,7 @@ std::vector<Scaffold> AssemblyPipeline::scaffolds_of(const std::vector<Unitig>& 
     return scaffolds;
   }
   ScaffoldingReport report;
-  std::vector<Scaffold> scaffolds = scaffold_contigs(graph_, contigs, paths, *final_threads_, report);
+  std::vector<Scaffold> scaffolds = scaffold_contigs(graph_, contigs, *final_threads_, report);
   record_scaffolds(outcome_, scaffolds);
   outcome_.insert_size = report.insert_size;
   progress_.phase_done(
@@ -148,15 +147,15 @@ void AssemblyPipeline::count_graph() {
   graph_counted_.emplace(bytes);
 }
 
-void record_contigs(AssemblyOutcome& outcome, const std::vector<Unitig>& contigs) {
+void record_contigs(AssemblyOutcome& outcome, const std::vector<Contig>& contigs) {
   outcome.contigs = contigs.size();
   outcome.total_length = 0;
   outcome.largest_contig = 0;
-  for (const Unitig& contig : contigs) {
-    outcome.total_length += contig.bases.size();
-    outcome.largest_contig = std::max<std::uint64_t>(outcome.largest_contig, contig.bases.size());
+  for (const Contig& contig : contigs) {
+    outcome.total_length += contig.length;
+    outcome.largest_contig = std::max<std::uint64_t>(outcome.largest_contig, contig.length);
   }
-  outcome.n50 = n50(contigs);
+  outcome.n50 = contig_n50(contigs);
 }
 
 void record_scaffolds(AssemblyOutcome& outcome, const std::vector<Scaffold>& scaffolds) {

@@ -27,7 +27,7 @@ struct GraphPiece {
 
 // What an assembly writes: the contigs, the graph they were read from, the scaffolds.
 struct AssembledOutputs {
-  std::vector<Unitig> contigs;
+  std::vector<Contig> contigs;  // spelled from graph's unitigs
   GraphFile graph;
   std::vector<Scaffold> scaffolds;
 };
@@ -81,8 +81,7 @@ class AssemblyPipeline {
   const UnitigGraph& graph() const { return graph_; }
 
  private:
-  std::vector<Scaffold> scaffolds_of(const std::vector<Unitig>& contigs,
-                                     const std::vector<std::vector<UnitigGraph::Oriented>>& paths);
+  std::vector<Scaffold> scaffolds_of(const std::vector<Contig>& contigs);
 
   const AssemblerSettings& settings_;
   AssemblyOutcome& outcome_;
@@ -99,7 +98,7 @@ class AssemblyPipeline {
 };
 
 // The outcome's figures for contigs and scaffolds about to be written.
-void record_contigs(AssemblyOutcome& outcome, const std::vector<Unitig>& contigs);
+void record_contigs(AssemblyOutcome& outcome, const std::vector<Contig>& contigs);
 void record_scaffolds(AssemblyOutcome& outcome, const std::vector<Scaffold>& scaffolds);
 
 }  // namespace xenon::genomics

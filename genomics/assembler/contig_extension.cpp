@@ -239,20 +239,7 @@ std::vector<UnitigGraph::Oriented> UnitigGraph::extension(const Junctions& joine
 
 // The bases of a walk, each unitig after the first without the k - 1 it shares.
 std::size_t UnitigGraph::spelled_length(std::span<const Oriented> walk) const {
-  std::size_t length = 0;
-  for (const Oriented oriented : walk) length += unitigs_[oriented / 2].bases.size();
-  return length - (walk.size() - 1) * (static_cast<std::size_t>(k_) - 1);
-}
-
-std::string UnitigGraph::spelled(const std::vector<Oriented>& walk) const {
-  const std::size_t overlap = static_cast<std::size_t>(k_) - 1;
-  std::string bases;
-  bases.reserve(spelled_length(walk));
-  for (const Oriented oriented : walk) {
-    const std::string piece = oriented_bases(oriented);
-    bases.append(bases.empty() ? std::string_view(piece) : std::string_view(piece).substr(overlap));
-  }
-  return bases;
+  return spelled_path_length(unitigs_, k_, walk);
 }
 
 // A repeat's copy lies between the unitig before it and the one after it, and both of their
@@ -348,8 +335,8 @@ void UnitigGraph::trim_covered_ends(std::vector<Oriented>& walk, const Held& hel
 //   often as the rest of the contig, or more, with room for this copy: room_for_copy): it
 //   is this contig's own copy of the repeat; and a repeat inside a contig stays (reads led
 //   through it).
-std::vector<Unitig> UnitigGraph::contigs(std::size_t minimum_length, bool extend, const NextAfter& reads,
-                                         const MatesAfter& mates, std::vector<std::vector<Oriented>>* paths) const {
+std::vector<Contig> UnitigGraph::contig_paths(std::size_t minimum_length, bool extend, const NextAfter& reads,
+                                              const MatesAfter& mates) const {
   const std::size_t k = static_cast<std::size_t>(k_);
   std::vector<std::vector<Oriented>> walks(unitigs_.size());
   std::vector<std::size_t> lengths(unitigs_.size());
@@ -371,8 +358,7 @@ std::vector<Unitig> UnitigGraph::contigs(std::size_t minimum_length, bool extend
     return lengths[a] != lengths[b] ? lengths[a] > lengths[b] : a < b;
   });
   Held held{std::vector<bool>(unitigs_.size(), false), std::vector<double>(unitigs_.size(), 0.0)};
-  // Each contig with its path: sorted as pairs, they keep the order the contigs alone would take.
-  std::vector<std::pair<Unitig, std::vector<Oriented>>> chosen;
+  std::vector<Contig> contigs;
   for (const std::size_t index : order) {
     if (held.any[index]) continue;
     std::vector<Oriented>& walk = walks[index];
@@ -387,33 +373,42 @@ std::vector<Unitig> UnitigGraph::contigs(std::size_t minimum_length, bool extend
     }
     const std::size_t length = lengths[index];
     if (length < minimum_length) continue;
-    Unitig contig;
-    contig.coverage_sum = unitigs_[index].coverage_sum;
-    contig.kmers = unitigs_[index].kmers;
-    contig.circular = unitigs_[index].circular;
-    contig.bases = walk.size() > 1 ? spelled(walk) : unitigs_[index].bases.substr(0, length);
-    std::string reverse = reverse_complement(contig.bases);
-    if (reverse < contig.bases) {
-      contig.bases = std::move(reverse);
-      // The same unitigs, last first, each read the other way.
-      std::reverse(walk.begin(), walk.end());
-      for (Oriented& member : walk) member ^= 1;
-    }
-    chosen.emplace_back(std::move(contig), std::move(walk));
-  }
-  std::sort(chosen.begin(), chosen.end(), [](const auto& left, const auto& right) {
-    const Unitig& a = left.first;
-    const Unitig& b = right.first;
-    return a.bases.size() != b.bases.size() ? a.bases.size() > b.bases.size() : a.bases < b.bases;
-  });
-  std::vector<Unitig> contigs;
-  contigs.reserve(chosen.size());
-  if (paths != nullptr) paths->clear();
-  for (auto& [contig, path] : chosen) {
+    Contig contig{std::move(walk), 0, length, unitigs_[index].coverage_sum, unitigs_[index].kmers,
+                  unitigs_[index].circular};
+    // Read the way whose bases are the smaller: the same unitigs, last first, each read the
+    // other way, where its reverse complement is.
+    const std::string bases = spelled_contig(unitigs_, k_, contig);
+    if (reverse_complement(bases) < bases) contig = reversed_contig(unitigs_, k_, std::move(contig));
     contigs.push_back(std::move(contig));
-    if (paths != nullptr) paths->push_back(std::move(path));
+  }
+  // Longest first; contigs of one length by their bases, spelled for that alone.
+  std::stable_sort(contigs.begin(), contigs.end(),
+                   [](const Contig& a, const Contig& b) { return a.length > b.length; });
+  for (auto same = contigs.begin(); same != contigs.end();) {
+    const auto end = std::find_if(same, contigs.end(), [&](const Contig& c) { return c.length != same->length; });
+    if (end - same > 1) {
+      std::vector<std::pair<std::string, Contig>> spelled;
+      for (auto contig = same; contig != end; ++contig) {
+        spelled.emplace_back(spelled_contig(unitigs_, k_, *contig), std::move(*contig));
+      }
+      std::stable_sort(spelled.begin(), spelled.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (auto& [bases, contig] : spelled) *same++ = std::move(contig);
+    }
+    same = end;
   }
   return contigs;
+}
+
+std::vector<Unitig> UnitigGraph::contigs(std::size_t minimum_length, bool extend, const NextAfter& reads,
+                                         const MatesAfter& mates, std::vector<std::vector<Oriented>>* paths) const {
+  std::vector<Unitig> spelled;
+  if (paths != nullptr) paths->clear();
+  for (Contig& contig : contig_paths(minimum_length, extend, reads, mates)) {
+    spelled.push_back({spelled_contig(unitigs_, k_, contig), contig.coverage_sum, contig.kmers, contig.circular});
+    if (paths != nullptr) paths->push_back(std::move(contig.path));
+  }
+  return spelled;
 }
 
 }  // namespace xenon::genomics

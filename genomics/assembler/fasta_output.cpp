@@ -7,21 +7,21 @@
 
 namespace xenon::genomics {
 
-void write_contigs_fasta(const std::vector<Unitig>& contigs, const FastaSink& write) {
+void write_contigs_fasta(const std::vector<Contig>& contigs, const GraphFile& graph, const FastaSink& write) {
   std::string record;
   char header[160];
   for (std::size_t i = 0; i < contigs.size(); ++i) {
-    const Unitig& contig = contigs[i];
-    std::snprintf(header, sizeof header, ">%s length=%zu coverage=%.2f%s\n", contig_name(i).c_str(),
-                  contig.bases.size(), contig.coverage(), contig.circular ? " circular" : "");
+    const Contig& contig = contigs[i];
+    std::snprintf(header, sizeof header, ">%s length=%zu coverage=%.2f%s\n", contig_name(i).c_str(), contig.length,
+                  contig.coverage(), contig.circular ? " circular" : "");
     record = header;
-    append_fasta_lines(record, contig.bases);
+    append_fasta_lines(record, spelled_contig(graph.segments, graph.k, contig));
     write(record);
   }
 }
 
-void write_scaffolds_fasta(const std::vector<Scaffold>& scaffolds, const std::vector<Unitig>& contigs,
-                           const FastaSink& write) {
+void write_scaffolds_fasta(const std::vector<Scaffold>& scaffolds, const std::vector<Contig>& contigs,
+                           const GraphFile& graph, const FastaSink& write) {
   std::string record;
   for (std::size_t i = 0; i < scaffolds.size(); ++i) {
     const Scaffold& scaffold = scaffolds[i];
@@ -30,7 +30,7 @@ void write_scaffolds_fasta(const std::vector<Scaffold>& scaffolds, const std::ve
       record += (part == 0 ? "" : ",") + contig_name(scaffold.contigs[part]);
     }
     record += '\n';
-    append_fasta_lines(record, spelled_scaffold(scaffold, contigs));
+    append_fasta_lines(record, spelled_scaffold(scaffold, contigs, graph.segments, graph.k));
     write(record);
   }
 }

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "genomics/assembler/contig.hpp"
+#include "genomics/assembler/graph_gfa.hpp"
 #include "genomics/assembler/scaffolding.hpp"
 #include "genomics/assembler/unitig_graph.hpp"
 
@@ -18,12 +20,13 @@ namespace xenon::genomics {
 // after).
 using FastaSink = std::function<void(std::string_view)>;
 
-// Contigs as FASTA, 80 bases a line: ">contig_N length=L coverage=C [circular]".
-void write_contigs_fasta(const std::vector<Unitig>& contigs, const FastaSink& write);
+// Contigs as FASTA, 80 bases a line: ">contig_N length=L coverage=C [circular]", each
+// spelled from the graph's unitigs (`graph`'s segments) as it is written.
+void write_contigs_fasta(const std::vector<Contig>& contigs, const GraphFile& graph, const FastaSink& write);
 // Scaffolds as FASTA, 80 bases a line: ">scaffold_N length=L contigs=contig_A,contig_B,...",
 // each spelled from `contigs` as it is written.
-void write_scaffolds_fasta(const std::vector<Scaffold>& scaffolds, const std::vector<Unitig>& contigs,
-                           const FastaSink& write);
+void write_scaffolds_fasta(const std::vector<Scaffold>& scaffolds, const std::vector<Contig>& contigs,
+                           const GraphFile& graph, const FastaSink& write);
 
 // A record's bases, 80 a line, after its header in `text`.
 void append_fasta_lines(std::string& text, const std::string& bases);

@@ -17,16 +17,15 @@ std::uint64_t GraphFile::bases() const {
   return total;
 }
 
-GraphFile graph_file(UnitigGraph&& graph, std::vector<std::vector<UnitigGraph::Oriented>> paths) {
+GraphFile graph_file(UnitigGraph&& graph) {
   GraphFile file;
   file.k = graph.k();
   file.links = graph.links();
-  file.paths = std::move(paths);
   file.segments = graph.take_unitigs();
   return file;
 }
 
-void write_graph_gfa(const GraphFile& graph, const GfaSink& write) {
+void write_graph_gfa(const GraphFile& graph, const std::vector<Contig>& contigs, const GfaSink& write) {
   const std::string overlap = std::to_string(graph.k - 1) + "M";
   std::string line = "H\tVN:Z:1.0\n";
   write(line);
@@ -42,10 +41,10 @@ void write_graph_gfa(const GraphFile& graph, const GfaSink& write) {
            "\t" + overlap + "\n";
     write(line);
   }
-  for (std::size_t contig = 0; contig < graph.paths.size(); ++contig) {
+  for (std::size_t contig = 0; contig < contigs.size(); ++contig) {
     std::string names;
     std::string overlaps;
-    for (const UnitigGraph::Oriented oriented : graph.paths[contig]) {
+    for (const UnitigGraph::Oriented oriented : contigs[contig].path) {
       if (!names.empty()) {
         names += ',';
         overlaps += overlaps.empty() ? "" : ",";
@@ -58,9 +57,9 @@ void write_graph_gfa(const GraphFile& graph, const GfaSink& write) {
   }
 }
 
-std::string graph_gfa_text(const GraphFile& graph) {
+std::string graph_gfa_text(const GraphFile& graph, const std::vector<Contig>& contigs) {
   std::string text;
-  write_graph_gfa(graph, [&text](std::string_view part) { text += part; });
+  write_graph_gfa(graph, contigs, [&text](std::string_view part) { text += part; });
   return text;
 }
 

@@ -47,10 +47,11 @@ double weighted_median(std::vector<std::pair<double, std::uint64_t>> values) {
   return 0;
 }
 
-// The bases a scaffold's piece stands for.
-std::string piece_bases(const ScaffoldPiece& piece, const std::vector<Unitig>& contigs) {
+// The bases a scaffold's piece stands for, its contig spelled from `unitigs`.
+std::string piece_bases(const ScaffoldPiece& piece, const std::vector<Contig>& contigs,
+                        const std::vector<Unitig>& unitigs, int k) {
   if (piece.contig == ScaffoldPiece::kOwnBases) return piece.bases;
-  const std::string& bases = contigs[piece.contig].bases;
+  const std::string bases = spelled_contig(unitigs, k, contigs[piece.contig]);
   return (piece.reversed ? reverse_complement(bases) : bases).substr(piece.from);
 }
 
@@ -77,14 +78,13 @@ struct MatePlace {
 
 class Scaffolder {
  public:
-  Scaffolder(const UnitigGraph& graph, const std::vector<Unitig>& contigs,
-             const std::vector<std::vector<Oriented>>& paths)
-      : graph_(graph), contigs_(contigs), paths_(paths), k_(static_cast<std::size_t>(graph.k())),
-        placements_(graph.unitigs().size()), starts_(paths.size()), successors_(2 * graph.unitigs().size()) {
-    for (std::size_t contig = 0; contig < paths.size(); ++contig) {
+  Scaffolder(const UnitigGraph& graph, const std::vector<Contig>& contigs)
+      : graph_(graph), contigs_(contigs), k_(static_cast<std::size_t>(graph.k())),
+        placements_(graph.unitigs().size()), starts_(contigs.size()), successors_(2 * graph.unitigs().size()) {
+    for (std::size_t contig = 0; contig < contigs.size(); ++contig) {
       std::size_t start = 0;
-      for (std::size_t step = 0; step < paths[contig].size(); ++step) {
-        const Oriented oriented = paths[contig][step];
+      for (std::size_t step = 0; step < contigs[contig].path.size(); ++step) {
+        const Oriented oriented = contigs[contig].path[step];
         starts_[contig].push_back(start);
         start += unitig_length(oriented) - (k_ - 1);
         if (contigs[contig].circular) continue;  // a circular contig is whole: nothing to join
@@ -165,7 +165,7 @@ class Scaffolder {
   std::size_t bases_beside(std::size_t contig, std::size_t step, bool before) const {
     const std::size_t start = starts_[contig][step];
     if (before) return start;
-    return contigs_[contig].bases.size() - (start + unitig_length(paths_[contig][step]));
+    return contigs_[contig].length - (start + unitig_length(contigs_[contig].path[step]));
   }
 
   // The two mates of a pair, placed.
@@ -188,8 +188,8 @@ class Scaffolder {
   // enters the second by, when the bases between the mates' unitigs and those ends are no
   // more than that.
   void count_links(const ReadThreads& pairs) {
-    std::vector<std::vector<std::int64_t>> spanning(paths_.size());
-    for (std::size_t contig = 0; contig < paths_.size(); ++contig) spanning[contig].assign(paths_[contig].size() + 1, 0);
+    std::vector<std::vector<std::int64_t>> spanning(contigs_.size());
+    for (std::size_t contig = 0; contig < contigs_.size(); ++contig) spanning[contig].assign(contigs_[contig].path.size() + 1, 0);
     std::vector<std::size_t> between;
     pairs.for_each_pair([&](auto first_mate, auto second_along, std::uint32_t alike, std::int64_t /*leads*/) {
       const std::optional<PlacedPair> placed = place_pair(first_mate, second_along);
@@ -202,15 +202,15 @@ class Scaffolder {
       const std::size_t to = std::max(first.step, second.step);
       spanning[first.contig][from] += alike;  // the joins after steps from, ..., to - 1
       spanning[first.contig][to] -= alike;
-      const std::size_t gap_begin = starts_[first.contig][from] + unitig_length(paths_[first.contig][from]);
+      const std::size_t gap_begin = starts_[first.contig][from] + unitig_length(contigs_[first.contig].path[from]);
       between.insert(between.end(), alike, starts_[first.contig][to] > gap_begin ? starts_[first.contig][to] - gap_begin : 0);
     });
     // The joins that unique unitigs lie on both sides of (no mate is placed beyond a
     // contig's last one: in a repeat copy its end reaches into).
-    for (std::size_t contig = 0; contig < paths_.size(); ++contig) {
+    for (std::size_t contig = 0; contig < contigs_.size(); ++contig) {
       std::vector<std::size_t> unique_steps;
-      for (std::size_t step = 0; step < paths_[contig].size(); ++step) {
-        if (placements_[paths_[contig][step] / 2].unique) unique_steps.push_back(step);
+      for (std::size_t step = 0; step < contigs_[contig].path.size(); ++step) {
+        if (placements_[contigs_[contig].path[step] / 2].unique) unique_steps.push_back(step);
       }
       if (unique_steps.size() < 2) continue;
       std::int64_t running = 0;
@@ -256,7 +256,7 @@ class Scaffolder {
     const bool along = (oriented % 2 != 0) == placement.reversed;
     const auto start = static_cast<std::int64_t>(starts_[contig][placement.step]);
     const auto length = static_cast<std::int64_t>(unitig_length(oriented));
-    const auto contig_length = static_cast<std::int64_t>(contigs_[contig].bases.size());
+    const auto contig_length = static_cast<std::int64_t>(contigs_[contig].length);
     if (leaving) {  // from where the fragment begins, lead bases into the unitig, to the end it leaves by
       return FragmentEnd{contig, 2 * contig + (along ? 1 : 0), along ? contig_length - start : start + length};
     }
@@ -283,7 +283,7 @@ class Scaffolder {
       }
       // In one contig, read along it: the contig's length counted twice.
       if (begins->end == ends->end) return;
-      const double length = within - static_cast<double>(contigs_[begins->contig].bases.size());
+      const double length = within - static_cast<double>(contigs_[begins->contig].length);
       if (length > 0) lengths.emplace_back(length, alike);
     });
     std::uint64_t measured = 0;
@@ -341,7 +341,7 @@ class Scaffolder {
   // The unitig that places mates nearest `end` of its contig, read out of the contig by that
   // end; none if the contig has no such unitig.
   std::optional<Oriented> leaving_unitig(std::size_t end) const {
-    const std::vector<Oriented>& path = paths_[contig_of(end)];
+    const std::vector<Oriented>& path = contigs_[contig_of(end)].path;
     const bool by_start = end % 2 == 0;
     for (std::size_t i = 0; i < path.size(); ++i) {
       const Oriented oriented = path[by_start ? i : path.size() - 1 - i];
@@ -445,7 +445,7 @@ class Scaffolder {
     while (true) {
       const std::size_t current = contig_of(at);
       const bool reversed = at % 2 != 0;
-      std::vector<Oriented> path = paths_[current];
+      std::vector<Oriented> path = contigs_[current].path;
       if (reversed) {
         std::reverse(path.begin(), path.end());
         for (Oriented& oriented : path) oriented ^= 1;
@@ -509,7 +509,7 @@ class Scaffolder {
     }
     const auto sized = gaps_.find({std::min(ends.first, ends.second), std::max(ends.first, ends.second)});
     if (sized == gaps_.end() || sized->second <= kMostGapForOverlap) {
-      const std::string head = piece_bases(contig, contigs_).substr(0, kMostOverlapBases);
+      const std::string head = piece_bases(contig, contigs_, graph_.unitigs(), graph_.k()).substr(0, kMostOverlapBases);
       if (const std::size_t overlap = overlap_of(tail_of(scaffold, kMostOverlapBases), head)) {
         contig.from = overlap;
         append_contig(scaffold, std::move(contig));
@@ -528,7 +528,7 @@ class Scaffolder {
 
   // A contig's piece after the scaffold so far (none of it if it begins past the contig's end).
   void append_contig(Scaffold& scaffold, ScaffoldPiece contig) const {
-    const std::size_t length = contigs_[contig.contig].bases.size();
+    const std::size_t length = contigs_[contig.contig].length;
     contig.from = std::min(contig.from, length);
     scaffold.length += length - contig.from;
     scaffold.pieces.push_back(std::move(contig));
@@ -546,7 +546,7 @@ class Scaffolder {
   std::string tail_of(const Scaffold& scaffold, std::size_t count) const {
     std::string tail;
     for (auto piece = scaffold.pieces.rbegin(); piece != scaffold.pieces.rend() && tail.size() < count; ++piece) {
-      const std::string bases = piece_bases(*piece, contigs_);
+      const std::string bases = piece_bases(*piece, contigs_, graph_.unitigs(), graph_.k());
       const std::size_t taken = std::min(count - tail.size(), bases.size());
       tail.insert(0, bases, bases.size() - taken, taken);
     }
@@ -624,8 +624,7 @@ class Scaffolder {
   }
 
   const UnitigGraph& graph_;
-  const std::vector<Unitig>& contigs_;
-  const std::vector<std::vector<Oriented>>& paths_;
+  const std::vector<Contig>& contigs_;
   std::size_t k_;
   std::vector<Placement> placements_;           // by unitig
   std::vector<std::vector<std::size_t>> starts_;  // by contig, where each step of its path begins
@@ -640,25 +639,24 @@ class Scaffolder {
 
 }  // namespace
 
-std::vector<Scaffold> scaffold_contigs(const UnitigGraph& graph, const std::vector<Unitig>& contigs,
-                                       const std::vector<std::vector<UnitigGraph::Oriented>>& paths,
+std::vector<Scaffold> scaffold_contigs(const UnitigGraph& graph, const std::vector<Contig>& contigs,
                                        const ReadThreads& pairs, ScaffoldingReport& report) {
-  if (paths.size() != contigs.size()) throw std::invalid_argument("scaffolding: a path for each contig needed");
-  return Scaffolder(graph, contigs, paths).scaffold(pairs, report);
+  return Scaffolder(graph, contigs).scaffold(pairs, report);
 }
 
-std::vector<Scaffold> unscaffolded(const std::vector<Unitig>& contigs) {
+std::vector<Scaffold> unscaffolded(const std::vector<Contig>& contigs) {
   std::vector<Scaffold> scaffolds;
   for (std::size_t contig = 0; contig < contigs.size(); ++contig) {
-    scaffolds.push_back({{ScaffoldPiece{contig, false, 0, {}}}, contigs[contig].bases.size(), {contig}, 0});
+    scaffolds.push_back({{ScaffoldPiece{contig, false, 0, {}}}, contigs[contig].length, {contig}, 0});
   }
   return scaffolds;
 }
 
-std::string spelled_scaffold(const Scaffold& scaffold, const std::vector<Unitig>& contigs) {
+std::string spelled_scaffold(const Scaffold& scaffold, const std::vector<Contig>& contigs,
+                             const std::vector<Unitig>& unitigs, int k) {
   std::string bases;
   bases.reserve(scaffold.length);
-  for (const ScaffoldPiece& piece : scaffold.pieces) bases += piece_bases(piece, contigs);
+  for (const ScaffoldPiece& piece : scaffold.pieces) bases += piece_bases(piece, contigs, unitigs, k);
   return bases;
 }
 

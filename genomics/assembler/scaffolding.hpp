@@ -48,7 +48,7 @@ struct ScaffoldingReport {
   std::uint64_t gaps_sized = 0;       // gaps of N whose size the pairs measured
 };
 
-// Scaffolds the contigs (as UnitigGraph::contigs() gave them, with their unitig paths) by
+// Scaffolds the contigs (as UnitigGraph::contig_paths() gave them) by
 // the read pairs of `pairs` (ReadThreads::pair_count()):
 // - a mate is placed by the unitigs it crossed that lie in one contig only, are 2k bases
 //   long or more and are read at most 1.5 times as often as the contigs' median base (the
@@ -84,8 +84,7 @@ struct ScaffoldingReport {
 // Every contig is in one scaffold, a contig no join reached alone. Circular contigs stay
 // alone. Scaffolds come longest first (then by their first contig), each beginning with its
 // end contig of the smaller index, read as contigs.fasta has it when that end is its start.
-std::vector<Scaffold> scaffold_contigs(const UnitigGraph& graph, const std::vector<Unitig>& contigs,
-                                       const std::vector<std::vector<UnitigGraph::Oriented>>& paths,
+std::vector<Scaffold> scaffold_contigs(const UnitigGraph& graph, const std::vector<Contig>& contigs,
                                        const ReadThreads& pairs, ScaffoldingReport& report);
 
 // The most a link may reach (all of it when too few pairs inside contigs measure it), and
@@ -95,10 +94,11 @@ inline constexpr std::size_t kLinkReach = 2000;
 inline constexpr std::size_t kUnknownGap = 10;
 
 // Every contig alone, in order: the scaffolds of an assembly without read pairs.
-std::vector<Scaffold> unscaffolded(const std::vector<Unitig>& contigs);
+std::vector<Scaffold> unscaffolded(const std::vector<Contig>& contigs);
 
-// The scaffold's bases, from the contigs it was made of.
-std::string spelled_scaffold(const Scaffold& scaffold, const std::vector<Unitig>& contigs);
+// The scaffold's bases, from the contigs it was made of and the unitigs they spell.
+std::string spelled_scaffold(const Scaffold& scaffold, const std::vector<Contig>& contigs,
+                             const std::vector<Unitig>& unitigs, int k);
 
 // N50 of the scaffolds' lengths (N counted).
 std::size_t scaffold_n50(const std::vector<Scaffold>& scaffolds);

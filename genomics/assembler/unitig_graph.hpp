@@ -13,23 +13,11 @@
 #include <utility>
 #include <vector>
 
+#include "genomics/assembler/contig.hpp"
 #include "genomics/assembler/junction_index.hpp"
+#include "genomics/assembler/unitig.hpp"
 
 namespace xenon::genomics {
-
-// A stretch of assembled sequence: its bases (ACGT), the counts of its k-mers added up, how
-// many k-mers it holds, and whether it is a cycle (then its last k-1 bases repeat its first
-// ones). Sums stay integers, so that joining pieces gives the same numbers however the
-// pieces were cut.
-struct Unitig {
-  std::string bases;
-  std::uint64_t coverage_sum = 0;
-  std::uint64_t kmers = 0;
-  bool circular = false;
-
-  // The mean k-mer count.
-  double coverage() const { return kmers == 0 ? 0 : static_cast<double>(coverage_sum) / static_cast<double>(kmers); }
-};
 
 struct CleaningSettings {
   std::size_t tip_length = 0;      // tips shorter than this (bases) are removed; 0: 2.5 k
@@ -100,9 +88,12 @@ class UnitigGraph {
   // mates' choice; and a candidate's walk stops at the first unitig on each side that a
   // longer contig wrote, unless it is a repeat with room for another copy (its count less
   // what the contigs holding it take).
-  // `paths` (when given) gets each contig's unitigs in order, read as the contig reads them
-  // (the contig spells them joined on their k-1 shared bases; a cycle's contig leaves out the
-  // last k-1 bases of its one unitig read forward, the first k-1 read reverse complemented).
+  // Each contig is its unitigs in order, read as the contig reads them (it spells them
+  // joined on their k-1 shared bases; a cycle's contig leaves out the last k-1 bases of its
+  // one unitig read forward, the first k-1 read reverse complemented): contig.hpp.
+  std::vector<Contig> contig_paths(std::size_t minimum_length, bool extend = true, const NextAfter& reads = {},
+                                   const MatesAfter& mates = {}) const;
+  // The same contigs spelled, and (when given) their `paths`.
   std::vector<Unitig> contigs(std::size_t minimum_length, bool extend = true, const NextAfter& reads = {},
                               const MatesAfter& mates = {}, std::vector<std::vector<Oriented>>* paths = nullptr) const;
 
@@ -195,7 +186,6 @@ class UnitigGraph {
   void keep_up_to_written(std::vector<Oriented>& walk, const Held& held, std::size_t candidate) const;
   void trim_covered_ends(std::vector<Oriented>& walk, const Held& held, std::size_t minimum_length) const;
   std::size_t spelled_length(std::span<const Oriented> walk) const;
-  std::string spelled(const std::vector<Oriented>& walk) const;
 
   int k_;
   std::vector<Unitig> unitigs_;

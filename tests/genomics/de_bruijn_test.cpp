@@ -937,8 +937,11 @@ TEST(AssemblyPipeline, AsksForReadsWhileRepeatsSettleThenForMatesThenWrites) {
   ASSERT_EQ(pipeline.next(), NextStep::write);
   const AssembledOutputs outputs = pipeline.outputs();
   ASSERT_EQ(outputs.contigs.size(), 2u);
-  EXPECT_TRUE(same_either_way(outputs.contigs[0].bases, shared.first));
-  EXPECT_TRUE(same_either_way(outputs.contigs[1].bases, shared.second));
+  const auto spelled = [&outputs](std::size_t contig) {
+    return spelled_contig(outputs.graph.segments, outputs.graph.k, outputs.contigs[contig]);
+  };
+  EXPECT_TRUE(same_either_way(spelled(0), shared.first));
+  EXPECT_TRUE(same_either_way(spelled(1), shared.second));
   EXPECT_EQ(outcome.contigs, 2u);
   EXPECT_EQ(outcome.total_length, shared.first.size() + shared.second.size());
   EXPECT_EQ(outputs.graph.segments.size(), 2u);

@@ -77,16 +77,21 @@ struct SharedRepeat {
   }
 };
 
+// Contigs of a graph, and what they and scaffolds of them spell.
 struct Contigs {
-  std::vector<Unitig> contigs;
-  std::vector<std::vector<UnitigGraph::Oriented>> paths;
+  const UnitigGraph* graph = nullptr;
+  std::vector<Contig> contigs;
+  std::string bases(std::size_t contig) const {
+    return spelled_contig(graph->unitigs(), graph->k(), contigs[contig]);
+  }
+  std::string spelled(const Scaffold& scaffold) const {
+    return spelled_scaffold(scaffold, contigs, graph->unitigs(), graph->k());
+  }
 };
 
 // The contigs of `graph`, each unitig on its own (no extension into the repeat).
 Contigs plain_contigs(const UnitigGraph& graph) {
-  Contigs made;
-  made.contigs = graph.contigs(200, false, {}, {}, &made.paths);
-  return made;
+  return {&graph, graph.contig_paths(200, false)};
 }
 
 // The first and the last k-1 bases: where a unitig joins the one before it and the one after.
@@ -94,14 +99,15 @@ std::string head(const std::string& bases) { return bases.substr(0, kK - 1); }
 std::string tail(const std::string& bases) { return bases.substr(bases.size() - (kK - 1)); }
 
 // Each contig is in exactly one scaffold, read one way or the other.
-void expect_every_contig_once(const std::vector<Scaffold>& scaffolds, const std::vector<Unitig>& contigs) {
+void expect_every_contig_once(const std::vector<Scaffold>& scaffolds, const Contigs& made) {
+  const std::vector<Contig>& contigs = made.contigs;
   std::vector<int> times(contigs.size(), 0);
   for (const Scaffold& scaffold : scaffolds) {
     for (const std::size_t contig : scaffold.contigs) {
       ASSERT_LT(contig, contigs.size());
       ++times[contig];
-      const std::string& bases = contigs[contig].bases;
-      const std::string spelled = spelled_scaffold(scaffold, contigs);
+      const std::string bases = made.bases(contig);
+      const std::string spelled = made.spelled(scaffold);
       EXPECT_TRUE(spelled.find(bases) != std::string::npos ||
                   spelled.find(reverse_complement(bases)) != std::string::npos)
           << "contig " << contig;
@@ -119,18 +125,20 @@ TEST(Scaffolding, PairsJoinTwoContigsAcrossARepeatLongerThanAReadWithTheRepeatsB
     add_pairs(pairs, oriented_along(shared.graph, shared.in[genome]), oriented_along(shared.graph, shared.out[genome]));
   }
   ScaffoldingReport report;
-  const std::vector<Scaffold> scaffolds = scaffold_contigs(shared.graph, made.contigs, made.paths, pairs, report);
+  const std::vector<Scaffold> scaffolds = scaffold_contigs(shared.graph, made.contigs, pairs, report);
   EXPECT_EQ(report.joins, 2u);
   EXPECT_EQ(report.joins_through_graph, 2u);
   ASSERT_EQ(scaffolds.size(), 3u);
   // Longest first: each genome whole, in order and one orientation, then the repeat alone.
-  EXPECT_TRUE(same_either_way(spelled_scaffold(scaffolds[0], made.contigs), shared.first));
-  EXPECT_TRUE(same_either_way(spelled_scaffold(scaffolds[1], made.contigs), shared.second));
-  EXPECT_TRUE(same_either_way(spelled_scaffold(scaffolds[2], made.contigs), shared.repeat));
+  EXPECT_TRUE(same_either_way(made.spelled(scaffolds[0]), shared.first));
+  EXPECT_TRUE(same_either_way(made.spelled(scaffolds[1]), shared.second));
+  EXPECT_TRUE(same_either_way(made.spelled(scaffolds[2]), shared.repeat));
   for (const Scaffold& scaffold : scaffolds) EXPECT_EQ(scaffold.gaps, 0u);
-  expect_every_contig_once(scaffolds, made.contigs);
+  expect_every_contig_once(scaffolds, made);
   std::string fasta;
-  write_scaffolds_fasta(scaffolds, made.contigs, [&fasta](std::string_view record) { fasta += record; });
+  UnitigGraph written = shared.graph;  // graph_file() takes the unitigs of the graph it is given
+  write_scaffolds_fasta(scaffolds, made.contigs, graph_file(std::move(written)),
+                        [&fasta](std::string_view record) { fasta += record; });
   EXPECT_EQ(fasta.rfind(">scaffold_1 length=" + std::to_string(shared.first.size()) + " contigs=contig_", 0), 0u) << fasta;
   EXPECT_EQ(scaffold_n50(scaffolds), shared.first.size());
 }
@@ -144,12 +152,12 @@ TEST(Scaffolding, AnEndThatPairsLinkToTwoOthersIsNotJoined) {
   add_pairs(pairs, in0, oriented_along(shared.graph, shared.out[1]));  // the conflict
   add_pairs(pairs, oriented_along(shared.graph, shared.in[1]), oriented_along(shared.graph, shared.out[1]));
   ScaffoldingReport report;
-  const std::vector<Scaffold> scaffolds = scaffold_contigs(shared.graph, made.contigs, made.paths, pairs, report);
+  const std::vector<Scaffold> scaffolds = scaffold_contigs(shared.graph, made.contigs, pairs, report);
   EXPECT_EQ(report.joins, 0u);
   EXPECT_EQ(report.conflicted_ends, 2u) << "the end of in[0], and the start of out[1]";
   ASSERT_EQ(scaffolds.size(), made.contigs.size());
   for (std::size_t i = 0; i < scaffolds.size(); ++i) {
-    EXPECT_EQ(spelled_scaffold(scaffolds[i], made.contigs), made.contigs[i].bases) << "each contig alone, as contigs.fasta has it";
+    EXPECT_EQ(made.spelled(scaffolds[i]), made.bases(i)) << "each contig alone, as contigs.fasta has it";
   }
   // Fewer pairs than the threshold (3) link nothing either.
   ReadThreads few(kK);
@@ -159,7 +167,7 @@ TEST(Scaffolding, AnEndThatPairsLinkToTwoOthersIsNotJoined) {
     few.add_pair(first, second);
   }
   ScaffoldingReport few_report;
-  EXPECT_EQ(scaffold_contigs(shared.graph, made.contigs, made.paths, few, few_report).size(), made.contigs.size());
+  EXPECT_EQ(scaffold_contigs(shared.graph, made.contigs, few, few_report).size(), made.contigs.size());
   EXPECT_EQ(few_report.joins, 0u);
 }
 
@@ -168,7 +176,7 @@ std::vector<Scaffold> scaffold_linked(const UnitigGraph& graph, const Contigs& m
                                       const std::string& right, ScaffoldingReport& report) {
   ReadThreads pairs(kK);
   add_pairs(pairs, oriented_along(graph, left), oriented_along(graph, right));
-  return scaffold_contigs(graph, made.contigs, made.paths, pairs, report);
+  return scaffold_contigs(graph, made.contigs, pairs, report);
 }
 
 // A genome of 3,000 random bases whose bases 1,400 to 1,700 no read covered: the graph holds
@@ -199,14 +207,14 @@ TEST(Scaffolding, AGapTheGraphDoesNotHoldIsTenN) {
   ScaffoldingReport report;
   const std::vector<Scaffold> scaffolds = scaffold_linked(graph, made, left, right, report);
   ASSERT_EQ(scaffolds.size(), 1u);
-  EXPECT_TRUE(same_either_way(spelled_scaffold(scaffolds[0], made.contigs), left + std::string(kUnknownGap, 'N') + right));
+  EXPECT_TRUE(same_either_way(made.spelled(scaffolds[0]), left + std::string(kUnknownGap, 'N') + right));
   EXPECT_EQ(scaffolds[0].gaps, 1u);
   EXPECT_EQ(report.joins_through_graph, 0u);
-  expect_every_contig_once(scaffolds, made.contigs);
+  expect_every_contig_once(scaffolds, made);
   // Without pairs, each contig is a scaffold of its own.
   const std::vector<Scaffold> alone = unscaffolded(made.contigs);
   ASSERT_EQ(alone.size(), 2u);
-  expect_every_contig_once(alone, made.contigs);
+  expect_every_contig_once(alone, made);
 }
 
 // Reads of 100 bases from fragments of 450 to 550 (500 on average) across the genome, each
@@ -236,12 +244,12 @@ TEST(Scaffolding, AGapIsAsLongAsTheFragmentsAcrossItSay) {
     pairs.add_pair(joined(first), joined(second), 1, first.lead + second.lead);
   }
   ScaffoldingReport report;
-  const std::vector<Scaffold> scaffolds = scaffold_contigs(graph, made.contigs, made.paths, pairs, report);
+  const std::vector<Scaffold> scaffolds = scaffold_contigs(graph, made.contigs, pairs, report);
   EXPECT_NEAR(static_cast<double>(report.insert_size), 500.0, 10.0);
   ASSERT_EQ(scaffolds.size(), 1u);
   EXPECT_EQ(scaffolds[0].gaps, 1u);
   EXPECT_EQ(report.gaps_sized, 1u);
-  const std::string bases = spelled_scaffold(scaffolds[0], made.contigs);
+  const std::string bases = made.spelled(scaffolds[0]);
   const std::size_t first_n = bases.find('N');
   ASSERT_NE(first_n, std::string::npos);
   const std::size_t gap = bases.find_first_not_of('N', first_n) - first_n;
@@ -277,11 +285,11 @@ TEST(Scaffolding, ContigsThatOverlapWhereTheGraphBrokeAreMerged) {
       EXPECT_EQ(scaffolds[0].gaps, 0u);
       // The overlap written once, as whichever contig the scaffold begins with has it.
       const std::string as_right = genome.substr(0, 1360) + right;
-      EXPECT_TRUE(same_either_way(spelled_scaffold(scaffolds[0], made.contigs), genome) || same_either_way(spelled_scaffold(scaffolds[0], made.contigs), as_right));
+      EXPECT_TRUE(same_either_way(made.spelled(scaffolds[0]), genome) || same_either_way(made.spelled(scaffolds[0]), as_right));
     } else {
       EXPECT_EQ(report.joins_by_overlap, 0u);
       EXPECT_EQ(scaffolds[0].gaps, 1u);
-      EXPECT_TRUE(same_either_way(spelled_scaffold(scaffolds[0], made.contigs), left + std::string(kUnknownGap, 'N') + right));
+      EXPECT_TRUE(same_either_way(made.spelled(scaffolds[0]), left + std::string(kUnknownGap, 'N') + right));
     }
   }
 }
@@ -323,16 +331,16 @@ TEST(Scaffolding, TheGraphAloneJoinsTwoContigsThatEveryWayBetweenLeadsTo) {
     ASSERT_EQ(made.contigs.size(), 2u);
     ScaffoldingReport report;
     const std::vector<Scaffold> scaffolds =
-        scaffold_contigs(graph, made.contigs, made.paths, ReadThreads(kK), report);
+        scaffold_contigs(graph, made.contigs, ReadThreads(kK), report);
     EXPECT_EQ(report.joins_by_graph_alone, 1u);
     ASSERT_EQ(scaffolds.size(), 1u);
-    expect_every_contig_once(scaffolds, made.contigs);
+    expect_every_contig_once(scaffolds, made);
     if (loop) {
       EXPECT_EQ(scaffolds[0].gaps, 1u);
-      EXPECT_TRUE(same_either_way(spelled_scaffold(scaffolds[0], made.contigs), in + std::string(kUnknownGap, 'N') + out));
+      EXPECT_TRUE(same_either_way(made.spelled(scaffolds[0]), in + std::string(kUnknownGap, 'N') + out));
     } else {
       EXPECT_EQ(scaffolds[0].gaps, 0u);
-      EXPECT_TRUE(same_either_way(spelled_scaffold(scaffolds[0], made.contigs), a + r + b) || same_either_way(spelled_scaffold(scaffolds[0], made.contigs), a + variant + b));
+      EXPECT_TRUE(same_either_way(made.spelled(scaffolds[0]), a + r + b) || same_either_way(made.spelled(scaffolds[0]), a + variant + b));
     }
   }
 }
@@ -360,11 +368,11 @@ TEST(Scaffolding, TheGraphAloneJoinsNothingWhereTheWaysPartOrEnd) {
     const Contigs made = plain_contigs(graph);
     ScaffoldingReport report;
     const std::vector<Scaffold> scaffolds =
-        scaffold_contigs(graph, made.contigs, made.paths, ReadThreads(kK), report);
+        scaffold_contigs(graph, made.contigs, ReadThreads(kK), report);
     EXPECT_EQ(report.joins_by_graph_alone, 0u);
     EXPECT_EQ(report.joins, 0u);
     EXPECT_EQ(scaffolds.size(), made.contigs.size());
-    expect_every_contig_once(scaffolds, made.contigs);
+    expect_every_contig_once(scaffolds, made);
   }
 }
 
