@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include "genomics/assembler/carried_sequences.hpp"
@@ -122,6 +123,52 @@ void write_contigs_checkpoint(CheckpointWriter& writer, const AssemblyOutcome& o
   writer.u64(outcome.insert_size);
 }
 
+namespace {
+
+// The recipes read hold together: every index within what was read, every length within what
+// it is spelled from. A checkpoint whose CRC matched but that does not (a bug, or bytes of
+// another layout) must not be spelled from.
+void check_recipes(const AssembledOutputs& outputs) {
+  const auto fail = [](const char* what) { throw std::runtime_error(std::string("checkpoints/contigs: ") + what); };
+  const GraphFile& graph = outputs.graph;
+  if (graph.k < 1) fail("k below 1");
+  for (const Unitig& segment : graph.segments) {
+    if (segment.bases.size() < static_cast<std::size_t>(graph.k)) fail("a unitig shorter than k");
+  }
+  const std::size_t oriented = 2 * graph.segments.size();
+  for (const auto& [from, to] : graph.links) {
+    if (from >= oriented || to >= oriented) fail("a link to a unitig it does not hold");
+  }
+  for (const Contig& contig : outputs.contigs) {
+    if (contig.path.empty()) fail("a contig without unitigs");
+    for (const Contig::Oriented unitig : contig.path) {
+      if (unitig >= oriented) fail("a contig through a unitig it does not hold");
+    }
+    if (contig.from > spelled_path_length(graph.segments, graph.k, contig.path) ||
+        contig.length > spelled_path_length(graph.segments, graph.k, contig.path) - contig.from) {
+      fail("a contig longer than its path");
+    }
+  }
+  for (const Scaffold& scaffold : outputs.scaffolds) {
+    std::size_t length = 0;
+    for (const ScaffoldPiece& piece : scaffold.pieces) {
+      if (piece.contig == ScaffoldPiece::kOwnBases) {
+        length += piece.bases.size();
+        continue;
+      }
+      if (piece.contig >= outputs.contigs.size()) fail("a scaffold of a contig it does not hold");
+      if (piece.from > outputs.contigs[piece.contig].length) fail("a scaffold's piece past its contig's end");
+      length += outputs.contigs[piece.contig].length - piece.from;
+    }
+    if (length != scaffold.length) fail("a scaffold whose pieces are not its length");
+    for (const std::size_t contig : scaffold.contigs) {
+      if (contig >= outputs.contigs.size()) fail("a scaffold of a contig it does not hold");
+    }
+  }
+}
+
+}  // namespace
+
 AssembledOutputs read_contigs_checkpoint(CheckpointReader& reader, AssemblyOutcome& outcome) {
   for (std::uint64_t* count : counts_up_to_contigs(outcome)) *count = reader.u64();
   outcome.cleaning.rounds = static_cast<int>(reader.u64());
@@ -166,6 +213,7 @@ AssembledOutputs read_contigs_checkpoint(CheckpointReader& reader, AssemblyOutco
   }
   outcome.insert_size = reader.u64();
   if (!reader.at_end()) throw std::runtime_error("checkpoints/contigs: bytes after the contigs");
+  check_recipes(outputs);
   return outputs;
 }
 

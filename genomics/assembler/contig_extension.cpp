@@ -11,7 +11,6 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -303,7 +302,7 @@ void UnitigGraph::keep_up_to_written(std::vector<Oriented>& walk, const Held& he
 }
 
 // A candidate's walk without the unitigs at its ends that a longer contig holds, but for
-// repeats right next to the rest with room for this contig's copy (see contigs()). The
+// repeats right next to the rest with room for this contig's copy (see contig_paths()). The
 // candidate's own unitig is not held, so the trimming stops there at the latest.
 void UnitigGraph::trim_covered_ends(std::vector<Oriented>& walk, const Held& held,
                                     std::size_t minimum_length) const {

@@ -6,7 +6,6 @@
 #include <optional>
 #include <set>
 #include <span>
-#include <stdexcept>
 #include <utility>
 
 #include "genomics/assembler/assembler_settings.hpp"

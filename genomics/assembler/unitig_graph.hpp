@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -96,6 +97,7 @@ class UnitigGraph {
   // The same contigs spelled, and (when given) their `paths`.
   std::vector<Unitig> contigs(std::size_t minimum_length, bool extend = true, const NextAfter& reads = {},
                               const MatesAfter& mates = {}, std::vector<std::vector<Oriented>>* paths = nullptr) const;
+  static_assert(std::is_same_v<Oriented, Contig::Oriented>, "a contig's path is read as the graph's unitigs");
 
   // Every link of the graph once (a link read the other way, y^1 then x^1, is the same link):
   // x then y where the last k-1 bases of x are the first of y, and a cycle to itself; sorted.

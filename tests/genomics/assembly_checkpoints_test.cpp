@@ -114,6 +114,42 @@ TEST(AssemblyCheckpoints, ContigsComeBackWithTheCountsUpToThem) {
   EXPECT_GT(piece_count, 10u);
 }
 
+// Recipes that point past what the checkpoint holds are refused as it is read, not spelled.
+TEST(AssemblyCheckpoints, ContigsThatPointPastWhatIsSavedAreRefused) {
+  const AssemblyOutcome written = counted_outcome();
+  const auto refused = [&written](const AssembledOutputs& outputs, const std::string& why) {
+    CheckpointWriter writer;
+    write_contigs_checkpoint(writer, written, outputs);
+    CheckpointReader reader(writer.data());
+    AssemblyOutcome read;
+    try {
+      read_contigs_checkpoint(reader, read);
+    } catch (const std::runtime_error& error) {
+      return std::string(error.what()).find(why) != std::string::npos;
+    }
+    return false;
+  };
+  AssembledOutputs outputs = some_outputs();
+  outputs.contigs[1].path.back() = 4;  // of 2 unitigs: 0 to 3
+  EXPECT_TRUE(refused(outputs, "a contig through a unitig it does not hold"));
+  outputs = some_outputs();
+  outputs.contigs[1].length = 7;  // from its second of 7 bases
+  EXPECT_TRUE(refused(outputs, "a contig longer than its path"));
+  outputs = some_outputs();
+  outputs.scaffolds[0].pieces[2].contig = 2;
+  EXPECT_TRUE(refused(outputs, "a scaffold of a contig it does not hold"));
+  outputs = some_outputs();
+  outputs.scaffolds[0].length = 18;
+  EXPECT_TRUE(refused(outputs, "a scaffold whose pieces are not its length"));
+  outputs = some_outputs();
+  outputs.graph.links[1].second = 4;
+  EXPECT_TRUE(refused(outputs, "a link to a unitig it does not hold"));
+  outputs = some_outputs();
+  outputs.graph.segments[0].bases = "AC";
+  EXPECT_TRUE(refused(outputs, "a unitig shorter than k"));
+  EXPECT_FALSE(refused(some_outputs(), "checkpoints/contigs")) << "as written";
+}
+
 TEST(AssemblyCheckpoints, GraphPiecesComeBackWithTheCountsUpToThem) {
   const AssemblyOutcome written = counted_outcome();
   const std::vector<GraphPiece> pieces{{"ACGTTGCA", 40, false}, {"TTTTGGGGCC", 12, true}};

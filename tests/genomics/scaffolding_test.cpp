@@ -195,6 +195,7 @@ struct GappedGenome {
     graph.compact();
     made = plain_contigs(graph);
   }
+  GappedGenome(const GappedGenome&) = delete;  // made.graph points at graph
 };
 
 TEST(Scaffolding, AGapTheGraphDoesNotHoldIsTenN) {
