@@ -96,6 +96,15 @@ struct PathHash {
   }
 };
 
+// Votes looked up once for each key.
+using VoteMemo = std::unordered_map<std::vector<std::size_t>, std::map<std::size_t, std::uint32_t>, PathHash>;
+template <class Count>
+const std::map<std::size_t, std::uint32_t>& memoized(VoteMemo& memo, std::vector<std::size_t> key, Count&& count) {
+  const auto [found, first] = memo.try_emplace(std::move(key));
+  if (first) found->second = count();
+  return found->second;
+}
+
 }  // namespace
 
 AssembledOutputs AssemblyPipeline::outputs() {
@@ -106,21 +115,17 @@ AssembledOutputs AssemblyPipeline::outputs() {
   // mates: each is looked up once (40x E. coli at k = 31: 12,500 distinct stretches of 60,000
   // and more), by hash (ordered by their vectors, the lookups took 20 ms of a 50-67 ms phase;
   // by hash, 9 ms).
-  std::unordered_map<std::vector<std::size_t>, std::map<std::size_t, std::uint32_t>, PathHash> votes_after;
-  std::unordered_map<std::vector<std::size_t>, std::map<std::size_t, std::uint32_t>, PathHash> mates_votes;
+  VoteMemo votes_after;
+  VoteMemo mates_votes;
   if (final_threads_) {
     const ReadThreads& threads = *final_threads_;
     reads = [&threads, &votes_after](const std::vector<std::size_t>& context) {
-      const auto [found, first] = votes_after.try_emplace(context);
-      if (first) found->second = threads.next_after(context);
-      return found->second;
+      return memoized(votes_after, context, [&] { return threads.next_after(context); });
     };
     mates = [&threads, &mates_votes](std::size_t anchor, const std::vector<std::size_t>& ways) {
       std::vector<std::size_t> key{anchor};  // the anchor, then the ways
       key.insert(key.end(), ways.begin(), ways.end());
-      const auto [found, first] = mates_votes.try_emplace(std::move(key));
-      if (first) found->second = threads.mates_after(anchor, ways);
-      return found->second;
+      return memoized(mates_votes, std::move(key), [&] { return threads.mates_after(anchor, ways); });
     };
   }
   progress_.log().begin_phase("contigs");

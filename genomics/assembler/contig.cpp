@@ -23,8 +23,9 @@ std::string spelled_path(const std::vector<Unitig>& unitigs, int k, std::span<co
   bases.reserve(spelled_path_length(unitigs, k, path));
   for (const Contig::Oriented oriented : path) {
     const std::string& unitig = unitigs[oriented / 2].bases;
-    const std::string piece = oriented % 2 == 0 ? unitig : reverse_complement(unitig);
-    bases.append(bases.empty() ? std::string_view(piece) : std::string_view(piece).substr(overlap));
+    const std::string reversed = oriented % 2 == 0 ? std::string() : reverse_complement(unitig);
+    const std::string_view piece = oriented % 2 == 0 ? std::string_view(unitig) : std::string_view(reversed);
+    bases.append(bases.empty() ? piece : piece.substr(overlap));
   }
   return bases;
 }

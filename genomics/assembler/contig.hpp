@@ -28,7 +28,7 @@ struct Contig {
   bool circular = false;
 
   // The mean k-mer count.
-  double coverage() const { return kmers == 0 ? 0 : static_cast<double>(coverage_sum) / static_cast<double>(kmers); }
+  double coverage() const { return mean_count(coverage_sum, kmers); }
   bool operator==(const Contig&) const = default;
 };
 

@@ -6,6 +6,11 @@
 
 namespace xenon::genomics {
 
+// The mean k-mer count of `kmers` k-mers whose counts add up to `sum` (0 for none).
+inline double mean_count(std::uint64_t sum, std::uint64_t kmers) {
+  return kmers == 0 ? 0 : static_cast<double>(sum) / static_cast<double>(kmers);
+}
+
 // A stretch of assembled sequence: its bases (ACGT), the counts of its k-mers added up, how
 // many k-mers it holds, and whether it is a cycle (then its last k-1 bases repeat its first
 // ones). Sums stay integers, so that joining pieces gives the same numbers however the
@@ -17,7 +22,7 @@ struct Unitig {
   bool circular = false;
 
   // The mean k-mer count.
-  double coverage() const { return kmers == 0 ? 0 : static_cast<double>(coverage_sum) / static_cast<double>(kmers); }
+  double coverage() const { return mean_count(coverage_sum, kmers); }
 };
 
 }  // namespace xenon::genomics
