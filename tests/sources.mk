@@ -78,6 +78,7 @@ GENOMICS_TEST_SOURCES := \
   tests/genomics/mate_pairing_test.cpp \
   tests/genomics/merge_tree_test.cpp \
   tests/genomics/output_directory_test.cpp \
+  tests/genomics/paired_gaps_test.cpp \
   tests/genomics/read_bridges_test.cpp \
   tests/genomics/read_pairing_test.cpp \
   tests/genomics/read_share_test.cpp \

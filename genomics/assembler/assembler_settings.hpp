@@ -63,6 +63,15 @@ struct KRound {
   std::uint64_t read_bridges = 0;  // dead ends joined by reads
 };
 
+// A way between two dead ends spelled by reads that overlap by too few bases to join them
+// alone, found in a round of k `k` (its bases begin with one end's last k-1 and end with the
+// other's first k-1), kept for the last round's read pairs to confirm (paired_gaps.hpp).
+struct ShortOverlap {
+  int k = 0;
+  std::string bases;
+  std::uint64_t reads = 0;
+};
+
 // What it did (filled in on node 0, read after the engine has stopped).
 struct AssemblyOutcome {
   std::uint64_t coverage_threshold = 0;
@@ -79,6 +88,7 @@ struct AssemblyOutcome {
   std::uint64_t largest_contig = 0;
   std::uint64_t n50 = 0;
   std::vector<KRound> rounds;  // every round done, this one's last once it is
+  std::vector<ShortOverlap> short_overlaps;  // of every round so far, until the last joins them
   std::string carried_sequences;  // for the next round, if there is one (carried_sequences.hpp)
   // The first of several rounds' filter of its k-mers read twice or more, which the filter
   // keepers hold in slices: its words, 0 for none.

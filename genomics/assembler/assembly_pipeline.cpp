@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "genomics/assembler/assembly_pipeline.hpp"
 
+#include "genomics/assembler/paired_gaps.hpp"
+
 #include <algorithm>
 #include <map>
 #include <stdexcept>
@@ -31,7 +33,7 @@ NextStep AssemblyPipeline::next() {
     return NextStep::thread_for_repeats;
   }
   if (repeat_round_ == 0) return NextStep::write;  // no repeat rounds: no reads guide the contigs
-  progress_.log().begin_phase("reads and pairs");
+  progress_.log().begin_phase(gaps_paired_ ? "reads and pairs again" : "reads and pairs");
   return NextStep::thread_with_mates;
 }
 
@@ -39,6 +41,11 @@ void AssemblyPipeline::bridges_threaded(const BridgeVotes& votes, std::uint64_t 
   bridged_ = true;
   std::uint64_t ambiguous = 0;
   const std::vector<ReadBridge> bridges = votes.chosen(ambiguous);
+  // The shorter overlaps wait for the last round's read pairs (paired_gaps.hpp).
+  const std::vector<ReadBridge> short_overlaps = votes.short_overlaps(DeadEnds::of(graph_));
+  for (const ReadBridge& overlap : short_overlaps) {
+    outcome_.short_overlaps.push_back({settings_.counting.k, overlap.bases, overlap.reads});
+  }
   const auto k = static_cast<std::size_t>(settings_.counting.k);
   for (const ReadBridge& bridge : bridges) {
     if (bridge.from / 2 >= graph_.unitigs().size() || bridge.to / 2 >= graph_.unitigs().size() ||
@@ -58,9 +65,10 @@ void AssemblyPipeline::bridges_threaded(const BridgeVotes& votes, std::uint64_t 
       std::count_if(bridges.begin(), bridges.end(), [](const ReadBridge& bridge) { return bridge.overlapping; }));
   progress_.phase_done("read bridges: %llu reads threaded, %llu ways between dead ends spelled, %llu dead ends "
                        "joined in pairs (%llu pairs by reads that meet in a gap; %llu distinct reads stop in "
-                       "one), %llu left for spelling more than one way, %llu unitigs left",
+                       "one), %llu left for spelling more than one way, %llu unitigs left; %llu ways where reads meet "
+                       "too briefly to join alone kept for read pairs to confirm",
                        reads, votes.size(), 2 * bridges.size(), overlapping, votes.overhangs(), ambiguous,
-                       graph_.unitigs().size());
+                       graph_.unitigs().size(), short_overlaps.size());
 }
 
 void AssemblyPipeline::repeats_threaded(const ReadThreads& threads) {
@@ -83,6 +91,29 @@ void AssemblyPipeline::mates_threaded(ReadThreads threads) {
   progress_.phase_done("reads and pairs threaded through the final graph: %llu read paths and %llu pairs of ways kept",
                        threads.distinct_paths(), threads.distinct_pairs());
   final_threads_.emplace(std::move(threads));
+  if (!gaps_paired_) join_paired_gaps();
+}
+
+void AssemblyPipeline::join_paired_gaps() {
+  gaps_paired_ = true;
+  std::uint64_t ambiguous = 0;
+  const std::vector<ReadBridge> joins = paired_gaps(graph_, outcome_.short_overlaps, *final_threads_, ambiguous);
+  const std::size_t candidates = outcome_.short_overlaps.size();
+  outcome_.short_overlaps = {};
+  progress_.log().line(progress_.report(
+      "%llu gaps where reads meet too briefly to join alone joined, read pairs linking their ends (of %llu such ways "
+      "over the rounds; %llu ends left for two)",
+      joins.size(), candidates, ambiguous));
+  if (joins.empty()) return;
+  for (const ReadBridge& bridge : joins) {
+    const std::uint64_t kmers = bridge.bases.size() - static_cast<std::size_t>(settings_.counting.k) + 1;
+    graph_.add(bridge.bases, kmers * bridge.reads, false);
+  }
+  graph_.compact();
+  count_graph();
+  outcome_.read_bridges += joins.size();
+  // The graph changed under the reads: they are threaded through it again.
+  final_threads_.reset();
 }
 
 namespace {

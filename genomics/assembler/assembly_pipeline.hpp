@@ -82,6 +82,10 @@ class AssemblyPipeline {
 
  private:
   std::vector<Scaffold> scaffolds_of(const std::vector<Contig>& contigs);
+  // After the first threading with mates: the gaps whose reads overlap too little to join them
+  // alone, joined where the pairs link their ends (paired_gaps.hpp); the reads are then
+  // threaded again.
+  void join_paired_gaps();
 
   const AssemblerSettings& settings_;
   AssemblyOutcome& outcome_;
@@ -91,6 +95,7 @@ class AssemblyPipeline {
   int repeat_round_ = 0;
   bool graph_changed_ = true;
   std::optional<ReadThreads> final_threads_;  // step 3's
+  bool gaps_paired_ = false;
   // The graph counted among this node's copies of the whole graph (graph_copies.hpp), as it
   // was after the step that changed it last.
   void count_graph();

@@ -141,10 +141,12 @@ class MultiKAssembly : public Actor {
       return;
     }
     std::vector<KRound> rounds = std::move(outcome_.rounds);
+    std::vector<ShortOverlap> short_overlaps = std::move(outcome_.short_overlaps);
     carried_ = std::move(outcome_.carried_sequences);
     if (round_ == 0) filter_words_ = outcome_.first_round_filter_words;
     outcome_ = AssemblyOutcome{};
     outcome_.rounds = std::move(rounds);
+    outcome_.short_overlaps = std::move(short_overlaps);
     counted_ = CounterOutcome{};
     ++round_;
     if (filter_words_ == 0) stop_keepers();  // the first round made no filter (or there is none to keep)

@@ -163,44 +163,59 @@ void BridgeVotes::add_encoded(std::span<const std::byte> bytes) {
   }
 }
 
-BridgeVotes::Votes BridgeVotes::overlapping_overhangs() const {
+BridgeVotes::Votes BridgeVotes::overlapping_overhangs(const DeadEnds* dead, std::size_t least_overlap) const {
   // Ends a read spans from are left to those reads.
   std::set<UnitigGraph::Oriented> spanned;
   for (const auto& [bridge, reads] : votes_) {
     spanned.insert(std::get<0>(bridge));
     spanned.insert(std::get<1>(bridge) ^ 1);
   }
+  // Every overhang, then, with `dead`, every dead end that no read leaves: its own last k-1
+  // bases, as the reads that hold its last k-mer all stop there (they may still overlap a read
+  // that enters the other end).
+  struct Overhang {
+    UnitigGraph::Oriented end;
+    std::string bases;
+    std::uint64_t reads;
+  };
+  std::vector<Overhang> overhangs;
+  std::set<UnitigGraph::Oriented> left_by_reads;
+  for (const auto& [overhang, reads] : overhangs_) {
+    const auto& [end, junction, beyond] = overhang;
+    overhangs.push_back({end, junction + beyond, reads});
+    left_by_reads.insert(end);
+  }
+  if (dead != nullptr) {
+    for (const auto& [end, junction] : dead->junctions) {
+      if (!left_by_reads.contains(end)) overhangs.push_back({end, junction, 1});
+    }
+  }
   // Each overhang read the other way: the read's bases into the dead beginning of its end
-  // reversed, then that unitig's first k-1, indexed by their first kMinimumOverlap bases.
+  // reversed, then that unitig's first k-1, indexed by their first least_overlap bases.
   struct Entering {
     UnitigGraph::Oriented into;
     std::string bases;
-    std::size_t overhang;  // which (its place in overhangs_)
+    std::size_t overhang;  // which (its place in overhangs)
     std::uint64_t reads;
   };
   std::vector<Entering> entering;
   std::map<std::string, std::vector<std::size_t>, std::less<>> entering_by_start;
-  std::size_t index = 0;
-  for (const auto& [overhang, reads] : overhangs_) {
-    const auto& [end, junction, beyond] = overhang;
-    std::string bases = reverse_complement(junction + beyond);
-    if (!spanned.contains(end) && bases.size() > kMinimumOverlap) {
-      entering_by_start[bases.substr(0, kMinimumOverlap)].push_back(entering.size());
-      entering.push_back({end ^ 1, std::move(bases), index, reads});
+  for (std::size_t index = 0; index < overhangs.size(); ++index) {
+    const Overhang& overhang = overhangs[index];
+    std::string bases = reverse_complement(overhang.bases);
+    if (!spanned.contains(overhang.end) && bases.size() > least_overlap) {
+      entering_by_start[bases.substr(0, least_overlap)].push_back(entering.size());
+      entering.push_back({overhang.end ^ 1, std::move(bases), index, overhang.reads});
     }
-    ++index;
   }
   // Each leaving overhang against the entering ones its bases end like, at the longest overlap.
   Votes votes;
-  index = 0;
-  for (const auto& [overhang, reads] : overhangs_) {
-    const auto& [end, junction, beyond] = overhang;
-    const std::size_t leaving = index++;
+  for (std::size_t leaving = 0; leaving < overhangs.size(); ++leaving) {
+    const auto& [end, bases, reads] = overhangs[leaving];
     if (spanned.contains(end)) continue;
-    const std::string bases = junction + beyond;
     std::set<std::size_t> met;
-    for (std::size_t at = 1; at + kMinimumOverlap <= bases.size(); ++at) {
-      const auto found = entering_by_start.find(std::string_view(bases).substr(at, kMinimumOverlap));
+    for (std::size_t at = 1; at + least_overlap <= bases.size(); ++at) {
+      const auto found = entering_by_start.find(std::string_view(bases).substr(at, least_overlap));
       // A start that many reads share (a short repeat, a run of one base) says nothing of
       // where a read goes on, nor does an overlap of so few kinds of base pairs.
       if (found == entering_by_start.end() || found->second.size() > kMostOverlapCandidates ||
@@ -222,7 +237,7 @@ BridgeVotes::Votes BridgeVotes::overlapping_overhangs() const {
 }
 
 std::vector<ReadBridge> BridgeVotes::chosen(std::uint64_t& ambiguous) const {
-  const Votes overlapping = overlapping_overhangs();
+  const Votes overlapping = overlapping_overhangs(nullptr, kMinimumOverlap);
   // Every dead end a bridge leaves (read as leaving it: a bridge from x into y also leaves y^1
   // into x^1), and where to.
   std::map<UnitigGraph::Oriented, std::set<UnitigGraph::Oriented>> leads_to;
@@ -237,19 +252,45 @@ std::vector<ReadBridge> BridgeVotes::chosen(std::uint64_t& ambiguous) const {
   for (const auto& [end, targets] : leads_to) ambiguous += targets.size() > 1;
   std::vector<ReadBridge> bridges;
   for (const Votes* votes : {&votes_, &overlapping}) {
-    for (auto vote = votes->begin(); vote != votes->end();) {
-      const auto& [from, to, first_bases] = vote->first;
-      // The votes of one pair of ends lie together (ordered by from, then to): the best of them.
-      auto best = vote;
-      auto after = vote;
-      for (; after != votes->end() && std::get<0>(after->first) == from && std::get<1>(after->first) == to; ++after) {
-        if (after->second > best->second) best = after;
+    for (ReadBridge& bridge : best_of(*votes, votes == &overlapping)) {
+      if (leads_to.at(bridge.from).size() == 1 && leads_to.at(bridge.to ^ 1).size() == 1) {
+        bridges.push_back(std::move(bridge));
       }
-      if (leads_to.at(from).size() == 1 && leads_to.at(to ^ 1).size() == 1) {
-        bridges.push_back({from, to, std::get<2>(best->first), best->second, votes == &overlapping});
-      }
-      vote = after;
     }
+  }
+  return bridges;
+}
+
+std::vector<ReadBridge> BridgeVotes::short_overlaps(const DeadEnds& dead) const {
+  // Ends that chosen() weighs (spanned by reads, or overlapping by kMinimumOverlap) are its own.
+  const Votes overlapping = overlapping_overhangs(nullptr, kMinimumOverlap);
+  std::set<UnitigGraph::Oriented> taken;
+  for (const Votes* votes : {&votes_, &overlapping}) {
+    for (const auto& [bridge, reads] : *votes) {
+      taken.insert(std::get<0>(bridge));
+      taken.insert(std::get<1>(bridge) ^ 1);
+    }
+  }
+  std::vector<ReadBridge> bridges;
+  for (ReadBridge& bridge : best_of(overlapping_overhangs(&dead, kLeastPairedOverlap), true)) {
+    if (!taken.contains(bridge.from) && !taken.contains(bridge.to ^ 1)) bridges.push_back(std::move(bridge));
+  }
+  return bridges;
+}
+
+std::vector<ReadBridge> BridgeVotes::best_of(const Votes& votes, bool overlapping) {
+  std::vector<ReadBridge> bridges;
+  for (auto vote = votes.begin(); vote != votes.end();) {
+    const auto& [from, to, first_bases] = vote->first;
+    // The votes of one pair of ends lie together (ordered by from, then to): the most reads'
+    // (the smaller bases when as many read others).
+    auto best = vote;
+    auto after = vote;
+    for (; after != votes.end() && std::get<0>(after->first) == from && std::get<1>(after->first) == to; ++after) {
+      if (after->second > best->second) best = after;
+    }
+    bridges.push_back({from, to, std::get<2>(best->first), best->second, overlapping});
+    vote = after;
   }
   return bridges;
 }

@@ -74,6 +74,13 @@ inline constexpr std::size_t kMinimumOverlap = 16;
 // of two or three), and its first bases must start few overhangs (not a repeat's).
 inline constexpr std::size_t kLeastOverlapBasePairs = 5;
 inline constexpr std::size_t kMostOverlapCandidates = 8;
+// Two ends that read pairs also link (a mate in each unitig, the fragment across the gap) are
+// joined by overhangs that overlap by this many bases or more: among thousands of dead ends an
+// overlap this short is met by chance, between two ends the pairs put side by side it is not
+// (an exact 8-base match is 1 in 65,536 at each place two overhangs could overlap). An end no
+// read leaves counts its own last k-1 bases as its overhang. kLeastLinkingPairs must link them.
+inline constexpr std::size_t kLeastPairedOverlap = 8;
+inline constexpr std::uint64_t kLeastLinkingPairs = 2;
 // Where a read lacks a dead end's own k-mer, its bases there may differ from the unitig's by
 // this many substitutions, no more.
 inline constexpr std::size_t kMostJunctionErrors = 2;
@@ -99,13 +106,22 @@ class BridgeVotes {
   // bases when as many spelled others). Ends no read spans are joined the same way by the
   // overhangs that overlap. `ambiguous` counts the ends left alone.
   std::vector<ReadBridge> chosen(std::uint64_t& ambiguous) const;
+  // The ways between two ends that chosen() leaves apart (neither spanned by a read nor
+  // overlapping another by kMinimumOverlap bases) spelled by overhangs that overlap by
+  // kLeastPairedOverlap bases or more, a dead end of `dead` that no read leaves taking its own
+  // last k-1 bases as its overhang: joined only where read pairs link the two ends
+  // (paired_gaps.hpp). The most reads' bases for each pair of ends, in a fixed order.
+  std::vector<ReadBridge> short_overlaps(const DeadEnds& dead) const;
 
  private:
   using Votes = std::map<std::tuple<UnitigGraph::Oriented, UnitigGraph::Oriented, std::string>, std::uint64_t>;
   static void add_to(Votes& votes, UnitigGraph::Oriented from, UnitigGraph::Oriented to, std::string_view bases,
                      std::uint64_t reads);
   // The bridges that pairs of overlapping overhangs spell, between ends no read spans.
-  Votes overlapping_overhangs() const;
+  // With `dead`, a dead end no read leaves overlaps others by its own last k-1 bases.
+  Votes overlapping_overhangs(const DeadEnds* dead, std::size_t least_overlap) const;
+  // The best bases of each pair of ends in `votes`.
+  static std::vector<ReadBridge> best_of(const Votes& votes, bool overlapping);
 
   Votes votes_;
   std::map<std::tuple<UnitigGraph::Oriented, std::string, std::string>, std::uint64_t> overhangs_;

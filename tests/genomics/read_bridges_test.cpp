@@ -269,6 +269,48 @@ TEST(ReadBridges, JoinTheDeadEndsOfAGapWhereTwoReadsMeet) {
   EXPECT_EQ(ambiguous, 1u) << "the left unitig's end, met two ways";
 }
 
+// Reads that overlap by fewer than kMinimumOverlap bases, but kLeastPairedOverlap or more,
+// join nothing alone: short_overlaps() keeps them for the read pairs (paired_gaps.hpp), and
+// leaves to chosen() the ends it weighs. So does a dead end that no read leaves, which
+// overlaps the reads entering another by its own last k-1 bases.
+TEST(ReadBridges, KeepShorterOverlapsForThePairsAndLetAnEndNoReadLeavesOverlapByItsOwnBases) {
+  std::mt19937_64 random(8);
+  const GappedGenome gapped(random, 3000, 1500, 1540);
+  const UnitigGraph graph = gapped.graph();
+  const DeadEnds dead = DeadEnds::of(graph);
+  const std::string lacked = gapped.genome.substr(gapped.gap_begin, gapped.gap_end - gapped.gap_begin + kK - 1);
+  const std::string leaving = gapped.genome.substr(1400, 140);  // to 1540
+  const std::size_t overlap = kLeastPairedOverlap + 2;
+  ASSERT_LT(overlap, kMinimumOverlap);
+  const std::string entering = gapped.genome.substr(1540 - overlap, 150);
+  std::uint64_t ambiguous = 0;
+  for (const bool reversed : {false, true}) {
+    const auto either = [reversed](const std::string& read) { return reversed ? reverse_complement(read) : read; };
+    const BridgeVotes votes = bridges_of(graph, {either(leaving), either(entering)});
+    EXPECT_TRUE(votes.chosen(ambiguous).empty()) << "too short an overlap to join alone";
+    const std::vector<ReadBridge> kept = votes.short_overlaps(dead);
+    ASSERT_EQ(kept.size(), 1u);
+    EXPECT_TRUE(same_either_way(kept[0].bases, lacked));
+    EXPECT_EQ(kept[0].reads, 1u);
+  }
+  const std::string barely = gapped.genome.substr(1540 - (kLeastPairedOverlap - 1), 150);
+  EXPECT_TRUE(bridges_of(graph, {leaving, barely}).short_overlaps(dead).empty()) << "shorter still: not kept";
+  const std::string well_over = gapped.genome.substr(1540 - kMinimumOverlap, 150);
+  const BridgeVotes joined = bridges_of(graph, {leaving, well_over});
+  EXPECT_EQ(joined.chosen(ambiguous).size(), 1u);
+  EXPECT_TRUE(joined.short_overlaps(dead).empty()) << "ends chosen() weighs are its own";
+
+  // No read leaves the left unitig: a read entering the right one from 18 bases into the
+  // left one's last k-1 meets those bases, for the pairs to confirm.
+  const std::string from_inside_the_end = gapped.genome.substr(gapped.gap_begin + 2, 150);
+  const BridgeVotes entering_only = bridges_of(graph, {from_inside_the_end});
+  EXPECT_EQ(entering_only.overhangs(), 1u);
+  EXPECT_TRUE(entering_only.chosen(ambiguous).empty()) << "an end's own bases join nothing alone";
+  const std::vector<ReadBridge> met = entering_only.short_overlaps(dead);
+  ASSERT_EQ(met.size(), 1u);
+  EXPECT_TRUE(same_either_way(met[0].bases, lacked));
+}
+
 // Where a read spans the gap, reads that meet in it are not asked; a read that begins in the
 // gap with an error in the right unitig's first k-mers, or that leaves the left one with an
 // error in its last k-mer, still meets the other, read from either strand. A read with a base
