@@ -1,16 +1,22 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Gaps joined by reads that overlap by a few bases, where read pairs link the two ends: found
 // in the final graph by the junctions of the round that kept them, widened to its k, joined
-// only with enough pairs, and never for an end that two would join.
+// only with enough pairs, and never for an end that two would join; and the assembler end to
+// end on reads with such a gap, the same bytes for every thread and process count.
 #include <gtest/gtest.h>
 
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "genomics/assembler/paired_gaps.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
 #include "tests/genomics/random_bases.hpp"
+#include "tests/support/mpi_run.hpp"
+#include "tests/support/run_binary.hpp"
+#include "tests/support/temporary_directory.hpp"
+#include "tests/support/test_support.hpp"
 
 namespace {
 
@@ -109,6 +115,88 @@ TEST(PairedGaps, LeaveAGapTooFewPairsLinkOrAnEndTwoWouldJoin) {
   ASSERT_EQ(once.size(), 1u);
   EXPECT_EQ(once[0].reads, 4u);
   EXPECT_EQ(ambiguous, 0u);
+}
+
+// 2x100 read pairs (fragments of 300 bases, mates facing each other) of a random genome, one
+// starting every 4 bases, but none that holds bases both before `gap_begin` and at or after
+// `gap_end`: the reads before the gap and after it overlap by gap_end - gap_begin bases.
+struct GappedReads {
+  std::string genome;
+  std::string first;
+  std::string second;
+  GappedReads(std::size_t length, std::size_t gap_begin, std::size_t gap_end) {
+    std::mt19937_64 random(12);
+    genome = random_bases(random, length);
+    const auto crosses = [&](std::size_t start) { return start < gap_begin && start + 100 > gap_end; };
+    const auto record = [](std::size_t number, const std::string& bases) {
+      return "@pair" + std::to_string(number) + "\n" + bases + "\n+\n" + std::string(bases.size(), 'I') + "\n";
+    };
+    for (std::size_t start = 0; start + 300 <= length; start += 4) {
+      if (crosses(start) || crosses(start + 200)) continue;
+      first += record(start, genome.substr(start, 100));
+      second += record(start, reverse_complement(genome.substr(start + 200, 100)));
+    }
+  }
+};
+
+// Reads on either side of a gap overlap by 12 bases (too few for a read bridge) and their
+// k-mers stop there: the pairs that span it join the two ends, where single reads leave two
+// contigs; the bytes are the same for every thread and process count.
+TEST(PairedGaps, TheAssemblerJoinsAGapThatReadsMeetInBrieflyWherePairsSpanIt) {
+  const GappedReads reads(12000, 6000, 6012);
+  const xenon::testing::TemporaryDirectory in("xenon-paired-gaps");
+  const std::string first = in.write("reads_1.fq", reads.first);
+  const std::string second = in.write("reads_2.fq", reads.second);
+  const std::string options = "--quiet -k 31 --min-coverage 2 --graph-image no";
+  const auto contigs_of = [](const std::string& fasta) {
+    std::vector<std::string> contigs;
+    std::istringstream lines(fasta);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.rfind('>', 0) == 0) {
+        contigs.emplace_back();
+      } else if (!contigs.empty()) {
+        contigs.back() += line;
+      }
+    }
+    return contigs;
+  };
+  const xenon::testing::TemporaryDirectory single("xenon-paired-gaps");
+  auto run = xenon::testing::run_binary("assembler", options + " -o " + single.path() + " -s " + first + " -s " + second);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_EQ(contigs_of(single.read("contigs.fasta")).size(), 2u) << "single reads: the gap stays";
+
+  const xenon::testing::TemporaryDirectory paired("xenon-paired-gaps");
+  run = xenon::testing::run_binary("assembler", options + " -threads-per-node 1 -o " + paired.path() + " -1 " + first +
+                                                    " -2 " + second);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const std::vector<std::string> joined = contigs_of(paired.read("contigs.fasta"));
+  ASSERT_EQ(joined.size(), 1u) << paired.read("assembler.log");
+  // The genome but for its first and last few bases, which one read each holds.
+  const std::string forward = reads.genome.find(joined[0]) != std::string::npos ? joined[0] : reverse_complement(joined[0]);
+  const std::size_t at = reads.genome.find(forward);
+  ASSERT_NE(at, std::string::npos) << "the contig is the genome's, gap and all";
+  EXPECT_LT(at, 10u);
+  EXPECT_GT(at + forward.size(), reads.genome.size() - 10);
+  const std::string log = paired.read("assembler.log");
+  EXPECT_NE(log.find("1 gaps where reads meet too briefly to join alone joined"), std::string::npos) << log;
+  EXPECT_NE(log.find("phase reads and pairs again: done"), std::string::npos) << log;
+
+  const xenon::testing::TemporaryDirectory threads("xenon-paired-gaps");
+  run = xenon::testing::run_binary("assembler", options + " -threads-per-node 3 -o " + threads.path() + " -1 " + first +
+                                                    " -2 " + second);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  for (const char* file : {"contigs.fasta", "scaffolds.fasta", "graph.gfa", "assembly.json"}) {
+    EXPECT_EQ(threads.read(file), paired.read(file)) << file << ", 3 threads";
+  }
+  // Under a sanitizer the threads are what it checks; processes are the release build's.
+  if (!xenon::testing::built_with_mpi() || xenon::testing::under_sanitizer()) return;
+  const xenon::testing::TemporaryDirectory processes("xenon-paired-gaps");
+  run = xenon::testing::mpi_run(2, "assembler", options + " -threads-per-node 2 -o " + processes.path() + " -1 " +
+                                                    first + " -2 " + second);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  for (const char* file : {"contigs.fasta", "scaffolds.fasta", "graph.gfa", "assembly.json"}) {
+    EXPECT_EQ(processes.read(file), paired.read(file)) << file << ", 2 processes";
+  }
 }
 
 }  // namespace
