@@ -60,7 +60,7 @@ struct KRound {
   std::string coverage_threshold_source;  // CoverageThreshold::from
   std::uint64_t solid_floor = 0;
   std::uint64_t solid_kmers = 0;
-  std::uint64_t read_bridges = 0;  // dead ends joined by reads
+  std::uint64_t read_bridges = 0;  // dead ends joined by reads (the last round's with those read pairs confirm)
 };
 
 // A way between two dead ends spelled by reads that overlap by too few bases to join them

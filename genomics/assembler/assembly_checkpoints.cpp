@@ -37,7 +37,8 @@ std::string contigs_checkpoint_options(const AssemblerSettings& settings) {
          " min-passages=" + std::to_string(settings.minimum_passages) +
          " min-contig=" + std::to_string(settings.minimum_contig) +
          " read-bridges=" + std::to_string(settings.read_bridges ? 1 : 0) +
-         " with graph.gfa scaffolds.fasta insert_size";  // so that an older checkpoint, without them, is not read as one with them
+         " with graph.gfa scaffolds.fasta insert_size"  // so that an older checkpoint, without them, is not read as one with them
+         " paired-gaps";  // contigs read through the gaps read pairs confirm (paired_gaps.hpp), unlike an older one's
 }
 
 void write_graph_checkpoint(CheckpointWriter& writer, const AssemblyOutcome& outcome,

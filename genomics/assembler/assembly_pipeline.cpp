@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "genomics/assembler/assembly_pipeline.hpp"
 
-#include "genomics/assembler/paired_gaps.hpp"
-
 #include <algorithm>
 #include <map>
 #include <stdexcept>
 #include <unordered_map>
 #include <utility>
+
+#include "genomics/assembler/paired_gaps.hpp"
 
 namespace xenon::genomics {
 
@@ -46,6 +46,19 @@ void AssemblyPipeline::bridges_threaded(const BridgeVotes& votes, std::uint64_t 
   for (const ReadBridge& overlap : short_overlaps) {
     outcome_.short_overlaps.push_back({settings_.counting.k, overlap.bases, overlap.reads});
   }
+  add_bridges(bridges);
+  outcome_.read_bridges = bridges.size();
+  const auto overlapping = static_cast<std::uint64_t>(
+      std::count_if(bridges.begin(), bridges.end(), [](const ReadBridge& bridge) { return bridge.overlapping; }));
+  progress_.phase_done("read bridges: %llu reads threaded, %llu ways between dead ends spelled, %llu dead ends "
+                       "joined in pairs (%llu pairs by reads that meet in a gap; %llu distinct reads stop in "
+                       "one), %llu left for spelling more than one way, %llu unitigs left; %llu ways where reads meet "
+                       "too briefly to join alone kept for the last round's read pairs to confirm",
+                       reads, votes.size(), 2 * bridges.size(), overlapping, votes.overhangs(), ambiguous,
+                       graph_.unitigs().size(), short_overlaps.size());
+}
+
+void AssemblyPipeline::add_bridges(const std::vector<ReadBridge>& bridges) {
   const auto k = static_cast<std::size_t>(settings_.counting.k);
   for (const ReadBridge& bridge : bridges) {
     if (bridge.from / 2 >= graph_.unitigs().size() || bridge.to / 2 >= graph_.unitigs().size() ||
@@ -60,15 +73,6 @@ void AssemblyPipeline::bridges_threaded(const BridgeVotes& votes, std::uint64_t 
   }
   if (!bridges.empty()) graph_.compact();
   count_graph();
-  outcome_.read_bridges = bridges.size();
-  const auto overlapping = static_cast<std::uint64_t>(
-      std::count_if(bridges.begin(), bridges.end(), [](const ReadBridge& bridge) { return bridge.overlapping; }));
-  progress_.phase_done("read bridges: %llu reads threaded, %llu ways between dead ends spelled, %llu dead ends "
-                       "joined in pairs (%llu pairs by reads that meet in a gap; %llu distinct reads stop in "
-                       "one), %llu left for spelling more than one way, %llu unitigs left; %llu ways where reads meet "
-                       "too briefly to join alone kept for read pairs to confirm",
-                       reads, votes.size(), 2 * bridges.size(), overlapping, votes.overhangs(), ambiguous,
-                       graph_.unitigs().size(), short_overlaps.size());
 }
 
 void AssemblyPipeline::repeats_threaded(const ReadThreads& threads) {
@@ -84,7 +88,7 @@ void AssemblyPipeline::repeats_threaded(const ReadThreads& threads) {
 }
 
 void AssemblyPipeline::mates_threaded(ReadThreads threads) {
-  if (threads.unpaired_files() != 0) {
+  if (threads.unpaired_files() != 0 && !gaps_paired_) {  // said once, not again after the gaps are joined
     progress_.log().line(progress_.report(
         "%llu pair(s) of files hold different numbers of records: their reads are not paired", threads.unpaired_files()));
   }
@@ -105,12 +109,7 @@ void AssemblyPipeline::join_paired_gaps() {
       "over the rounds; %llu ends left for two)",
       joins.size(), candidates, ambiguous));
   if (joins.empty()) return;
-  for (const ReadBridge& bridge : joins) {
-    const std::uint64_t kmers = bridge.bases.size() - static_cast<std::size_t>(settings_.counting.k) + 1;
-    graph_.add(bridge.bases, kmers * bridge.reads, false);
-  }
-  graph_.compact();
-  count_graph();
+  add_bridges(joins);
   outcome_.read_bridges += joins.size();
   // The graph changed under the reads: they are threaded through it again.
   final_threads_.reset();

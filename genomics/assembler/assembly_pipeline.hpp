@@ -37,7 +37,7 @@ enum class NextStep {
   thread_for_bridges,  // every read through graph(), for the bridges it spells between dead ends
   carry,               // nothing: a round before the last hands graph() to the next
   thread_for_repeats,  // the reads through graph() (after the first round, only those the round before kept)
-  thread_with_mates,   // every read through the final graph(), mates paired
+  thread_with_mates,   // every read through the final graph(), mates paired (again once gaps the pairs confirm are joined)
   write,               // nothing: outputs() are ready to be made
 };
 
@@ -47,7 +47,9 @@ enum class NextStep {
 //     before the last ends here;
 //  2. repeat rounds: the reads threaded through the graph settle repeats shorter than a read,
 //     up to `repeat_rounds` rounds, while a round changes the graph;
-//  3. every read threaded again through the final graph, mates paired;
+//  3. every read threaded again through the final graph, mates paired; the gaps whose reads
+//     meet too briefly to join alone joined where the pairs link their ends (paired_gaps.hpp),
+//     and, if any was, the reads threaded once more;
 //  4. contigs guided by those reads, the graph in GFA, scaffolds by the pairs.
 // Reading the reads is not the pipeline's: next() says which threading it needs, and whoever
 // threads (the stores, or this node alone) hands back what the reads crossed.
@@ -86,6 +88,9 @@ class AssemblyPipeline {
   // alone, joined where the pairs link their ends (paired_gaps.hpp); the reads are then
   // threaded again.
   void join_paired_gaps();
+  // The bridges' bases added to the graph (each checked to begin and end with its two ends'
+  // junctions), each k-mer read as often as the reads that spelled it; then compacted.
+  void add_bridges(const std::vector<ReadBridge>& bridges);
 
   const AssemblerSettings& settings_;
   AssemblyOutcome& outcome_;

@@ -124,7 +124,9 @@ class MultiKAssembly : public Actor {
   }
 
   // A round's coordinator has stopped: the run ends with its failure or the last round, else
-  // the next round starts afresh (the counts and outcome of one k say nothing of another).
+  // the next round starts afresh (the counts and outcome of one k say nothing of another),
+  // but for the record of each round and the ways between dead ends that the last round's
+  // read pairs may confirm (paired_gaps.hpp).
   void round_stopped(const Message& message) {
     coordinator_ = ActorName::none();
     if (message.payload_size() != 0 && counted_.error.empty()) {

@@ -23,10 +23,10 @@ class DeadEndsBySuffix {
   explicit DeadEndsBySuffix(const DeadEnds& dead) : dead_(dead) {}
 
   std::optional<Oriented> find(std::string_view suffix) {
-    const auto [index, made] = by_length_.try_emplace(suffix.size());
-    if (made) index->second = made_index(suffix.size());
-    const auto found = index->second.find(suffix);
-    if (found == index->second.end()) return std::nullopt;
+    const auto [of_length, made] = by_length_.try_emplace(suffix.size());
+    if (made) of_length->second = made_index(suffix.size());
+    const auto found = of_length->second.find(suffix);
+    if (found == of_length->second.end()) return std::nullopt;
     return found->second;
   }
 

@@ -21,6 +21,9 @@ namespace xenon::genomics {
 // is no chance. MEGAHIT crosses such gaps by assembling the mates near each end with a small
 // k ("local assembly"); this takes the reads' own overlap, the pairs only confirming it.
 
+// The read pairs that must link two ends for a short overlap to join them.
+inline constexpr std::uint64_t kLeastLinkingPairs = 2;
+
 // The short overlaps of every round (BridgeVotes::short_overlaps) that join two dead ends of
 // the last round's final `graph` which at least kLeastLinkingPairs read pairs of `threads`
 // link, as bridges of `graph` (numbered as it numbers its unitigs, their bases from the one

@@ -78,9 +78,8 @@ inline constexpr std::size_t kMostOverlapCandidates = 8;
 // joined by overhangs that overlap by this many bases or more: among thousands of dead ends an
 // overlap this short is met by chance, between two ends the pairs put side by side it is not
 // (an exact 8-base match is 1 in 65,536 at each place two overhangs could overlap). An end no
-// read leaves counts its own last k-1 bases as its overhang. kLeastLinkingPairs must link them.
+// read leaves counts its own last k-1 bases as its overhang (paired_gaps.hpp).
 inline constexpr std::size_t kLeastPairedOverlap = 8;
-inline constexpr std::uint64_t kLeastLinkingPairs = 2;
 // Where a read lacks a dead end's own k-mer, its bases there may differ from the unitig's by
 // this many substitutions, no more.
 inline constexpr std::size_t kMostJunctionErrors = 2;
@@ -117,7 +116,8 @@ class BridgeVotes {
   using Votes = std::map<std::tuple<UnitigGraph::Oriented, UnitigGraph::Oriented, std::string>, std::uint64_t>;
   static void add_to(Votes& votes, UnitigGraph::Oriented from, UnitigGraph::Oriented to, std::string_view bases,
                      std::uint64_t reads);
-  // The bridges that pairs of overlapping overhangs spell, between ends no read spans.
+  // The bridges that pairs of overhangs overlapping by `least_overlap` bases or more spell
+  // (found by the entering one's first `least_overlap` bases), between ends no read spans.
   // With `dead`, a dead end no read leaves overlaps others by its own last k-1 bases.
   Votes overlapping_overhangs(const DeadEnds* dead, std::size_t least_overlap) const;
   // The best bases of each pair of ends in `votes`.

@@ -97,6 +97,23 @@ TEST(PairedGaps, LeaveAGapTooFewPairsLinkOrAnEndTwoWouldJoin) {
   const ShortOverlap across{kK, gapped.lacked, 1};
   EXPECT_TRUE(paired_gaps(gapped.graph, {across}, gapped.pairs_across(kLeastLinkingPairs - 1), ambiguous).empty());
   EXPECT_TRUE(paired_gaps(gapped.graph, {across}, ReadThreads(kK), ambiguous).empty()) << "no pairs at all";
+  const auto way = [](UnitigGraph::Oriented oriented) {
+    return std::vector<ReadThreads::CompactOriented>{static_cast<ReadThreads::CompactOriented>(oriented)};
+  };
+  // Mates that do not face each other across the gap (the second read as the first is).
+  ReadThreads facing_away(kK);
+  facing_away.add_pair(way(gapped.left_way()), way(gapped.right_way()), 5);
+  EXPECT_TRUE(paired_gaps(gapped.graph, {across}, facing_away, ambiguous).empty()) << "mates that face away";
+  // Mates that cross other unitigs before and after: the first's last and the second's first
+  // (along the fragment) are what link the ends.
+  const UnitigGraph::Oriented other = reading(gapped.graph, gapped.elsewhere);
+  ReadThreads crossing(kK);
+  crossing.add_pair(std::vector<ReadThreads::CompactOriented>{static_cast<ReadThreads::CompactOriented>(other),
+                                                              static_cast<ReadThreads::CompactOriented>(gapped.left_way())},
+                    std::vector<ReadThreads::CompactOriented>{static_cast<ReadThreads::CompactOriented>(other),
+                                                              static_cast<ReadThreads::CompactOriented>(gapped.right_way() ^ 1)},
+                    kLeastLinkingPairs);
+  EXPECT_EQ(paired_gaps(gapped.graph, {across}, crossing, ambiguous).size(), 1u) << "mates over several unitigs";
   // Bases that begin like no dead end: nothing to join.
   EXPECT_TRUE(paired_gaps(gapped.graph, {{kK, gapped.genome.substr(500, 80), 1}}, gapped.pairs_across(5), ambiguous)
                   .empty());

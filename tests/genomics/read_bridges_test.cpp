@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <random>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -293,6 +294,14 @@ TEST(ReadBridges, KeepShorterOverlapsForThePairsAndLetAnEndNoReadLeavesOverlapBy
     EXPECT_TRUE(same_either_way(kept[0].bases, lacked));
     EXPECT_EQ(kept[0].reads, 1u);
   }
+  // Exactly kLeastPairedOverlap bases (of 5 kinds of base pairs or more, as any overlap must
+  // hold) are kept; one fewer is not.
+  const std::string least = gapped.genome.substr(1540 - kLeastPairedOverlap, kLeastPairedOverlap);
+  std::set<std::string> kinds;
+  for (std::size_t i = 1; i < least.size(); ++i) kinds.insert(least.substr(i - 1, 2));
+  ASSERT_GE(kinds.size(), kLeastOverlapBasePairs) << least;
+  const std::string exactly = gapped.genome.substr(1540 - kLeastPairedOverlap, 150);
+  EXPECT_EQ(bridges_of(graph, {leaving, exactly}).short_overlaps(dead).size(), 1u);
   const std::string barely = gapped.genome.substr(1540 - (kLeastPairedOverlap - 1), 150);
   EXPECT_TRUE(bridges_of(graph, {leaving, barely}).short_overlaps(dead).empty()) << "shorter still: not kept";
   const std::string well_over = gapped.genome.substr(1540 - kMinimumOverlap, 150);
