@@ -55,6 +55,7 @@ TEST_SOURCES := \
 
 # Tests of genome analysis (left out with CONFIG_GENOMICS=n).
 GENOMICS_TEST_SOURCES := \
+  tests/genomics/ambiguity_codes_test.cpp \
   tests/genomics/assembler_graph_test.cpp \
   tests/genomics/assembler_test.cpp \
   tests/genomics/assembly_checkpoints_test.cpp \

@@ -72,6 +72,9 @@ class AssemblerCoordinator : public CounterCoordinator<Words> {
   std::uint32_t minimizer_length() const override {
     return static_cast<std::uint32_t>(minimizer_length_for(settings_.counting.k));
   }
+  // An ambiguity code that a reference passed on to every read of a place must not cut the
+  // genome there; the reads are threaded the same way (ReadShare, ReadThreads).
+  bool resolves_ambiguity_codes() const override { return true; }
 
   void counted() override {
     progress_.report("counted");

@@ -11,6 +11,7 @@
 #include "genomics/io/input_error.hpp"
 #include "genomics/io/piece_splitter.hpp"
 #include "genomics/io/sequence_parser.hpp"
+#include "genomics/kmer/ambiguity_codes.hpp"
 
 namespace xenon::genomics {
 
@@ -108,7 +109,7 @@ void ReadShare::read_block() {
       share.record_open_ = true;
     }
     void resume_record(std::string_view /*carried*/) {}  // record_ holds those bases already
-    void bases(std::string_view line) { share.record_.append(line); }
+    void bases(std::string_view line) { append_resolving_ambiguity(share.record_, line); }
   };
   while (piece_ < request_.pieces.size()) {
     const InputPiece& piece = request_.pieces[piece_];

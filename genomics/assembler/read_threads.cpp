@@ -11,6 +11,7 @@
 
 #include "genomics/io/block_splitter.hpp"
 #include "genomics/io/sequence_parser.hpp"
+#include "genomics/kmer/ambiguity_codes.hpp"
 #include "genomics/kmer/kmer_hash.hpp"
 
 namespace xenon::genomics {
@@ -77,7 +78,7 @@ void ReadThreads::thread_files(const std::vector<std::string>& files, bool pair_
       open = true;
     }
     void resume_record(std::string_view /*carried*/) {}  // `record` holds those bases already
-    void bases(std::string_view line) { record.append(line); }
+    void bases(std::string_view line) { append_resolving_ambiguity(record, line); }
   };
   const std::vector<MateFiles> mates = pair_mates ? mate_files(roles, files.size()) : std::vector<MateFiles>{};
   // Every record's path, for the files that hold mates (each read once, all its records).

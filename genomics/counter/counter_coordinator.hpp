@@ -69,6 +69,8 @@ class CounterCoordinator : public Actor {
   virtual std::uint32_t minimizer_length() const { return 0; }
   // A filter the parsers leave out the k-mers read once by (ParserArguments): none here.
   virtual void add_parser_filter(ParserArguments& /*arguments*/) {}
+  // Whether the parsers read ambiguity codes as bases (ParserArguments): not in a counter.
+  virtual bool resolves_ambiguity_codes() const { return false; }
   // Every parser is spawned: the readers start, or a coordinator whose parsers wait for a
   // filter (ParserArguments::filter_words) calls spawn_readers() once each has it.
   virtual void parsers_spawned() { spawn_readers(); }
@@ -395,6 +397,7 @@ class CounterCoordinator : public Actor {
     arguments.k = static_cast<std::uint32_t>(settings_.k);
     arguments.stores = stores_;
     arguments.minimizer_length = minimizer_length();
+    arguments.resolve_ambiguity_codes = resolves_ambiguity_codes();
     add_parser_filter(arguments);
     return arguments;
   }

@@ -280,7 +280,7 @@ template struct DumpChunk<4>;
 
 Payload ParserArguments::encode() const {
   const std::size_t stores_end = 8 + 8 * stores.size();
-  Payload payload = Payload::for_overwrite(stores_end + 16);
+  Payload payload = Payload::for_overwrite(stores_end + 20);
   std::byte* out = payload.writable_bytes().data();
   store_le32(out, k);
   store_le32(out + 4, static_cast<std::uint32_t>(stores.size()));
@@ -288,6 +288,7 @@ Payload ParserArguments::encode() const {
   store_le32(out + stores_end, minimizer_length);
   store_le32(out + stores_end + 4, filter_k);
   store_le64(out + stores_end + 8, filter_words);
+  store_le32(out + stores_end + 16, resolve_ambiguity_codes ? 1 : 0);
   return payload;
 }
 
@@ -300,8 +301,8 @@ ParserArguments ParserArguments::decode(std::span<const std::byte> bytes) {
   }
   const std::uint32_t stores = load_le32(bytes.data() + 4);
   const std::size_t stores_end = 8 + 8 * static_cast<std::size_t>(stores);
-  require_size(bytes, stores_end + 16, "parser arguments");
-  if (bytes.size() != stores_end + 16) {
+  require_size(bytes, stores_end + 20, "parser arguments");
+  if (bytes.size() != stores_end + 20) {
     throw std::invalid_argument("parser arguments: " + std::to_string(bytes.size()) + " bytes for " +
                                 std::to_string(stores) + " stores");
   }
@@ -320,6 +321,9 @@ ParserArguments ParserArguments::decode(std::span<const std::byte> bytes) {
     throw std::invalid_argument("parser arguments: a filter of " + std::to_string(arguments.filter_k) +
                                 "-mers with k " + std::to_string(arguments.k));
   }
+  const std::uint32_t resolve = load_le32(bytes.data() + stores_end + 16);
+  if (resolve > 1) throw std::invalid_argument("parser arguments: ambiguity codes read as " + std::to_string(resolve));
+  arguments.resolve_ambiguity_codes = resolve == 1;
   return arguments;
 }
 

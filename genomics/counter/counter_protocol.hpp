@@ -246,6 +246,9 @@ struct ParserArguments {
   // first block, from whoever put it together on the parser's node: megabytes sent once a node,
   // not in every parser's arguments from the coordinator's node.
   std::uint64_t filter_words = 0;
+  // An assembler's parsers read IUPAC ambiguity codes as bases (ambiguity_codes.hpp); a
+  // counter's break k-mers there, as Jellyfish does.
+  bool resolve_ambiguity_codes = false;
   Payload encode() const;
   static ParserArguments decode(std::span<const std::byte> bytes);
 };

@@ -15,6 +15,7 @@
 #include <xenon/xenon.hpp>
 #include "genomics/counter/counter_protocol.hpp"
 #include "genomics/io/sequence_parser.hpp"
+#include "genomics/kmer/ambiguity_codes.hpp"
 #include "genomics/kmer/kmer_filter_window.hpp"
 #include "genomics/kmer/kmer_hash.hpp"
 #include "genomics/kmer/minimizer.hpp"
@@ -119,14 +120,16 @@ class KmerParser : public Actor {
     }
     // The bases before a cut inside a long record were counted with the previous block:
     // they only prime the scanner for the k-mers that span the cut.
-    void resume_record(std::string_view carried) {
+    void resume_record(std::string_view raw) {
+      const std::string_view carried = parser.readable(raw);
       tally.longest_record = InputTally::kLongRecord;
       parser.scanner_.reset();
       observer.begin_record();
       observer.prepare(carried);
       parser.scanner_.feed(carried, [](const PackedKmer<Words>&) {}, observer);
     }
-    void bases(std::string_view line) {
+    void bases(std::string_view raw) {
+      const std::string_view line = parser.readable(raw);
       tally.bases += line.size();
       record_bases += line.size();
       tally.longest_record = std::max(tally.longest_record, record_bases);
@@ -149,6 +152,15 @@ class KmerParser : public Actor {
       }, observer);
     }
   };
+
+  // The bases as the scanner should read them: for an assembler, ambiguity codes resolved
+  // (ambiguity_codes.hpp) in a copy, made only for a line that has one.
+  std::string_view readable(std::string_view bases) {
+    if (!arguments_.resolve_ambiguity_codes || !has_ambiguity_code(bases)) return bases;
+    resolved_.clear();
+    append_resolving_ambiguity(resolved_, bases);
+    return resolved_;
+  }
 
   // The records of a block through the visitor of what this parser has.
   void parse_records(const BlockMessage& block, std::string_view records, InputTally& tally) {
@@ -247,6 +259,7 @@ class KmerParser : public Actor {
   std::size_t batch_keys_;
   std::uint64_t current_block_ = 0;
   std::map<std::uint64_t, PendingBlock> pending_;
+  std::string resolved_;  // readable()'s copy of a line
 };
 
 }  // namespace xenon::genomics

@@ -81,6 +81,13 @@ TEST(CounterProtocol, ParserArgumentsNameTheFilterAndATallyTheKmersLeftOut) {
   EXPECT_EQ(plain.stores, arguments.stores);
   EXPECT_EQ(plain.minimizer_length, 11u);
   EXPECT_EQ(plain.filter_words, 0u);
+  EXPECT_FALSE(plain.resolve_ambiguity_codes);
+  arguments.resolve_ambiguity_codes = true;
+  EXPECT_TRUE(ParserArguments::decode(bytes_of(arguments.encode())).resolve_ambiguity_codes);
+  std::vector<std::byte> other_reading = bytes_of(arguments.encode());
+  other_reading.back() = std::byte{2};  // the flag's last byte, 2: neither break nor resolve
+  EXPECT_THROW(ParserArguments::decode(other_reading), std::invalid_argument);
+  arguments.resolve_ambiguity_codes = false;
 
   arguments.filter_k = 21;
   arguments.filter_words = 1u << 20;

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "genomics/kmer/ambiguity_codes.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+namespace xenon::genomics {
+namespace {
+
+struct CodeTables {
+  std::array<char, 256> first_allowed{};  // a code's first base (upper case), either case; 0 for other bytes
+  std::array<char, 256> complement{};     // upper case: ACGT, the codes (R with Y...), N; else '?'
+};
+
+constexpr CodeTables kTables = [] {
+  CodeTables tables;
+  constexpr std::string_view kCodes = "RYKMSWBDHV";
+  constexpr std::string_view kFirstAllowed = "ACGACACAAA";  // R: A/G, Y: C/T, K: G/T, ...
+  constexpr std::string_view kComplements = "YRMKSWVHDB";   // Y: C/T pairs R: A/G, ...
+  tables.complement.fill('?');
+  for (std::size_t i = 0; i < kCodes.size(); ++i) {
+    tables.first_allowed[static_cast<unsigned char>(kCodes[i])] = kFirstAllowed[i];
+    tables.first_allowed[static_cast<unsigned char>(kCodes[i] - 'A' + 'a')] = kFirstAllowed[i];
+    tables.complement[static_cast<unsigned char>(kCodes[i])] = kComplements[i];
+  }
+  tables.complement['A'] = 'T';
+  tables.complement['C'] = 'G';
+  tables.complement['G'] = 'C';
+  tables.complement['T'] = 'A';
+  tables.complement['N'] = 'N';
+  return tables;
+}();
+
+char upper(char base) { return static_cast<char>(std::toupper(static_cast<unsigned char>(base))); }
+
+char complement_of(char upper_base) { return kTables.complement[static_cast<unsigned char>(upper_base)]; }
+
+// Whether the reverse complement of `window` (upper-cased) spells smaller than it.
+bool reverse_reads_smaller(std::string_view window) {
+  for (std::size_t i = 0, j = window.size(); i < window.size(); ++i) {
+    const char forward = upper(window[i]);
+    const char reverse = complement_of(upper(window[--j]));
+    if (forward != reverse) return reverse < forward;
+  }
+  return false;  // its own reverse complement: read as given
+}
+
+// The base the code at `at` of `bases` stands for, in the case it is written in.
+char resolved(std::string_view bases, std::size_t at) {
+  const std::size_t side = std::min({kAmbiguityContext, at, bases.size() - 1 - at});
+  const char code = upper(bases[at]);
+  char base = kTables.first_allowed[static_cast<unsigned char>(code)];
+  if (reverse_reads_smaller(bases.substr(at - side, 2 * side + 1))) {
+    base = complement_of(kTables.first_allowed[static_cast<unsigned char>(complement_of(code))]);
+  }
+  return std::islower(static_cast<unsigned char>(bases[at])) != 0
+             ? static_cast<char>(std::tolower(static_cast<unsigned char>(base)))
+             : base;
+}
+
+}  // namespace
+
+bool is_ambiguity_code(char base) { return kTables.first_allowed[static_cast<unsigned char>(base)] != 0; }
+
+bool has_ambiguity_code(std::string_view bases) {
+  return std::any_of(bases.begin(), bases.end(), is_ambiguity_code);
+}
+
+void append_resolving_ambiguity(std::string& out, std::string_view bases) {
+  const std::size_t start = out.size();
+  out.append(bases);
+  for (std::size_t i = 0; i < bases.size(); ++i) {
+    if (is_ambiguity_code(bases[i])) out[start + i] = resolved(bases, i);
+  }
+}
+
+}  // namespace xenon::genomics
