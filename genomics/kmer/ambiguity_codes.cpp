@@ -13,16 +13,17 @@ struct CodeTables {
   std::array<char, 256> complement{};     // upper case: ACGT, the codes (R with Y...), N; else '?'
 };
 
-constexpr CodeTables kTables = [] {
+constexpr CodeTables make_code_tables() {
+  constexpr char kCodes[] = "RYKMSWBDHV";
+  constexpr char kFirstAllowed[] = "ACGACACAAA";  // R: A/G, Y: C/T, K: G/T, ...
+  constexpr char kComplements[] = "YRMKSWVHDB";   // Y: C/T pairs R: A/G, ...
   CodeTables tables;
-  constexpr std::string_view kCodes = "RYKMSWBDHV";
-  constexpr std::string_view kFirstAllowed = "ACGACACAAA";  // R: A/G, Y: C/T, K: G/T, ...
-  constexpr std::string_view kComplements = "YRMKSWVHDB";   // Y: C/T pairs R: A/G, ...
   tables.complement.fill('?');
-  for (std::size_t i = 0; i < kCodes.size(); ++i) {
-    tables.first_allowed[static_cast<unsigned char>(kCodes[i])] = kFirstAllowed[i];
-    tables.first_allowed[static_cast<unsigned char>(kCodes[i] - 'A' + 'a')] = kFirstAllowed[i];
-    tables.complement[static_cast<unsigned char>(kCodes[i])] = kComplements[i];
+  for (std::size_t i = 0; kCodes[i] != '\0'; ++i) {
+    const auto code = static_cast<unsigned char>(kCodes[i]);
+    tables.first_allowed[code] = kFirstAllowed[i];
+    tables.first_allowed[code - 'A' + 'a'] = kFirstAllowed[i];
+    tables.complement[code] = kComplements[i];
   }
   tables.complement['A'] = 'T';
   tables.complement['C'] = 'G';
@@ -30,7 +31,9 @@ constexpr CodeTables kTables = [] {
   tables.complement['T'] = 'A';
   tables.complement['N'] = 'N';
   return tables;
-}();
+}
+
+constexpr CodeTables kTables = make_code_tables();
 
 char upper(char base) { return static_cast<char>(std::toupper(static_cast<unsigned char>(base))); }
 
