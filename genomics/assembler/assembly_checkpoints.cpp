@@ -29,7 +29,8 @@ std::string graph_checkpoint_options(const AssemblerSettings& settings) {
   return " min-coverage=" + std::to_string(settings.coverage_threshold) + " solid-floor=" + std::to_string(kSolidFloor) +
          carried_fingerprint(settings.carried_sequences) + " tip-length=" + std::to_string(settings.cleaning.tip_length) +
          " bubble-length=" + std::to_string(settings.cleaning.bubble_length) +
-         " cleaning-rounds=" + std::to_string(settings.cleaning.rounds) + " cleaned";
+         " cleaning-rounds=" + std::to_string(settings.cleaning.rounds) + " cleaned" +
+         " codes-as-bases";  // reads' ambiguity codes read as bases (ambiguity_codes.hpp), not as breaks
 }
 
 std::string contigs_checkpoint_options(const AssemblerSettings& settings) {
@@ -38,7 +39,8 @@ std::string contigs_checkpoint_options(const AssemblerSettings& settings) {
          " min-contig=" + std::to_string(settings.minimum_contig) +
          " read-bridges=" + std::to_string(settings.read_bridges ? 1 : 0) +
          " with graph.gfa scaffolds.fasta insert_size"  // so that an older checkpoint, without them, is not read as one with them
-         " paired-gaps";  // contigs read through the gaps read pairs confirm (paired_gaps.hpp), unlike an older one's
+         " paired-gaps"  // contigs read through the gaps read pairs confirm (paired_gaps.hpp), unlike an older one's
+         " shared-entries";  // walks that stop at a unitig two places lead into, links past a fragment dropped
 }
 
 void write_graph_checkpoint(CheckpointWriter& writer, const AssemblyOutcome& outcome,

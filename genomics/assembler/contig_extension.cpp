@@ -116,14 +116,32 @@ std::optional<UnitigGraph::Oriented> UnitigGraph::loop_not_yet_walked(
 // too, where a gap in the reads hid this unitig's own way in (a genome read 10x, two places
 // sharing the k - 1 bases of a junction): then the reads and pairs read from that unitig
 // backwards, if they agree on another way than `arriving`, say the walk would jump between
-// the two places.
+// the two places. So do reads that go into another way as well as into `arriving`, unless the
+// unitig is a repeat: at a large k, a repeat whose other copy lost its way out to a gap in the
+// reads is merged into the single stretch beside it, and the walk would take that stretch.
 bool UnitigGraph::chosen_against(const Junctions& joined, Oriented back, Oriented arriving, const NextAfter& reads,
                                  const MatesAfter& mates) const {
   if (after(joined, back).size() < 2) return false;  // `arriving` is the only way into it
   const auto against = [&](const std::map<Oriented, std::uint32_t>& votes, std::uint32_t minimum) {
     return total_of(votes) >= minimum && votes.count(arriving) == 0;
   };
-  if (reads && against(reads({back}), 2)) return true;
+  if (reads) {
+    const std::map<Oriented, std::uint32_t> votes = reads({back});
+    if (against(votes, 2)) return true;
+    // Reads that go from it into another way too (two or more, half as many as into
+    // `arriving` or more): two places lead into it, and unless it is read half again as often
+    // as the walk's last unitig (a repeat, whose way out is chosen at its own end), the walk
+    // cannot know it is at its own.
+    const auto own = votes.find(arriving);
+    const std::uint32_t own_votes = own == votes.end() ? 0 : own->second;
+    const Unitig& from = unitigs_[arriving / 2];
+    if (!read_half_again_as_often(unitigs_[back / 2], from.coverage_sum, from.kmers) &&
+        std::any_of(votes.begin(), votes.end(), [&](const auto& vote) {
+          return vote.first != arriving && vote.second >= 2 && 2 * vote.second >= own_votes;
+        })) {
+      return true;
+    }
+  }
   return mates && unitigs_[back / 2].bases.size() >= kAnchorLength &&
          against(mates(back, as_vector(after(joined, back))), kMinimumPairs);
 }

@@ -2,6 +2,7 @@
 #include "genomics/assembler/k_choice.hpp"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 #include "genomics/io/input_file.hpp"
@@ -12,8 +13,7 @@ namespace {
 
 constexpr int kSmallestK = 5;
 constexpr int kLargestK = kMaxKmerLength - 1;
-constexpr int kLargestDefaultK = 63;
-constexpr int kFirstRoundK = 21;
+constexpr std::array<int, 5> kDefaultRounds = {21, 33, 55, 77, 99};
 
 // Record lengths from the start of a FASTA or FASTQ text; the last record is left out when
 // the text may have cut it.
@@ -77,15 +77,14 @@ std::size_t median_read_length(const std::string& file, std::size_t records) {
 }
 
 std::vector<int> k_rounds_for_read_length(std::size_t read_length) {
-  int largest = static_cast<int>(std::min<std::size_t>(read_length * 45 / 100, kLargestDefaultK));
+  int largest = static_cast<int>(std::min<std::size_t>(read_length * 2 / 3, kLargestK));
   if (largest % 2 == 0) --largest;
   largest = std::max(largest, kSmallestK);
-  if (largest <= kFirstRoundK) return {largest};
   std::vector<int> rounds;
-  for (const int k : {kFirstRoundK, 33, 55}) {
-    if (k < largest) rounds.push_back(k);
+  for (const int k : kDefaultRounds) {
+    if (k <= largest) rounds.push_back(k);
   }
-  rounds.push_back(largest);
+  if (rounds.empty()) rounds.push_back(largest);
   return rounds;
 }
 

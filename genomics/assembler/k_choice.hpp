@@ -14,10 +14,12 @@ namespace xenon::genomics {
 // or gzip); 0 when it holds none. Reads as InputFile does, so a copied standard input works.
 std::size_t median_read_length(const std::string& file, std::size_t records = 2000);
 
-// The default rounds for reads of this length: 21, 33 and 55 (as SPAdes takes for 2x150 reads)
-// up to the largest k, about 0.45 of the read length (a 150 bp read keeps 88 k-mers of 63, so
-// depth at k is 0.59 of the read depth) and at most 63 (a larger k opens coverage gaps that
-// nothing fills yet: genomics/README.md, "Limits"); one round below 21.
+// The default rounds for reads of this length: those of 21, 33, 55, 77 and 99 (as SPAdes
+// takes for 2x150 reads) up to two thirds of the read length (a 150 bp read keeps 52 k-mers
+// of 99, so depth at k is a third of the read depth), or below 21 one round of that length
+// made odd. A larger k settles longer repeats and opens more gaps where coverage thins; the
+// gaps are what the earlier rounds' unitigs, the read bridges and the pairs fill
+// (genomics/README.md, "Several k in turn").
 std::vector<int> k_rounds_for_read_length(std::size_t read_length);
 
 // "21,33,55": odd lengths from 5 to 127, increasing; std::invalid_argument naming the problem.

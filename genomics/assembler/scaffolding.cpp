@@ -301,13 +301,21 @@ class Scaffolder {
     return spans[spans.size() / 2];
   }
 
+  // Whether the pairs that link two ends put them more than a fragment into each other: the
+  // mates lie in a repeat that both ends carry (merged into each where a gap in the reads hid
+  // its other copies' ways out), not beside each other.
+  bool overlaps_past_a_fragment(std::pair<std::size_t, std::size_t> ends) const {
+    const auto sized = gaps_.find({std::min(ends.first, ends.second), std::max(ends.first, ends.second)});
+    return sized != gaps_.end() && sized->second < -static_cast<std::int64_t>(insert_size_);
+  }
+
   // For each contig end, the end it is joined to (kNone: open).
   std::vector<std::size_t> join_ends(ScaffoldingReport& report) {
     const std::uint64_t threshold = report.link_threshold;
     std::vector<std::size_t> partner(2 * contigs_.size(), kNone);
     std::vector<bool> conflicted(2 * contigs_.size(), false);
     for (const auto& [ends, count] : links_) {
-      if (count < threshold) continue;
+      if (count < threshold || overlaps_past_a_fragment(ends)) continue;
       for (const auto& [end, other] : {ends, std::pair{ends.second, ends.first}}) {
         if (partner[end] != kNone) conflicted[end] = true;
         partner[end] = other;

@@ -69,8 +69,8 @@ bool parse_command_line(int argc, char** argv, EngineOptions& options, ThreadOpt
   std::string k_list;
   command_line.add_string("k-list", &k_list,
                           "k-mer lengths of the rounds, odd and increasing, e.g. 21,33,55: each round keeps the k-mers "
-                          "of the cleaned unitigs of the one before (none: 21, 33 and 55 below the largest k, then the largest, 0.45 of the median length of the first "
-                          "2000 reads, made odd, at most 63; given, k goes up to 127)");
+                          "of the cleaned unitigs of the one before (none: those of 21, 33, 55, 77 and 99 up to two thirds of the median length "
+                          "of the first 2000 reads, or one round of that length made odd below 21; given, k goes up to 127)");
   command_line.add_string("o", &settings.counting.output_directory, "output directory (created if missing): new, empty or this tool's own");
   add_output_options(command_line, output,
                      "every phase up to the contigs (from checkpoints/contigs, of the same options), or counting to "

@@ -22,14 +22,15 @@ std::string fastq_record(std::size_t length) {
 }
 
 TEST(KChoice, ShorterReadsGiveSmallerK) {
-  EXPECT_EQ(k_rounds_for_read_length(150), (std::vector<int>{21, 33, 55, 63}));
-  EXPECT_EQ(k_rounds_for_read_length(125), (std::vector<int>{21, 33, 55}));
-  EXPECT_EQ(k_rounds_for_read_length(100), (std::vector<int>{21, 33, 45}));
-  EXPECT_EQ(k_rounds_for_read_length(89), (std::vector<int>{21, 33, 39}));
-  EXPECT_EQ(k_rounds_for_read_length(50), (std::vector<int>{21}));
-  EXPECT_EQ(k_rounds_for_read_length(36), (std::vector<int>{15}));
-  EXPECT_EQ(k_rounds_for_read_length(250), (std::vector<int>{21, 33, 55, 63}));  // 63 at most
-  EXPECT_EQ(k_rounds_for_read_length(4), (std::vector<int>{5}));                 // 5 at least
+  EXPECT_EQ(k_rounds_for_read_length(150), (std::vector<int>{21, 33, 55, 77, 99}));
+  EXPECT_EQ(k_rounds_for_read_length(148), (std::vector<int>{21, 33, 55, 77}));
+  EXPECT_EQ(k_rounds_for_read_length(125), (std::vector<int>{21, 33, 55, 77}));
+  EXPECT_EQ(k_rounds_for_read_length(100), (std::vector<int>{21, 33, 55}));
+  EXPECT_EQ(k_rounds_for_read_length(50), (std::vector<int>{21, 33}));
+  EXPECT_EQ(k_rounds_for_read_length(36), (std::vector<int>{21}));
+  EXPECT_EQ(k_rounds_for_read_length(30), (std::vector<int>{19}));
+  EXPECT_EQ(k_rounds_for_read_length(250), (std::vector<int>{21, 33, 55, 77, 99}));  // 99 at most
+  EXPECT_EQ(k_rounds_for_read_length(4), (std::vector<int>{5}));                     // 5 at least
   for (std::size_t length = 1; length <= 300; ++length) {
     const std::vector<int> rounds = k_rounds_for_read_length(length);
     ASSERT_FALSE(rounds.empty());

@@ -258,6 +258,41 @@ TEST(Scaffolding, AGapIsAsLongAsTheFragmentsAcrossItSay) {
   EXPECT_TRUE(same_either_way(bases, left + std::string(gap, 'N') + right));
 }
 
+// Pairs that link the two contigs but put them more than a fragment into each other (their
+// mates 1,300 bases and more from the ends, with fragments of 500): mates in a repeat both
+// ends carry, not beside each other. The ends are not joined.
+TEST(Scaffolding, PairsThatPutTwoEndsMoreThanAFragmentIntoEachOtherJoinNothing) {
+  const GappedGenome gapped(17);
+  const UnitigGraph& graph = gapped.graph;
+  const std::string& genome = gapped.genome;
+  const Contigs& made = gapped.made;
+  ASSERT_EQ(made.contigs.size(), 2u);
+  const ReadThreads index(graph, kK);
+  ReadThreads pairs(kK);
+  const auto joined = [](const ReadThreads::Traced& traced) {
+    std::vector<ReadThreads::CompactOriented> path;
+    for (const auto& run : traced.runs) path.insert(path.end(), run.begin(), run.end());
+    return path;
+  };
+  constexpr std::size_t kRead = 100;
+  const auto add = [&](std::size_t start, std::size_t length) {
+    const ReadThreads::Traced first = index.trace(genome.substr(start, kRead));
+    const ReadThreads::Traced second = index.trace(reverse_complement(genome.substr(start + length - kRead, kRead)));
+    ASSERT_FALSE(first.runs.empty() || second.runs.empty());
+    pairs.add_pair(joined(first), joined(second), 1, first.lead + second.lead);
+  };
+  // Fragments of 500 inside each contig, which measure the insert size.
+  for (std::size_t start = 0; start + 500 <= 1400; start += 5) add(start, 500);
+  for (std::size_t start = 1700; start + 500 <= genome.size(); start += 5) add(start, 500);
+  // The links: from the first 100 bases of the genome to its last 100.
+  for (int pair = 0; pair < kPairs; ++pair) add(0, genome.size());
+  ScaffoldingReport report;
+  const std::vector<Scaffold> scaffolds = scaffold_contigs(graph, made.contigs, pairs, report);
+  EXPECT_NEAR(static_cast<double>(report.insert_size), 500.0, 10.0);
+  EXPECT_EQ(scaffolds.size(), 2u) << "not joined";
+  expect_every_contig_once(scaffolds, made);
+}
+
 // Two contigs that overlap by 40 bases, one of them differing there (an error at the end of
 // a contig where the graph broke: no k-mer in common), joined by pairs: merged where they
 // overlap, with no gap; without the mismatch allowance (a
