@@ -8,10 +8,10 @@
 
 #include <map>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "tests/genomics/fasta_records.hpp"
 #include "tests/genomics/random_bases.hpp"
 #include "tests/support/run_binary.hpp"
 #include "tests/support/temporary_directory.hpp"
@@ -97,19 +97,6 @@ TEST(AmbiguityCodes, BothStrandsOfAPlaceReadTheSameBase) {
   EXPECT_GT(checked, 3700);
 }
 
-std::vector<std::string> contigs_of(const std::string& fasta) {
-  std::vector<std::string> contigs;
-  std::istringstream lines(fasta);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.rfind('>', 0) == 0) {
-      contigs.emplace_back();
-    } else if (!contigs.empty()) {
-      contigs.back() += line;
-    }
-  }
-  return contigs;
-}
-
 // Every read of one place carries the code K, those of the other strand M (as a read
 // simulator passes on a reference's code): the assembler's contig runs through it, the counter
 // leaves out the k-mers that hold it.
@@ -130,7 +117,7 @@ TEST(AmbiguityCodes, ACodeEveryReadCarriesJoinsTheContigAndTheCounterBreaksThere
   const xenon::testing::TemporaryDirectory assembled("xenon-ambiguity");
   auto run = xenon::testing::run_binary("assembler", "--quiet -k 31 --graph-image no -o " + assembled.path() + " -s " + reads);
   ASSERT_EQ(run.exit_code, 0) << run.output;
-  const std::vector<std::string> contigs = contigs_of(assembled.read("contigs.fasta"));
+  const std::vector<std::string> contigs = xenon::testing::fasta_sequences(assembled.read("contigs.fasta"));
   ASSERT_EQ(contigs.size(), 1u) << assembled.read("assembler.log");
   const std::string expected = resolving(carried);
   ASSERT_TRUE(expected[4000] == 'G' || expected[4000] == 'T') << expected[4000];

@@ -14,6 +14,7 @@
 #include <tuple>
 #include <vector>
 
+#include "tests/genomics/fasta_records.hpp"
 #include "tests/support/mpi_run.hpp"
 #include "tests/support/run_binary.hpp"
 #include "tests/support/temporary_directory.hpp"
@@ -49,19 +50,7 @@ std::uint64_t json_number(const std::string& json, const std::string& key) {
 }
 
 // The contigs of a FASTA file, in order.
-std::vector<std::string> contigs_of(const std::string& fasta) {
-  std::vector<std::string> contigs;
-  std::istringstream lines(fasta);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.empty()) continue;
-    if (line[0] == '>') {
-      contigs.emplace_back();
-    } else {
-      contigs.back() += line;
-    }
-  }
-  return contigs;
-}
+std::vector<std::string> contigs_of(const std::string& fasta) { return xenon::testing::fasta_sequences(fasta); }
 
 // genomics/evaluate_assembly.sh's metrics as numbers ("99.91 %" reads 99.91).
 std::map<std::string, double> evaluate(const std::string& contigs, const std::string& reference) {

@@ -12,6 +12,7 @@
 
 #include "genomics/assembler/paired_gaps.hpp"
 #include "genomics/kmer/kmer_ops.hpp"
+#include "tests/genomics/fasta_records.hpp"
 #include "tests/genomics/random_bases.hpp"
 #include "tests/support/mpi_run.hpp"
 #include "tests/support/run_binary.hpp"
@@ -165,28 +166,16 @@ TEST(PairedGaps, TheAssemblerJoinsAGapThatReadsMeetInBrieflyWherePairsSpanIt) {
   const std::string first = in.write("reads_1.fq", reads.first);
   const std::string second = in.write("reads_2.fq", reads.second);
   const std::string options = "--quiet -k 31 --min-coverage 2 --graph-image no";
-  const auto contigs_of = [](const std::string& fasta) {
-    std::vector<std::string> contigs;
-    std::istringstream lines(fasta);
-    for (std::string line; std::getline(lines, line);) {
-      if (line.rfind('>', 0) == 0) {
-        contigs.emplace_back();
-      } else if (!contigs.empty()) {
-        contigs.back() += line;
-      }
-    }
-    return contigs;
-  };
   const xenon::testing::TemporaryDirectory single("xenon-paired-gaps");
   auto run = xenon::testing::run_binary("assembler", options + " -o " + single.path() + " -s " + first + " -s " + second);
   ASSERT_EQ(run.exit_code, 0) << run.output;
-  EXPECT_EQ(contigs_of(single.read("contigs.fasta")).size(), 2u) << "single reads: the gap stays";
+  EXPECT_EQ(xenon::testing::fasta_sequences(single.read("contigs.fasta")).size(), 2u) << "single reads: the gap stays";
 
   const xenon::testing::TemporaryDirectory paired("xenon-paired-gaps");
   run = xenon::testing::run_binary("assembler", options + " -threads-per-node 1 -o " + paired.path() + " -1 " + first +
                                                     " -2 " + second);
   ASSERT_EQ(run.exit_code, 0) << run.output;
-  const std::vector<std::string> joined = contigs_of(paired.read("contigs.fasta"));
+  const std::vector<std::string> joined = xenon::testing::fasta_sequences(paired.read("contigs.fasta"));
   ASSERT_EQ(joined.size(), 1u) << paired.read("assembler.log");
   // The genome but for its first and last few bases, which one read each holds.
   const std::string forward = reads.genome.find(joined[0]) != std::string::npos ? joined[0] : reverse_complement(joined[0]);

@@ -3,7 +3,8 @@
 // whose right answer is known by construction: read pairs join two contigs across a repeat
 // longer than a read (with the repeat's bases between them) and across a gap the graph does
 // not hold (10 N when the pairs do not say how long it is, else as long as they say; none
-// where the two contigs' ends overlap), in the right order and orientation; an end that pairs link to two others is not joined; where
+// where the two contigs' ends overlap), in the right order and orientation; an end that pairs link to two others is not joined,
+// nor two ends that pairs put more than a fragment into each other; where
 // no pair spans the way between two contigs, the graph alone joins them when every way out
 // of the one leads to the other (N for a loop's rounds); every contig is in one scaffold.
 #include <gtest/gtest.h>
@@ -198,6 +199,32 @@ struct GappedGenome {
   GappedGenome(const GappedGenome&) = delete;  // made.graph points at graph
 };
 
+// Pairs of 100-base reads from fragments of a genome, each mate traced through the graph (so
+// placed where it begins in its unitig), as the assembler threads them.
+struct TracedPairs {
+  static constexpr std::size_t kRead = 100;
+  const std::string& genome;
+  const ReadThreads index;
+  ReadThreads pairs{kK};
+
+  TracedPairs(const UnitigGraph& graph, const std::string& bases) : genome(bases), index(graph, kK) {}
+
+  // The fragment of `length` bases from `start`; false where a mate lies in no unitig.
+  bool add(std::size_t start, std::size_t length) {
+    const ReadThreads::Traced first = index.trace(genome.substr(start, kRead));
+    const ReadThreads::Traced second = index.trace(reverse_complement(genome.substr(start + length - kRead, kRead)));
+    if (first.runs.empty() || second.runs.empty()) return false;
+    pairs.add_pair(joined(first), joined(second), 1, first.lead + second.lead);
+    return true;
+  }
+
+  static std::vector<ReadThreads::CompactOriented> joined(const ReadThreads::Traced& traced) {
+    std::vector<ReadThreads::CompactOriented> path;
+    for (const auto& run : traced.runs) path.insert(path.end(), run.begin(), run.end());
+    return path;
+  }
+};
+
 TEST(Scaffolding, AGapTheGraphDoesNotHoldIsTenN) {
   const GappedGenome gapped(16);
   const UnitigGraph& graph = gapped.graph;
@@ -229,23 +256,12 @@ TEST(Scaffolding, AGapIsAsLongAsTheFragmentsAcrossItSay) {
   const std::string& right = gapped.right;
   const Contigs& made = gapped.made;
   ASSERT_EQ(made.contigs.size(), 2u);
-  const ReadThreads index(graph, kK);
-  ReadThreads pairs(kK);
-  const auto joined = [](const ReadThreads::Traced& traced) {
-    std::vector<ReadThreads::CompactOriented> path;
-    for (const auto& run : traced.runs) path.insert(path.end(), run.begin(), run.end());
-    return path;
-  };
-  constexpr std::size_t kRead = 100;
+  TracedPairs traced(graph, genome);
   for (std::size_t start = 0, fragment = 0; start + 550 <= genome.size(); start += 5, ++fragment) {
-    const std::size_t length = 450 + (fragment * 37) % 101;
-    const ReadThreads::Traced first = index.trace(genome.substr(start, kRead));
-    const ReadThreads::Traced second = index.trace(reverse_complement(genome.substr(start + length - kRead, kRead)));
-    if (first.runs.empty() || second.runs.empty()) continue;
-    pairs.add_pair(joined(first), joined(second), 1, first.lead + second.lead);
+    traced.add(start, 450 + (fragment * 37) % 101);
   }
   ScaffoldingReport report;
-  const std::vector<Scaffold> scaffolds = scaffold_contigs(graph, made.contigs, pairs, report);
+  const std::vector<Scaffold> scaffolds = scaffold_contigs(graph, made.contigs, traced.pairs, report);
   EXPECT_NEAR(static_cast<double>(report.insert_size), 500.0, 10.0);
   ASSERT_EQ(scaffolds.size(), 1u);
   EXPECT_EQ(scaffolds[0].gaps, 1u);
@@ -267,27 +283,14 @@ TEST(Scaffolding, PairsThatPutTwoEndsMoreThanAFragmentIntoEachOtherJoinNothing) 
   const std::string& genome = gapped.genome;
   const Contigs& made = gapped.made;
   ASSERT_EQ(made.contigs.size(), 2u);
-  const ReadThreads index(graph, kK);
-  ReadThreads pairs(kK);
-  const auto joined = [](const ReadThreads::Traced& traced) {
-    std::vector<ReadThreads::CompactOriented> path;
-    for (const auto& run : traced.runs) path.insert(path.end(), run.begin(), run.end());
-    return path;
-  };
-  constexpr std::size_t kRead = 100;
-  const auto add = [&](std::size_t start, std::size_t length) {
-    const ReadThreads::Traced first = index.trace(genome.substr(start, kRead));
-    const ReadThreads::Traced second = index.trace(reverse_complement(genome.substr(start + length - kRead, kRead)));
-    ASSERT_FALSE(first.runs.empty() || second.runs.empty());
-    pairs.add_pair(joined(first), joined(second), 1, first.lead + second.lead);
-  };
+  TracedPairs traced(graph, genome);
   // Fragments of 500 inside each contig, which measure the insert size.
-  for (std::size_t start = 0; start + 500 <= 1400; start += 5) add(start, 500);
-  for (std::size_t start = 1700; start + 500 <= genome.size(); start += 5) add(start, 500);
+  for (std::size_t start = 0; start + 500 <= 1400; start += 5) ASSERT_TRUE(traced.add(start, 500));
+  for (std::size_t start = 1700; start + 500 <= genome.size(); start += 5) ASSERT_TRUE(traced.add(start, 500));
   // The links: from the first 100 bases of the genome to its last 100.
-  for (int pair = 0; pair < kPairs; ++pair) add(0, genome.size());
+  for (int pair = 0; pair < kPairs; ++pair) ASSERT_TRUE(traced.add(0, genome.size()));
   ScaffoldingReport report;
-  const std::vector<Scaffold> scaffolds = scaffold_contigs(graph, made.contigs, pairs, report);
+  const std::vector<Scaffold> scaffolds = scaffold_contigs(graph, made.contigs, traced.pairs, report);
   EXPECT_NEAR(static_cast<double>(report.insert_size), 500.0, 10.0);
   EXPECT_EQ(scaffolds.size(), 2u) << "not joined";
   expect_every_contig_once(scaffolds, made);
