@@ -137,7 +137,7 @@ bool UnitigGraph::chosen_against(const Junctions& joined, Oriented back, Oriente
     const Unitig& from = unitigs_[arriving / 2];
     if (!read_half_again_as_often(unitigs_[back / 2], from.coverage_sum, from.kmers) &&
         std::any_of(votes.begin(), votes.end(), [&](const auto& vote) {
-          return vote.first != arriving && vote.second >= 2 && 2 * vote.second >= own_votes;
+          return vote.first != arriving && vote.second >= 2 && 2 * std::uint64_t{vote.second} >= own_votes;
         })) {
       return true;
     }

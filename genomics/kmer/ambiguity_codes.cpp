@@ -39,24 +39,27 @@ char upper(char base) { return static_cast<char>(std::toupper(static_cast<unsign
 
 char complement_of(char upper_base) { return kTables.complement[static_cast<unsigned char>(upper_base)]; }
 
-// Whether the reverse complement of `window` (upper-cased) spells smaller than it.
-bool reverse_reads_smaller(std::string_view window) {
+// How the reverse complement of `window` (upper-cased) spells against it: below 0 smaller,
+// 0 the same (the window is its own reverse complement), above 0 larger.
+int reverse_against_forward(std::string_view window) {
   for (std::size_t i = 0, j = window.size(); i < window.size(); ++i) {
     const char forward = upper(window[i]);
     const char reverse = complement_of(upper(window[--j]));
-    if (forward != reverse) return reverse < forward;
+    if (forward != reverse) return reverse < forward ? -1 : 1;
   }
-  return false;  // its own reverse complement: read as given
+  return 0;
 }
 
-// The base the code at `at` of `bases` stands for, in the case it is written in.
+// The base the code at `at` of `bases` stands for, in the case it is written in; the code
+// itself where its window is its own reverse complement (an S or a W at the middle), as reads
+// of both strands then spell the same and no base could be the same one from each.
 char resolved(std::string_view bases, std::size_t at) {
   const std::size_t side = std::min({kAmbiguityContext, at, bases.size() - 1 - at});
   const char code = upper(bases[at]);
+  const int reverse = reverse_against_forward(bases.substr(at - side, 2 * side + 1));
+  if (reverse == 0) return bases[at];
   char base = kTables.first_allowed[static_cast<unsigned char>(code)];
-  if (reverse_reads_smaller(bases.substr(at - side, 2 * side + 1))) {
-    base = complement_of(kTables.first_allowed[static_cast<unsigned char>(complement_of(code))]);
-  }
+  if (reverse < 0) base = complement_of(kTables.first_allowed[static_cast<unsigned char>(complement_of(code))]);
   return std::islower(static_cast<unsigned char>(bases[at])) != 0
              ? static_cast<char>(std::tolower(static_cast<unsigned char>(base)))
              : base;

@@ -17,7 +17,13 @@ namespace xenon::genomics {
 // side of it (as many each side, within the bases given) are read in the orientation whose
 // spelling is the smaller, the given one or its reverse complement, and the code becomes the
 // first base it allows there, in the order A, C, G, T. A read that ends closer to the code sees
-// less of it and may choose otherwise, as a read error would. The case is kept.
+// less of it and may choose otherwise, as a read error would. Where that stretch is its own
+// reverse complement (an S or a W between mirrored bases), no base is the same from both
+// strands, and the code stays a break. The case is kept.
+//
+// The stretch ends where the bases given end: a FASTA record over several lines is read line
+// by line, and a record longer than a block of input (256 KiB by default) is cut, so a code
+// within 10 bases of a line end or a cut sees less of its neighbours there.
 inline constexpr std::size_t kAmbiguityContext = 10;
 
 // Whether `base` is one of the ten ambiguity codes, in either case.

@@ -85,7 +85,7 @@ TEST(CounterProtocol, ParserArgumentsNameTheFilterAndATallyTheKmersLeftOut) {
   arguments.resolve_ambiguity_codes = true;
   EXPECT_TRUE(ParserArguments::decode(bytes_of(arguments.encode())).resolve_ambiguity_codes);
   std::vector<std::byte> other_reading = bytes_of(arguments.encode());
-  other_reading.back() = std::byte{2};  // the flag's last byte, 2: neither break nor resolve
+  other_reading.back() = std::byte{2};  // the flag's last (most significant) byte: 0x02000001, neither 0 nor 1
   EXPECT_THROW(ParserArguments::decode(other_reading), std::invalid_argument);
   arguments.resolve_ambiguity_codes = false;
 
