@@ -111,6 +111,7 @@ class Scaffolder {
 
   std::vector<Scaffold> scaffold(const ReadThreads& pairs, ScaffoldingReport& report) {
     count_links(pairs);
+    count_ways_out(pairs);
     measure_fragments(pairs);
     report.insert_size = insert_size_;
     report.join_span_median = join_span_median();
@@ -238,6 +239,96 @@ class Scaffolder {
     });
   }
 
+  // The ways out of a contig end whose last unitig the graph goes on from two ways or more:
+  // each way's first unitig, and the unitigs that begin within link_reach_ bases along it
+  // (as a search first meets them) that the other ways do not reach, nor the contig holds.
+  std::vector<std::pair<Oriented, std::set<Oriented>>> ways_out(std::size_t end) const {
+    const std::vector<Oriented>& path = contigs_[contig_of(end)].path;
+    if (path.empty() || contigs_[contig_of(end)].circular) return {};
+    const Oriented last = end % 2 == 0 ? path.front() ^ 1 : path.back();
+    if (successors_[last].size() < 2) return {};
+    std::vector<std::pair<Oriented, std::set<Oriented>>> ways;
+    std::map<Oriented, std::size_t> reached_by;  // unitig: how many ways reach it
+    for (const Oriented way : successors_[last]) {
+      std::set<Oriented> along{way};
+      // Each unitig met, and the bases from the end to the end of it.
+      std::vector<std::pair<Oriented, std::size_t>> frontier{{way, unitig_length(way) - (k_ - 1)}};
+      while (!frontier.empty()) {
+        const auto [at, to_its_end] = frontier.back();
+        frontier.pop_back();
+        if (to_its_end > link_reach_) continue;  // what follows begins past the reach
+        for (const Oriented next : successors_[at]) {
+          if (along.insert(next).second) frontier.emplace_back(next, to_its_end + unitig_length(next) - (k_ - 1));
+        }
+      }
+      for (const Oriented unitig : along) ++reached_by[unitig];
+      ways.emplace_back(way, std::move(along));
+    }
+    for (auto& [way, along] : ways) {
+      std::erase_if(along, [&](Oriented unitig) {
+        return reached_by[unitig] > 1 || placements_[unitig / 2].contig == contig_of(end);
+      });
+    }
+    return ways;
+  }
+
+  // At each contig end two ways or more leave (ways_out), the pairs with a mate in the contig
+  // whose other mate lies along each way. A repeat copy that a gap in the reads merged into
+  // the contig's last unitig lends it the reads of its own copy, whose mates lie along the
+  // copy's own way out: pairs then lead out both ways, and the end is joined to neither
+  // (join_ends).
+  void count_ways_out(const ReadThreads& pairs) {
+    std::map<std::size_t, std::vector<std::pair<Oriented, std::set<Oriented>>>> ways;
+    for (std::size_t end = 0; end < 2 * contigs_.size(); ++end) {
+      auto out = ways_out(end);
+      if (!out.empty()) ways.emplace(end, std::move(out));
+    }
+    if (ways.empty()) return;
+    // The way the unitigs of `outward` (read out of `end`) first lie along, alone.
+    const auto vote = [&](std::size_t end, const std::vector<Oriented>& outward, std::uint32_t alike) {
+      const auto found = ways.find(end);
+      if (found == ways.end()) return;
+      for (const Oriented unitig : outward) {
+        for (const auto& [way, along] : found->second) {
+          if (along.count(unitig) == 0) continue;
+          way_pairs_[end][way] += alike;
+          return;
+        }
+      }
+    };
+    pairs.for_each_pair([&](auto first_mate, auto second_along, std::uint32_t alike, std::int64_t /*leads*/) {
+      const std::optional<MatePlace> first = place(first_mate, true);
+      const std::optional<MatePlace> second = place(second_along, false);
+      if (first && second && first->contig == second->contig) return;
+      if (first) {  // the fragment leaves the first mate's contig, along the second mate
+        vote(2 * first->contig + (first->along ? 1 : 0), {second_along.begin(), second_along.end()}, alike);
+      }
+      if (second) {  // it enters the second mate's contig: read back, the first mate leads out
+        std::vector<Oriented> outward;
+        for (auto unitig = first_mate.rbegin(); unitig != first_mate.rend(); ++unitig) outward.push_back(*unitig ^ 1);
+        vote(2 * second->contig + (second->along ? 0 : 1), outward, alike);
+      }
+    });
+  }
+
+  // Whether pairs lead out of `end` along two of its ways, the second at least a third as
+  // many as the first and kFewestLinkPairs or more.
+  bool led_out_two_ways(std::size_t end) const {
+    const auto found = way_pairs_.find(end);
+    if (found == way_pairs_.end()) return false;
+    std::uint64_t most = 0;
+    std::uint64_t next = 0;
+    for (const auto& [way, count] : found->second) {
+      if (count > most) {
+        next = most;
+        most = count;
+      } else if (count > next) {
+        next = count;
+      }
+    }
+    return next >= kFewestLinkPairs && 3 * next >= most;
+  }
+
   // Where a fragment begins or ends in a contig: the contig, the end of it the fragment leaves
   // (its first mate) or enters (its second) by, and the bases from that end to where the
   // fragment begins or ends, less the mate's lead.
@@ -317,7 +408,7 @@ class Scaffolder {
     for (const auto& [ends, count] : links_) {
       if (count < threshold || overlaps_past_a_fragment(ends)) continue;
       for (const auto& [end, other] : {ends, std::pair{ends.second, ends.first}}) {
-        if (partner[end] != kNone) conflicted[end] = true;
+        if (partner[end] != kNone || led_out_two_ways(end)) conflicted[end] = true;
         partner[end] = other;
       }
     }
@@ -637,6 +728,7 @@ class Scaffolder {
   std::vector<std::vector<std::size_t>> starts_;  // by contig, where each step of its path begins
   std::vector<std::vector<Oriented>> successors_;  // by oriented unitig
   std::map<std::pair<std::size_t, std::size_t>, std::uint64_t> links_;  // pairs linking two ends
+  std::map<std::size_t, std::map<Oriented, std::uint64_t>> way_pairs_;  // by end, by way out: pairs along it
   std::vector<std::uint64_t> join_spans_;  // pairs spanning each join inside a contig
   std::size_t link_reach_ = kLinkReach;  // the most bases between a linking pair's mates' unitigs
   std::uint64_t insert_size_ = 0;  // the fragments' median length; 0: too few pairs measured it

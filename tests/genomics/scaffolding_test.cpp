@@ -4,6 +4,7 @@
 // longer than a read (with the repeat's bases between them) and across a gap the graph does
 // not hold (10 N when the pairs do not say how long it is, else as long as they say; none
 // where the two contigs' ends overlap), in the right order and orientation; an end that pairs link to two others is not joined,
+// nor one that pairs leave along two of its ways out,
 // nor two ends that pairs put more than a fragment into each other; where
 // no pair spans the way between two contigs, the graph alone joins them when every way out
 // of the one leads to the other (N for a loop's rounds); every contig is in one scaffold.
@@ -294,6 +295,52 @@ TEST(Scaffolding, PairsThatPutTwoEndsMoreThanAFragmentIntoEachOtherJoinNothing) 
   EXPECT_NEAR(static_cast<double>(report.insert_size), 500.0, 10.0);
   EXPECT_EQ(scaffolds.size(), 2u) << "not joined";
   expect_every_contig_once(scaffolds, made);
+}
+
+// A contig whose last unitig the graph leaves two ways: into another contig, and into a
+// short stub (a repeat copy's way out, merged into the contig's end where the copy lost its
+// way in). Pairs that lead from the contig along one way only join it there; pairs along the
+// stub too (kFewestLinkPairs or more, and at least a third as many as along the other way)
+// say the end holds two copies' reads, and it is joined to nothing.
+TEST(Scaffolding, AnEndThatPairsLeaveAlongTwoWaysIsNotJoined) {
+  std::mt19937_64 random(21);
+  const std::string last = random_bases(random, 1000);
+  const std::string junction = last.substr(last.size() - (kK - 1));
+  const std::string next = junction + random_bases(random, 600);
+  const std::string stub = junction + random_bases(random, 15);  // shorter than 2k: it places no mate
+  UnitigGraph graph(kK);
+  for (const std::string& bases : {last, next, stub}) graph.add(bases, 20 * kmers_in(bases), false);
+  graph.compact();
+  ASSERT_EQ(graph.unitigs().size(), 3u);
+  const Contigs made = plain_contigs(graph);
+  ASSERT_EQ(made.contigs.size(), 2u) << "the stub is shorter than a contig";
+  const std::uint32_t from = oriented_along(graph, last);
+  const std::uint32_t into_next = oriented_along(graph, next);
+  const std::uint32_t into_stub = oriented_along(graph, stub);
+  // Pairs from the contig's last unitig: kPairs into the next contig, `along_stub` into the stub.
+  const auto scaffolded = [&](int along_stub, ScaffoldingReport& report) {
+    ReadThreads pairs(kK);
+    add_pairs(pairs, from, into_next);
+    for (int pair = 0; pair < along_stub; ++pair) {
+      const std::vector<std::uint32_t> first{from};
+      const std::vector<std::uint32_t> second{into_stub ^ 1};
+      pairs.add_pair(first, second);
+    }
+    return scaffold_contigs(graph, made.contigs, pairs, report);
+  };
+  // 2: fewer than kFewestLinkPairs; 3: fewer than a third of kPairs (10); 4 and 10: two ways.
+  for (const int along_stub : {0, 2, 3, 4, kPairs}) {
+    ScaffoldingReport report;
+    const std::vector<Scaffold> scaffolds = scaffolded(along_stub, report);
+    const bool two_ways = along_stub >= 4;
+    EXPECT_EQ(report.joins, two_ways ? 0u : 1u) << along_stub << " pairs along the stub";
+    EXPECT_EQ(report.conflicted_ends, two_ways ? 1u : 0u) << along_stub;
+    ASSERT_EQ(scaffolds.size(), two_ways ? 2u : 1u) << along_stub;
+    if (!two_ways) {
+      EXPECT_TRUE(same_either_way(made.spelled(scaffolds[0]), last + next.substr(kK - 1)));
+    }
+    expect_every_contig_once(scaffolds, made);
+  }
 }
 
 // Two contigs that overlap by 40 bases, one of them differing there (an error at the end of
