@@ -241,42 +241,55 @@ class Scaffolder {
 
   // The ways out of a contig end whose last unitig the graph goes on from two ways or more:
   // each way's first unitig, and the unitigs that begin within link_reach_ bases along it
-  // (as a search first meets them) that the other ways do not reach, nor the contig holds.
+  // that no other way reaches and the contig does not hold.
   std::vector<std::pair<Oriented, std::set<Oriented>>> ways_out(std::size_t end) const {
     const std::vector<Oriented>& path = contigs_[contig_of(end)].path;
     if (path.empty() || contigs_[contig_of(end)].circular) return {};
     const Oriented last = end % 2 == 0 ? path.front() ^ 1 : path.back();
     if (successors_[last].size() < 2) return {};
+    std::set<std::size_t> own;  // the contig's unitigs, either way
+    for (const Oriented oriented : path) own.insert(oriented / 2);
     std::vector<std::pair<Oriented, std::set<Oriented>>> ways;
     std::map<Oriented, std::size_t> reached_by;  // unitig: how many ways reach it
     for (const Oriented way : successors_[last]) {
-      std::set<Oriented> along{way};
-      // Each unitig met, and the bases from the end to the end of it.
-      std::vector<std::pair<Oriented, std::size_t>> frontier{{way, unitig_length(way) - (k_ - 1)}};
-      while (!frontier.empty()) {
-        const auto [at, to_its_end] = frontier.back();
-        frontier.pop_back();
-        if (to_its_end > link_reach_) continue;  // what follows begins past the reach
-        for (const Oriented next : successors_[at]) {
-          if (along.insert(next).second) frontier.emplace_back(next, to_its_end + unitig_length(next) - (k_ - 1));
-        }
+      std::set<Oriented> along;
+      for (const auto& [unitig, to_its_end] : within_reach(way)) {
+        if (own.count(unitig / 2) != 0) continue;
+        along.insert(unitig);
+        ++reached_by[unitig];
       }
-      for (const Oriented unitig : along) ++reached_by[unitig];
       ways.emplace_back(way, std::move(along));
     }
-    for (auto& [way, along] : ways) {
-      std::erase_if(along, [&](Oriented unitig) {
-        return reached_by[unitig] > 1 || placements_[unitig / 2].contig == contig_of(end);
-      });
-    }
+    for (auto& [way, along] : ways) std::erase_if(along, [&](Oriented unitig) { return reached_by[unitig] > 1; });
     return ways;
   }
 
+  // `from` and the unitigs after it that begin within link_reach_ bases of its start, each
+  // with the bases from that start to its end along the shortest way.
+  std::map<Oriented, std::size_t> within_reach(Oriented from) const {
+    std::map<Oriented, std::size_t> to_end{{from, unitig_length(from) - (k_ - 1)}};
+    std::set<std::pair<std::size_t, Oriented>> frontier{{to_end.at(from), from}};
+    while (!frontier.empty()) {
+      const auto [to_its_end, at] = *frontier.begin();
+      frontier.erase(frontier.begin());
+      if (to_its_end > link_reach_) continue;  // what follows it begins past the reach
+      for (const Oriented next : successors_[at]) {
+        const std::size_t further = to_its_end + unitig_length(next) - (k_ - 1);
+        const auto found = to_end.find(next);
+        if (found != to_end.end() && found->second <= further) continue;
+        if (found != to_end.end()) frontier.erase({found->second, next});
+        to_end[next] = further;
+        frontier.insert({further, next});
+      }
+    }
+    return to_end;
+  }
+
   // At each contig end two ways or more leave (ways_out), the pairs with a mate in the contig
-  // whose other mate lies along each way. A repeat copy that a gap in the reads merged into
-  // the contig's last unitig lends it the reads of its own copy, whose mates lie along the
-  // copy's own way out: pairs then lead out both ways, and the end is joined to neither
-  // (join_ends).
+  // within the link reach of that end whose other mate lies along each way. A stretch that
+  // another copy of a repeat shares with the contig's last unitig lends the contig the reads
+  // of that copy, whose mates lie along the copy's own way out: pairs then lead out both
+  // ways, and the end is joined to neither (join_ends).
   void count_ways_out(const ReadThreads& pairs) {
     std::map<std::size_t, std::vector<std::pair<Oriented, std::set<Oriented>>>> ways;
     for (std::size_t end = 0; end < 2 * contigs_.size(); ++end) {
@@ -284,10 +297,9 @@ class Scaffolder {
       if (!out.empty()) ways.emplace(end, std::move(out));
     }
     if (ways.empty()) return;
-    // The way the unitigs of `outward` (read out of `end`) first lie along, alone.
-    const auto vote = [&](std::size_t end, const std::vector<Oriented>& outward, std::uint32_t alike) {
+    // The way the first of `outward`'s unitigs (read out of `end`) that lies along one lies along.
+    const auto vote = [&](std::size_t end, auto&& outward, std::uint32_t alike) {
       const auto found = ways.find(end);
-      if (found == ways.end()) return;
       for (const Oriented unitig : outward) {
         for (const auto& [way, along] : found->second) {
           if (along.count(unitig) == 0) continue;
@@ -296,17 +308,24 @@ class Scaffolder {
         }
       }
     };
+    // Whether `mate`'s unitig lies within the link reach of the end the fragment crosses
+    // (`toward_end`: the contig's end, else its start), and that end has ways out.
+    const auto near_end_with_ways = [&](const MatePlace& mate, bool toward_end, std::size_t& end) {
+      end = 2 * mate.contig + (toward_end ? 1 : 0);
+      return ways.count(end) != 0 && bases_beside(mate.contig, mate.step, !toward_end) <= link_reach_;
+    };
     pairs.for_each_pair([&](auto first_mate, auto second_along, std::uint32_t alike, std::int64_t /*leads*/) {
       const std::optional<MatePlace> first = place(first_mate, true);
       const std::optional<MatePlace> second = place(second_along, false);
       if (first && second && first->contig == second->contig) return;
-      if (first) {  // the fragment leaves the first mate's contig, along the second mate
-        vote(2 * first->contig + (first->along ? 1 : 0), {second_along.begin(), second_along.end()}, alike);
-      }
-      if (second) {  // it enters the second mate's contig: read back, the first mate leads out
+      std::size_t end = 0;
+      // The fragment leaves the first mate's contig, along the second mate.
+      if (first && near_end_with_ways(*first, first->along, end)) vote(end, second_along, alike);
+      // It enters the second mate's contig: read back, the first mate leads out of it.
+      if (second && near_end_with_ways(*second, !second->along, end)) {
         std::vector<Oriented> outward;
         for (auto unitig = first_mate.rbegin(); unitig != first_mate.rend(); ++unitig) outward.push_back(*unitig ^ 1);
-        vote(2 * second->contig + (second->along ? 0 : 1), outward, alike);
+        vote(end, outward, alike);
       }
     });
   }

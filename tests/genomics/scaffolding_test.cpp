@@ -317,29 +317,36 @@ TEST(Scaffolding, AnEndThatPairsLeaveAlongTwoWaysIsNotJoined) {
   const std::uint32_t from = oriented_along(graph, last);
   const std::uint32_t into_next = oriented_along(graph, next);
   const std::uint32_t into_stub = oriented_along(graph, stub);
-  // Pairs from the contig's last unitig: kPairs into the next contig, `along_stub` into the stub.
-  const auto scaffolded = [&](int along_stub, ScaffoldingReport& report) {
+  // Pairs between the contig's last unitig and kPairs into the next contig, `along_stub`
+  // into the stub; with `mirrored`, the fragments run the other way (the second mate in the
+  // contig, the first beyond its end).
+  const auto scaffolded = [&](int along_stub, bool mirrored, ScaffoldingReport& report) {
     ReadThreads pairs(kK);
-    add_pairs(pairs, from, into_next);
-    for (int pair = 0; pair < along_stub; ++pair) {
-      const std::vector<std::uint32_t> first{from};
-      const std::vector<std::uint32_t> second{into_stub ^ 1};
-      pairs.add_pair(first, second);
-    }
+    const auto add = [&](std::uint32_t beyond, int count) {
+      for (int pair = 0; pair < count; ++pair) {
+        const std::vector<std::uint32_t> in_contig{from};
+        const std::vector<std::uint32_t> out{beyond ^ 1};
+        mirrored ? pairs.add_pair(out, in_contig) : pairs.add_pair(in_contig, out);
+      }
+    };
+    add(into_next, kPairs);
+    add(into_stub, along_stub);
     return scaffold_contigs(graph, made.contigs, pairs, report);
   };
   // 2: fewer than kFewestLinkPairs; 3: fewer than a third of kPairs (10); 4 and 10: two ways.
-  for (const int along_stub : {0, 2, 3, 4, kPairs}) {
-    ScaffoldingReport report;
-    const std::vector<Scaffold> scaffolds = scaffolded(along_stub, report);
-    const bool two_ways = along_stub >= 4;
-    EXPECT_EQ(report.joins, two_ways ? 0u : 1u) << along_stub << " pairs along the stub";
-    EXPECT_EQ(report.conflicted_ends, two_ways ? 1u : 0u) << along_stub;
-    ASSERT_EQ(scaffolds.size(), two_ways ? 2u : 1u) << along_stub;
-    if (!two_ways) {
-      EXPECT_TRUE(same_either_way(made.spelled(scaffolds[0]), last + next.substr(kK - 1)));
+  for (const bool mirrored : {false, true}) {
+    for (const int along_stub : {0, 2, 3, 4, kPairs}) {
+      ScaffoldingReport report;
+      const std::vector<Scaffold> scaffolds = scaffolded(along_stub, mirrored, report);
+      const bool two_ways = along_stub >= 4;
+      EXPECT_EQ(report.joins, two_ways ? 0u : 1u) << along_stub << " pairs along the stub, mirrored " << mirrored;
+      EXPECT_EQ(report.conflicted_ends, two_ways ? 1u : 0u) << along_stub << ", mirrored " << mirrored;
+      ASSERT_EQ(scaffolds.size(), two_ways ? 2u : 1u) << along_stub << ", mirrored " << mirrored;
+      if (!two_ways) {
+        EXPECT_TRUE(same_either_way(made.spelled(scaffolds[0]), last + next.substr(kK - 1)));
+      }
+      expect_every_contig_once(scaffolds, made);
     }
-    expect_every_contig_once(scaffolds, made);
   }
 }
 
