@@ -18,8 +18,13 @@ namespace {
 using Oriented = UnitigGraph::Oriented;
 constexpr std::size_t kNone = ~std::size_t{0};
 constexpr std::uint64_t kFewestLinkPairs = 3;
-// A unitig read more than this many times as often as the typical base is a repeat.
+// A unitig read more than this many times as often as its genome's typical base is a repeat.
 constexpr double kRepeatCoverage = 1.5;
+// A contig this long is mostly its genome's unique sequence (a bacterium's repeats are
+// shorter: IS elements, rRNA operons of 5-6 kbp), so its median base tells how often its
+// genome was read; a shorter contig may be a repeat copy itself, and is judged by the median
+// base of all the contigs.
+constexpr std::size_t kLongContig = 10000;
 // Pairs inside contigs, spanning joins, needed to set how far a link may reach.
 constexpr std::size_t kFewestForReach = 100;
 // Two joined contigs that the graph does not connect are merged where the one ends with
@@ -42,6 +47,20 @@ double weighted_median(std::vector<std::pair<double, std::uint64_t>> values) {
   for (const auto& [value, weight] : values) {
     running += weight;
     if (2 * running >= total) return value;
+  }
+  return 0;
+}
+
+// The value below which `share` of the weight lies, each value taken with its weight (0 when
+// there are none).
+double weighted_quantile(std::vector<std::pair<double, double>> values, double share) {
+  std::sort(values.begin(), values.end());
+  double total = 0;
+  for (const auto& [value, weight] : values) total += weight;
+  double running = 0;
+  for (const auto& [value, weight] : values) {
+    running += weight;
+    if (running >= share * total) return value;
   }
   return 0;
 }
@@ -94,14 +113,20 @@ class Scaffolder {
         placement.reversed = oriented % 2 != 0;
       }
     }
-    // A unitig read far more often than the genome's typical one is a repeat whose other
+    // A unitig read far more often than its genome's typical one is a repeat whose other
     // copies no contig holds (shorter than a contig, or trimmed off one): it places no mate.
-    const double repeat_coverage = kRepeatCoverage * typical_coverage();
+    // Its genome's, not the sample's: in a sample of genomes read 10x to 60x, the median
+    // base of the sample would make every unitig of the genomes read most a repeat.
+    typical_ = typical_coverages();
     // Nor does a unitig shorter than 2k: in a tangle of such (a repeat's variants, errors),
     // the reads cross unitigs that the contigs' paths part from.
     for (std::size_t unitig = 0; unitig < placements_.size(); ++unitig) {
       const Unitig& held = graph.unitigs()[unitig];
-      if (held.coverage() > repeat_coverage || held.bases.size() < 2 * k_) placements_[unitig].unique = false;
+      Placement& placement = placements_[unitig];
+      if (!placement.unique) continue;
+      if (held.coverage() > kRepeatCoverage * typical_[placement.contig] || held.bases.size() < 2 * k_) {
+        placement.unique = false;
+      }
     }
     for (const auto& [x, y] : graph.links()) {
       successors_[x].push_back(y);
@@ -114,7 +139,8 @@ class Scaffolder {
     count_ways_out(pairs);
     measure_fragments(pairs);
     report.insert_size = insert_size_;
-    report.join_span_median = join_span_median();
+    spans_per_depth_ = join_spans_per_depth();
+    report.join_span_median = static_cast<std::uint64_t>(spans_per_depth_ * std::max(sample_typical_, 1.0));
     report.link_threshold = std::max(kFewestLinkPairs, report.join_span_median / 4);
     report.link_reach = link_reach_;
     const std::vector<std::size_t> joined = join_ends(report);
@@ -132,16 +158,31 @@ class Scaffolder {
   }
 
  private:
-  // The coverage of the median base of the contigs' unitigs.
-  double typical_coverage() const {
-    std::vector<std::pair<double, std::uint64_t>> coverages;  // and bases
+  // For each contig, the coverage typical of its genome: the median base of its own unitigs
+  // when it is kLongContig bases or more, else the median base of all the contigs' unitigs.
+  std::vector<double> typical_coverages() {
+    std::vector<std::pair<double, std::uint64_t>> everywhere;  // coverage, bases
     for (std::size_t unitig = 0; unitig < placements_.size(); ++unitig) {
       if (placements_[unitig].contig == kNone) continue;
       const Unitig& held = graph_.unitigs()[unitig];
-      coverages.emplace_back(held.coverage(), held.bases.size());
+      everywhere.emplace_back(held.coverage(), held.bases.size());
     }
-    return weighted_median(std::move(coverages));
+    std::vector<double> typical(contigs_.size(), weighted_median(std::move(everywhere)));
+    sample_typical_ = typical.empty() ? 0 : typical.front();
+    for (std::size_t contig = 0; contig < contigs_.size(); ++contig) {
+      if (contigs_[contig].length < kLongContig) continue;
+      std::vector<std::pair<double, std::uint64_t>> own;
+      for (const Oriented oriented : contigs_[contig].path) {
+        const Unitig& held = graph_.unitigs()[oriented / 2];
+        own.emplace_back(held.coverage(), held.bases.size());
+      }
+      typical[contig] = weighted_median(std::move(own));
+    }
+    return typical;
   }
+
+  // A contig's typical coverage, as a divisor (never 0).
+  double depth(std::size_t contig) const { return std::max(typical_[contig], 1.0); }
 
   std::size_t unitig_length(Oriented oriented) const { return graph_.unitigs()[oriented / 2].bases.size(); }
   std::string unitig_bases(Oriented oriented) const {
@@ -149,16 +190,23 @@ class Scaffolder {
     return oriented % 2 == 0 ? bases : reverse_complement(bases);
   }
 
-  // The mate placed by the first unitig (or the last, `from_back`) of `path` that lies in
-  // one contig only.
+  // The mate placed by the first unitig (or the last, `from_back`) of `path` that places
+  // mates; but by a later one whose contig's genome was read far less (kRepeatCoverage times)
+  // where there is one: the read of one strain that crosses from its own unitigs into a
+  // stretch it shares with a strain read more often, whose contig holds that stretch.
   std::optional<MatePlace> place(std::span<const ReadThreads::CompactOriented> path, bool from_back) const {
+    std::optional<Oriented> chosen;
     for (std::size_t i = 0; i < path.size(); ++i) {
       const Oriented oriented = path[from_back ? path.size() - 1 - i : i];
       const Placement& placement = placements_[oriented / 2];
       if (!placement.unique) continue;
-      return MatePlace{placement.contig, placement.step, (oriented % 2 != 0) == placement.reversed};
+      if (!chosen || kRepeatCoverage * typical_[placement.contig] < typical_[placements_[*chosen / 2].contig]) {
+        chosen = oriented;
+      }
     }
-    return std::nullopt;
+    if (!chosen) return std::nullopt;
+    const Placement& placement = placements_[*chosen / 2];
+    return MatePlace{placement.contig, placement.step, (*chosen % 2 != 0) == placement.reversed};
   }
 
   // Bases of `contig` before its unitig at `step` (`before`), or after it.
@@ -183,14 +231,17 @@ class Scaffolder {
 
   // The pairs: within one contig, the joins between unitigs each spans, and the bases
   // between the unitigs of its mates (what sets how far a link may reach: twice as far, as
-  // two contigs that each reach into the repeat between them both hold its bases); across
+  // two contigs that each reach into the repeat between them both hold its bases; each pair
+  // weighed by its contig's typical coverage, so that a genome read 60x sets it no more than
+  // one read 10x); across
   // two contigs, a link between the end the fragment leaves the first by and the end it
   // enters the second by, when the bases between the mates' unitigs and those ends are no
   // more than that.
   void count_links(const ReadThreads& pairs) {
     std::vector<std::vector<std::int64_t>> spanning(contigs_.size());
     for (std::size_t contig = 0; contig < contigs_.size(); ++contig) spanning[contig].assign(contigs_[contig].path.size() + 1, 0);
-    std::vector<std::size_t> between;
+    std::vector<std::pair<double, double>> between;  // bases, weight
+    std::uint64_t pairs_between = 0;
     pairs.for_each_pair([&](auto first_mate, auto second_along, std::uint32_t alike, std::int64_t /*leads*/) {
       const std::optional<PlacedPair> placed = place_pair(first_mate, second_along);
       if (!placed || placed->first.contig != placed->second.contig) return;
@@ -203,7 +254,9 @@ class Scaffolder {
       spanning[first.contig][from] += alike;  // the joins after steps from, ..., to - 1
       spanning[first.contig][to] -= alike;
       const std::size_t gap_begin = starts_[first.contig][from] + unitig_length(contigs_[first.contig].path[from]);
-      between.insert(between.end(), alike, starts_[first.contig][to] > gap_begin ? starts_[first.contig][to] - gap_begin : 0);
+      const std::size_t to_start = starts_[first.contig][to];
+      between.emplace_back(to_start > gap_begin ? to_start - gap_begin : 0, alike / depth(first.contig));
+      pairs_between += alike;
     });
     // The joins that unique unitigs lie on both sides of (no mate is placed beyond a
     // contig's last one: in a repeat copy its end reaches into).
@@ -216,14 +269,12 @@ class Scaffolder {
       std::int64_t running = 0;
       for (std::size_t join = 0; join < unique_steps.back(); ++join) {
         running += spanning[contig][join];
-        if (join >= unique_steps.front()) join_spans_.push_back(static_cast<std::uint64_t>(running));
+        if (join >= unique_steps.front()) join_spans_.push_back(static_cast<double>(running) / depth(contig));
       }
     }
     link_reach_ = kLinkReach;
-    if (between.size() >= kFewestForReach) {
-      const auto at = between.begin() + static_cast<std::ptrdiff_t>(between.size() * 98 / 100);
-      std::nth_element(between.begin(), at, between.end());
-      link_reach_ = std::min(kLinkReach, 2 * *at);
+    if (pairs_between >= kFewestForReach) {
+      link_reach_ = std::min(kLinkReach, 2 * static_cast<std::size_t>(weighted_quantile(std::move(between), 0.98)));
     }
     pairs.for_each_pair([&](auto first_mate, auto second_along, std::uint32_t alike, std::int64_t /*leads*/) {
       const std::optional<PlacedPair> placed = place_pair(first_mate, second_along);
@@ -404,11 +455,19 @@ class Scaffolder {
     }
   }
 
-  std::uint64_t join_span_median() {
+  // The median of the pairs that span a join inside a contig, over the contig's typical coverage.
+  double join_spans_per_depth() {
     if (join_spans_.empty()) return 0;
-    std::vector<std::uint64_t> spans = join_spans_;
+    std::vector<double> spans = join_spans_;
     std::nth_element(spans.begin(), spans.begin() + static_cast<std::ptrdiff_t>(spans.size() / 2), spans.end());
     return spans[spans.size() / 2];
+  }
+
+  // The pairs a link needs at an end of `contig`: a quarter of those that span a join inside a
+  // contig of its depth (so it follows its genome's depth, not the sample's), and at least
+  // kFewestLinkPairs.
+  std::uint64_t link_threshold(std::size_t contig) const {
+    return std::max(kFewestLinkPairs, static_cast<std::uint64_t>(spans_per_depth_ * depth(contig)) / 4);
   }
 
   // Whether the pairs that link two ends put them more than a fragment into each other: the
@@ -421,15 +480,30 @@ class Scaffolder {
 
   // For each contig end, the end it is joined to (kNone: open).
   std::vector<std::size_t> join_ends(ScaffoldingReport& report) {
-    const std::uint64_t threshold = report.link_threshold;
     std::vector<std::size_t> partner(2 * contigs_.size(), kNone);
-    std::vector<bool> conflicted(2 * contigs_.size(), false);
+    std::vector<std::uint64_t> most(2 * contigs_.size(), 0);  // the pairs linking each end to its partner
+    std::vector<std::uint64_t> next(2 * contigs_.size(), 0);  // and to the end linked next most
     for (const auto& [ends, count] : links_) {
+      // Both contigs' thresholds: a link from the genome read most to one read far less
+      // (its reads in a stretch two strains share) stays under the first's.
+      const std::uint64_t threshold = std::max(link_threshold(contig_of(ends.first)), link_threshold(contig_of(ends.second)));
       if (count < threshold || overlaps_past_a_fragment(ends)) continue;
       for (const auto& [end, other] : {ends, std::pair{ends.second, ends.first}}) {
-        if (partner[end] != kNone || led_out_two_ways(end)) conflicted[end] = true;
-        partner[end] = other;
+        if (count > most[end]) {
+          next[end] = most[end];
+          most[end] = count;
+          partner[end] = other;
+        } else if (count > next[end]) {
+          next[end] = count;
+        }
       }
+    }
+    // An end whose second partner is linked by at least a third as many pairs as its first is
+    // left open, as is one that pairs lead out of two ways.
+    std::vector<bool> conflicted(2 * contigs_.size(), false);
+    for (std::size_t end = 0; end < partner.size(); ++end) {
+      if (partner[end] == kNone) continue;
+      conflicted[end] = 3 * next[end] >= most[end] || led_out_two_ways(end);
     }
     std::vector<std::size_t> joined(2 * contigs_.size(), kNone);
     for (std::size_t end = 0; end < partner.size(); ++end) {
@@ -748,7 +822,10 @@ class Scaffolder {
   std::vector<std::vector<Oriented>> successors_;  // by oriented unitig
   std::map<std::pair<std::size_t, std::size_t>, std::uint64_t> links_;  // pairs linking two ends
   std::map<std::size_t, std::map<Oriented, std::uint64_t>> way_pairs_;  // by end, by way out: pairs along it
-  std::vector<std::uint64_t> join_spans_;  // pairs spanning each join inside a contig
+  std::vector<double> typical_;  // each contig's genome's typical coverage (typical_coverages)
+  double sample_typical_ = 0;    // the median base's coverage over all the contigs
+  double spans_per_depth_ = 0;   // the median of join_spans_
+  std::vector<double> join_spans_;  // pairs spanning each join inside a contig, over its typical coverage
   std::size_t link_reach_ = kLinkReach;  // the most bases between a linking pair's mates' unitigs
   std::uint64_t insert_size_ = 0;  // the fragments' median length; 0: too few pairs measured it
   std::map<std::pair<std::size_t, std::size_t>, std::int64_t> gaps_;  // bases between two linked ends

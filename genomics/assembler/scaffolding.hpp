@@ -36,8 +36,8 @@ struct Scaffold {
 };
 
 struct ScaffoldingReport {
-  std::uint64_t join_span_median = 0;  // read pairs that span a join between unitigs inside a contig
-  std::uint64_t link_threshold = 0;  // read pairs a link between two contig ends needed
+  std::uint64_t join_span_median = 0;  // read pairs that span a join between unitigs inside a contig (read as the median base)
+  std::uint64_t link_threshold = 0;  // read pairs a link between two contig ends needed (both read as the median base)
   std::uint64_t link_reach = 0;      // the most bases between a linking pair's mates' unitigs
   std::uint64_t joins = 0;           // of two contigs in a scaffold
   std::uint64_t joins_through_graph = 0;  // of them, with the graph's bases between the two
@@ -51,17 +51,24 @@ struct ScaffoldingReport {
 // Scaffolds the contigs (as UnitigGraph::contig_paths() gave them) by
 // the read pairs of `pairs` (ReadThreads::pair_count()):
 // - a mate is placed by the unitigs it crossed that lie in one contig only, are 2k bases
-//   long or more and are read at most 1.5 times as often as the contigs' median base (the
-//   last such unitig of the first mate's, the first of the second's); a pair whose mates lie
+//   long or more and are read at most 1.5 times as often as their genome's typical base (a
+//   contig of 10,000 bases or more: its own median base; a shorter one: the median base of
+//   all the contigs): the last such unitig of the first mate's, the first of the second's,
+//   unless a later one lies in a contig whose genome was read 1.5 times less (a strain's
+//   read crossing into a stretch it shares with a strain read more); a pair whose mates lie
 //   in two contigs links the end the fragment leaves the one by and the end it enters the
 //   other by, when the bases of the contigs between the mates' unitigs and those ends are
-//   at most the link reach: twice the 98th percentile of the bases between the mates' unitigs of the pairs that span
-//   joins inside contigs (that percentile is about the insert size less two reads; twice,
-//   as two contigs that each reach into the repeat between them both hold its bases), at
-//   most kLinkReach;
-// - two ends are joined when at least `link_threshold` pairs link them, and no other end
-//   has that many links to either of them: a quarter of the median count of pairs that span
-//   the joins between unitigs inside contigs (so it follows the depth), and at least 3;
+//   at most the link reach: twice the 98th percentile of the bases between the mates'
+//   unitigs of the pairs that span joins inside contigs, each pair weighed by one over its
+//   contig's typical coverage (that percentile is about the insert size less two reads;
+//   twice, as two contigs that each reach into the repeat between them both hold its
+//   bases), at most kLinkReach;
+// - two ends are joined when the pairs that link them reach both contigs' thresholds, and
+//   no other end is linked to either by a third as many or more: a quarter of the median
+//   count of pairs that span the joins between unitigs inside contigs, each count taken
+//   over its contig's typical coverage, times the contig's (so it follows its genome's
+//   depth), and at least 3 (`link_threshold` and `join_span_median` in the report: those of
+//   a contig read as often as the median base of all the contigs);
 // - two ends that no pair links are joined when the graph leads from each to the other
 //   alone: every way out of the one, through unitigs that place no mate (kLinkReach bases at
 //   most, no dead end), reaches the unitig nearest the other's end that places mates, and no

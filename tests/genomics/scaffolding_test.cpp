@@ -3,11 +3,14 @@
 // whose right answer is known by construction: read pairs join two contigs across a repeat
 // longer than a read (with the repeat's bases between them) and across a gap the graph does
 // not hold (10 N when the pairs do not say how long it is, else as long as they say; none
-// where the two contigs' ends overlap), in the right order and orientation; an end that pairs link to two others is not joined,
+// where the two contigs' ends overlap), in the right order and orientation; an end that pairs
+// link to two others about as often is not joined (one linked under a third as often is),
 // nor one that pairs leave along two of its ways out,
 // nor two ends that pairs put more than a fragment into each other; where
 // no pair spans the way between two contigs, the graph alone joins them when every way out
-// of the one leads to the other (N for a loop's rounds); every contig is in one scaffold.
+// of the one leads to the other (N for a loop's rounds); a genome read far more often than
+// the sample is judged by its own depth, and a read of another strain that crosses into its
+// unitigs is placed by the read's own; every contig is in one scaffold.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -161,6 +164,29 @@ TEST(Scaffolding, AnEndThatPairsLinkToTwoOthersIsNotJoined) {
   for (std::size_t i = 0; i < scaffolds.size(); ++i) {
     EXPECT_EQ(made.spelled(scaffolds[i]), made.bases(i)) << "each contig alone, as contigs.fasta has it";
   }
+  // A second partner linked by fewer than a third as many pairs as the first leaves the end
+  // to the first (3 against 10: both genomes joined); a third or more, open (4 against 10).
+  for (const int stray : {3, 4}) {
+    ReadThreads uneven(kK);
+    for (int genome = 0; genome < 2; ++genome) {
+      add_pairs(uneven, oriented_along(shared.graph, shared.in[genome]), oriented_along(shared.graph, shared.out[genome]));
+    }
+    for (int pair = 0; pair < stray; ++pair) {
+      const std::vector<std::uint32_t> first{in0};
+      const std::vector<std::uint32_t> second{oriented_along(shared.graph, shared.out[1]) ^ 1};
+      uneven.add_pair(first, second);
+    }
+    ScaffoldingReport uneven_report;
+    const std::vector<Scaffold> joined = scaffold_contigs(shared.graph, made.contigs, uneven, uneven_report);
+    EXPECT_EQ(uneven_report.joins, stray == 3 ? 2u : 0u) << stray << " stray pairs";
+    EXPECT_EQ(uneven_report.conflicted_ends, stray == 3 ? 0u : 2u) << stray << " stray pairs";
+    if (stray == 3) {
+      ASSERT_EQ(joined.size(), 3u);
+      EXPECT_TRUE(same_either_way(made.spelled(joined[0]), shared.first));
+      EXPECT_TRUE(same_either_way(made.spelled(joined[1]), shared.second));
+    }
+    expect_every_contig_once(joined, made);
+  }
   // Fewer pairs than the threshold (3) link nothing either.
   ReadThreads few(kK);
   for (int pair = 0; pair < 2; ++pair) {
@@ -295,6 +321,72 @@ TEST(Scaffolding, PairsThatPutTwoEndsMoreThanAFragmentIntoEachOtherJoinNothing) 
   EXPECT_NEAR(static_cast<double>(report.insert_size), 500.0, 10.0);
   EXPECT_EQ(scaffolds.size(), 2u) << "not joined";
   expect_every_contig_once(scaffolds, made);
+}
+
+// A sample of two genomes read 60x and 10x, the second with most of the bases (so the
+// sample's median base is read 10x), as the compacted graph has them: the deep genome's two
+// contigs of 12,000 bases (a gap between them), the shallow one's two of 3,000 and one of
+// 30,000, each one unitig.
+struct TwoDepths {
+  std::mt19937_64 random{23};
+  std::string deep[2] = {random_bases(random, 12000), random_bases(random, 12000)};
+  std::string shallow[2] = {random_bases(random, 3000), random_bases(random, 3000)};
+  std::string rest = random_bases(random, 30000);
+  UnitigGraph graph{kK};
+  Contigs made;
+
+  TwoDepths() {
+    for (const std::string& bases : deep) graph.add(bases, 60 * kmers_in(bases), false);
+    for (const std::string& bases : shallow) graph.add(bases, 10 * kmers_in(bases), false);
+    graph.add(rest, 10 * kmers_in(rest), false);
+    graph.compact();
+    made = plain_contigs(graph);
+  }
+  TwoDepths(const TwoDepths&) = delete;  // made.graph points at graph
+};
+
+// The deep genome's contigs are read 6x as often as the sample's median base, yet they are
+// no repeat: their own median base says how often their genome was read, so they place
+// mates, and pairs join them.
+TEST(Scaffolding, AGenomeReadFarMoreOftenThanTheSampleIsJudgedByItsOwnDepth) {
+  const TwoDepths sample;
+  ASSERT_EQ(sample.made.contigs.size(), 5u);
+  ScaffoldingReport report;
+  const std::vector<Scaffold> scaffolds =
+      scaffold_linked(sample.graph, sample.made, sample.deep[0], sample.deep[1], report);
+  EXPECT_EQ(report.joins, 1u);
+  ASSERT_EQ(scaffolds.size(), 4u);
+  const std::string spelled = sample.made.spelled(scaffolds[1]);  // after the 30,000 bases of the shallow one's
+  EXPECT_TRUE(same_either_way(spelled, sample.deep[0] + std::string(kUnknownGap, 'N') + sample.deep[1])) << spelled.size();
+  expect_every_contig_once(scaffolds, sample.made);
+}
+
+// A read of the shallow genome that crosses from its own unitig into one of the deep genome's
+// (a stretch two strains share, held by the deep strain's contig) is placed by its own: its
+// mate's contig is joined to the shallow contig, not to the deep one.
+TEST(Scaffolding, AReadThatCrossesIntoAGenomeReadFarMoreIsPlacedByItsOwnUnitig) {
+  const TwoDepths sample;
+  const std::uint32_t own = oriented_along(sample.graph, sample.shallow[0]);
+  const std::uint32_t shared = oriented_along(sample.graph, sample.deep[0]);
+  const std::uint32_t mate = oriented_along(sample.graph, sample.shallow[1]);
+  ReadThreads pairs(kK);
+  for (int pair = 0; pair < kPairs; ++pair) {
+    const std::vector<std::uint32_t> first{own, shared};
+    const std::vector<std::uint32_t> second{mate ^ 1};
+    pairs.add_pair(first, second);
+  }
+  ScaffoldingReport report;
+  const std::vector<Scaffold> scaffolds = scaffold_contigs(sample.graph, sample.made.contigs, pairs, report);
+  EXPECT_EQ(report.joins, 1u);
+  ASSERT_EQ(scaffolds.size(), 4u);
+  bool shallow_joined = false;
+  for (const Scaffold& scaffold : scaffolds) {
+    const std::string spelled = sample.made.spelled(scaffold);
+    if (same_either_way(spelled, sample.shallow[0] + std::string(kUnknownGap, 'N') + sample.shallow[1])) shallow_joined = true;
+    EXPECT_FALSE(scaffold.contigs.size() > 1 && spelled.find(sample.deep[0]) != std::string::npos) << "the deep contig joined";
+  }
+  EXPECT_TRUE(shallow_joined);
+  expect_every_contig_once(scaffolds, sample.made);
 }
 
 // A contig whose last unitig the graph leaves two ways: into another contig, and into a
