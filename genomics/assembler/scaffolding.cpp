@@ -2,6 +2,7 @@
 #include "genomics/assembler/scaffolding.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <set>
@@ -140,7 +141,7 @@ class Scaffolder {
     measure_fragments(pairs);
     report.insert_size = insert_size_;
     spans_per_depth_ = join_spans_per_depth();
-    report.join_span_median = static_cast<std::uint64_t>(spans_per_depth_ * std::max(sample_typical_, 1.0));
+    report.join_span_median = static_cast<std::uint64_t>(std::llround(spans_per_depth_ * std::max(sample_typical_, 1.0)));
     report.link_threshold = std::max(kFewestLinkPairs, report.join_span_median / 4);
     report.link_reach = link_reach_;
     const std::vector<std::size_t> joined = join_ends(report);
@@ -467,7 +468,8 @@ class Scaffolder {
   // contig of its depth (so it follows its genome's depth, not the sample's), and at least
   // kFewestLinkPairs.
   std::uint64_t link_threshold(std::size_t contig) const {
-    return std::max(kFewestLinkPairs, static_cast<std::uint64_t>(spans_per_depth_ * depth(contig)) / 4);
+    // Rounded: a span over a depth, times that depth, may come back a hair under the span.
+    return std::max(kFewestLinkPairs, static_cast<std::uint64_t>(std::llround(spans_per_depth_ * depth(contig))) / 4);
   }
 
   // Whether the pairs that link two ends put them more than a fragment into each other: the

@@ -64,7 +64,7 @@ struct ScaffoldingReport {
 //   twice, as two contigs that each reach into the repeat between them both hold its
 //   bases), at most kLinkReach;
 // - two ends are joined when the pairs that link them reach both contigs' thresholds, and
-//   no other end is linked to either by a third as many or more: a quarter of the median
+//   no other end is linked to either by a third as many or more (and over the thresholds): a quarter of the median
 //   count of pairs that span the joins between unitigs inside contigs, each count taken
 //   over its contig's typical coverage, times the contig's (so it follows its genome's
 //   depth), and at least 3 (`link_threshold` and `join_span_median` in the report: those of

@@ -9,8 +9,9 @@
 // nor two ends that pairs put more than a fragment into each other; where
 // no pair spans the way between two contigs, the graph alone joins them when every way out
 // of the one leads to the other (N for a loop's rounds); a genome read far more often than
-// the sample is judged by its own depth, and a read of another strain that crosses into its
-// unitigs is placed by the read's own; every contig is in one scaffold.
+// the sample is judged by its own depth (a link needs the deeper contig's threshold), and a
+// read of another strain that crosses into its unitigs is placed by the read's own; every
+// contig is in one scaffold.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -387,6 +388,69 @@ TEST(Scaffolding, AReadThatCrossesIntoAGenomeReadFarMoreIsPlacedByItsOwnUnitig) 
   }
   EXPECT_TRUE(shallow_joined);
   expect_every_contig_once(scaffolds, sample.made);
+}
+
+// A link must reach the thresholds of both its contigs, each a quarter of the pairs that
+// span a join inside a contig read as often. The deep genome's contig (60x) is two unitigs
+// (a stub enters the second), and 40 pairs span the join between them: its threshold is
+// 10; the shallow contigs (10x, as the sample's median base) need 3. So 5 pairs join two
+// shallow contigs but not the deep contig to a shallow one (pairs of a strain read less, in
+// a stretch it shares with the deep one), and 12 do.
+TEST(Scaffolding, ALinkNeedsTheThresholdOfTheDeeperOfItsContigs) {
+  std::mt19937_64 random(24);
+  const std::string first_part = random_bases(random, 6000);
+  const std::string junction = tail(first_part);
+  const std::string second_part = junction + random_bases(random, 6000);
+  const std::string stub = random_bases(random, 100) + junction;
+  const std::string shallow[2] = {random_bases(random, 3000), random_bases(random, 3000)};
+  const std::string rest = random_bases(random, 30000);
+  UnitigGraph graph(kK);
+  for (const std::string& bases : {first_part, second_part, stub}) graph.add(bases, 60 * kmers_in(bases), false);
+  for (const std::string& bases : {shallow[0], shallow[1], rest}) graph.add(bases, 10 * kmers_in(bases), false);
+  graph.compact();
+  ASSERT_EQ(graph.unitigs().size(), 6u);
+  Contigs made{&graph, {}};
+  const auto contig_of = [&](std::vector<Contig::Oriented> path) {
+    Contig contig;
+    contig.path = std::move(path);
+    contig.length = spelled_path_length(graph.unitigs(), kK, contig.path);
+    return contig;
+  };
+  const std::uint32_t deep_first = oriented_along(graph, first_part);
+  const std::uint32_t deep_second = oriented_along(graph, second_part);
+  made.contigs.push_back(contig_of({deep_first, deep_second}));  // contig 0, 11,980 bases
+  for (const std::string& bases : {shallow[0], shallow[1], rest}) made.contigs.push_back(contig_of({oriented_along(graph, bases)}));
+  const auto scaffolded = [&](std::uint32_t from, std::uint32_t to, int count, ScaffoldingReport& report) {
+    ReadThreads pairs(kK);
+    for (int pair = 0; pair < 40; ++pair) {
+      const std::vector<std::uint32_t> inside{deep_first};
+      const std::vector<std::uint32_t> across{deep_second ^ 1};
+      pairs.add_pair(inside, across);
+    }
+    for (int pair = 0; pair < count; ++pair) {
+      const std::vector<std::uint32_t> leaving{from};
+      const std::vector<std::uint32_t> entering{to ^ 1};
+      pairs.add_pair(leaving, entering);
+    }
+    return scaffold_contigs(graph, made.contigs, pairs, report);
+  };
+  const std::uint32_t shallow_first = oriented_along(graph, shallow[0]);
+  const std::uint32_t shallow_second = oriented_along(graph, shallow[1]);
+  ScaffoldingReport shallow_report;
+  const std::vector<Scaffold> shallow_joined = scaffolded(shallow_first, shallow_second, 5, shallow_report);
+  EXPECT_EQ(shallow_report.join_span_median, 7u) << "40 pairs at 60x are 6.7 at the sample's 10x";
+  EXPECT_EQ(shallow_report.link_threshold, 3u);
+  EXPECT_EQ(shallow_report.joins, 1u) << "5 pairs between two shallow contigs";
+  expect_every_contig_once(shallow_joined, made);
+  for (const auto& [count, joins] : {std::pair{5, 0u}, std::pair{12, 1u}}) {
+    ScaffoldingReport report;
+    const std::vector<Scaffold> scaffolds = scaffolded(deep_second, shallow_first, count, report);
+    EXPECT_EQ(report.joins, joins) << count << " pairs from the deep contig to a shallow one";
+    if (joins == 1) {
+      EXPECT_TRUE(same_either_way(made.spelled(scaffolds[1]), made.bases(0) + std::string(kUnknownGap, 'N') + shallow[0]));
+    }
+    expect_every_contig_once(scaffolds, made);
+  }
 }
 
 // A contig whose last unitig the graph leaves two ways: into another contig, and into a
