@@ -39,32 +39,43 @@ constexpr std::size_t kOverlapBasesPerMismatch = 25;
 // Only where the pairs measured no gap longer than this (or none at all).
 constexpr std::int64_t kMostGapForOverlap = 100;
 
-// The median of values, each taken as many times as its weight (0 when there are none).
-double weighted_median(std::vector<std::pair<double, std::uint64_t>> values) {
+// The value below which `share` of the weight lies, each value taken with its weight (0 when
+// there are none).
+template <typename Weight>
+double weighted_quantile(std::vector<std::pair<double, Weight>> values, double share) {
   std::sort(values.begin(), values.end());
-  std::uint64_t total = 0;
+  Weight total = 0;
   for (const auto& [value, weight] : values) total += weight;
-  std::uint64_t running = 0;
+  Weight running = 0;
   for (const auto& [value, weight] : values) {
     running += weight;
-    if (2 * running >= total) return value;
+    if (static_cast<double>(running) >= share * static_cast<double>(total)) return value;
   }
   return 0;
 }
 
-// The value below which `share` of the weight lies, each value taken with its weight (0 when
-// there are none).
-double weighted_quantile(std::vector<std::pair<double, double>> values, double share) {
-  std::sort(values.begin(), values.end());
-  double total = 0;
-  for (const auto& [value, weight] : values) total += weight;
-  double running = 0;
-  for (const auto& [value, weight] : values) {
-    running += weight;
-    if (running >= share * total) return value;
-  }
-  return 0;
+// The median of values, each taken as many times as its weight (0 when there are none).
+double weighted_median(std::vector<std::pair<double, std::uint64_t>> values) {
+  return weighted_quantile(std::move(values), 0.5);
 }
+
+// The two largest of some counts, and whether the second rivals the first: a third as many
+// or more (an end that pairs link two ways about as often is left open).
+struct TwoMost {
+  std::uint64_t most = 0;
+  std::uint64_t next = 0;
+  // Counts `count`; true when it is the largest so far.
+  bool add(std::uint64_t count) {
+    if (count > most) {
+      next = most;
+      most = count;
+      return true;
+    }
+    next = std::max(next, count);
+    return false;
+  }
+  bool rivalled() const { return 3 * next >= most; }
+};
 
 // The bases a scaffold's piece stands for, its contig spelled from `unitigs`.
 std::string piece_bases(const ScaffoldPiece& piece, const std::vector<Contig>& contigs,
@@ -387,17 +398,9 @@ class Scaffolder {
   bool led_out_two_ways(std::size_t end) const {
     const auto found = way_pairs_.find(end);
     if (found == way_pairs_.end()) return false;
-    std::uint64_t most = 0;
-    std::uint64_t next = 0;
-    for (const auto& [way, count] : found->second) {
-      if (count > most) {
-        next = most;
-        most = count;
-      } else if (count > next) {
-        next = count;
-      }
-    }
-    return next >= kFewestLinkPairs && 3 * next >= most;
+    TwoMost counts;
+    for (const auto& [way, count] : found->second) counts.add(count);
+    return counts.next >= kFewestLinkPairs && counts.rivalled();
   }
 
   // Where a fragment begins or ends in a contig: the contig, the end of it the fragment leaves
@@ -483,21 +486,14 @@ class Scaffolder {
   // For each contig end, the end it is joined to (kNone: open).
   std::vector<std::size_t> join_ends(ScaffoldingReport& report) {
     std::vector<std::size_t> partner(2 * contigs_.size(), kNone);
-    std::vector<std::uint64_t> most(2 * contigs_.size(), 0);  // the pairs linking each end to its partner
-    std::vector<std::uint64_t> next(2 * contigs_.size(), 0);  // and to the end linked next most
+    std::vector<TwoMost> linked(2 * contigs_.size());  // the pairs linking each end to its partner, and to the next
     for (const auto& [ends, count] : links_) {
       // Both contigs' thresholds: a link from the genome read most to one read far less
       // (its reads in a stretch two strains share) stays under the first's.
       const std::uint64_t threshold = std::max(link_threshold(contig_of(ends.first)), link_threshold(contig_of(ends.second)));
       if (count < threshold || overlaps_past_a_fragment(ends)) continue;
       for (const auto& [end, other] : {ends, std::pair{ends.second, ends.first}}) {
-        if (count > most[end]) {
-          next[end] = most[end];
-          most[end] = count;
-          partner[end] = other;
-        } else if (count > next[end]) {
-          next[end] = count;
-        }
+        if (linked[end].add(count)) partner[end] = other;
       }
     }
     // An end whose second partner is linked by at least a third as many pairs as its first is
@@ -505,7 +501,7 @@ class Scaffolder {
     std::vector<bool> conflicted(2 * contigs_.size(), false);
     for (std::size_t end = 0; end < partner.size(); ++end) {
       if (partner[end] == kNone) continue;
-      conflicted[end] = 3 * next[end] >= most[end] || led_out_two_ways(end);
+      conflicted[end] = linked[end].rivalled() || led_out_two_ways(end);
     }
     std::vector<std::size_t> joined(2 * contigs_.size(), kNone);
     for (std::size_t end = 0; end < partner.size(); ++end) {
