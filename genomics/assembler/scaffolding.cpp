@@ -19,6 +19,8 @@ namespace {
 using Oriented = UnitigGraph::Oriented;
 constexpr std::size_t kNone = ~std::size_t{0};
 constexpr std::uint64_t kFewestLinkPairs = 3;
+// Two dead ends linked to each other alone need this many pairs (join_lone_dead_ends).
+constexpr std::uint64_t kFewestDeadEndPairs = 2;
 // A unitig read more than this many times as often as its genome's typical base is a repeat.
 constexpr double kRepeatCoverage = 1.5;
 // A contig this long is mostly its genome's unique sequence (a bacterium's repeats are
@@ -496,6 +498,7 @@ class Scaffolder {
         if (linked[end].add(count)) partner[end] = other;
       }
     }
+    join_lone_dead_ends(partner, linked, report);
     // An end whose second partner is linked by at least a third as many pairs as its first is
     // left open, as is one that pairs lead out of two ways.
     std::vector<bool> conflicted(2 * contigs_.size(), false);
@@ -525,6 +528,46 @@ class Scaffolder {
       if (led_to[end].through_loop) rounds_unknown_.emplace(end, other);
     }
     return joined;
+  }
+
+  // Two dead ends that pairs link to each other and to nothing else, by kFewestDeadEndPairs
+  // or more but under the thresholds, where both contigs' thresholds are the least
+  // (kFewestLinkPairs: genomes read thinly): where a genome was read 10x, coverage often
+  // thins to nothing over a few dozen bases (the graph stops at both sides) and only one or
+  // two fragments of 400 bases span the gap with a mate in each contig. An end the graph goes
+  // on from, one linked anywhere else, a contig of a genome read deeply (a strain's pairs in
+  // a stretch it shares with it stay under its threshold), or pairs that put the two more
+  // than a fragment into each other join nothing by this rule.
+  void join_lone_dead_ends(std::vector<std::size_t>& partner, std::vector<TwoMost>& linked,
+                           ScaffoldingReport& report) const {
+    std::vector<std::size_t> linked_ends(partner.size(), 0);
+    std::vector<std::size_t> only(partner.size(), kNone);
+    for (const auto& [ends, count] : links_) {
+      for (const auto& [end, other] : {ends, std::pair{ends.second, ends.first}}) {
+        ++linked_ends[end];
+        only[end] = other;
+      }
+    }
+    for (const auto& [ends, count] : links_) {
+      const auto [one, other] = ends;
+      if (count < kFewestDeadEndPairs || linked_ends[one] != 1 || linked_ends[other] != 1) continue;
+      if (partner[one] != kNone || partner[other] != kNone || contig_of(one) == contig_of(other)) continue;
+      if (link_threshold(contig_of(one)) != kFewestLinkPairs || link_threshold(contig_of(other)) != kFewestLinkPairs) continue;
+      if (!dead_end(one) || !dead_end(other) || overlaps_past_a_fragment(ends)) continue;
+      for (const auto& [end, to] : {ends, std::pair{other, one}}) {
+        partner[end] = to;
+        linked[end].add(count);
+      }
+      ++report.joins_of_dead_ends;
+    }
+  }
+
+  // Whether the graph goes on from no unitig out of `end` of its contig.
+  bool dead_end(std::size_t end) const {
+    const std::vector<Oriented>& path = contigs_[contig_of(end)].path;
+    if (path.empty() || contigs_[contig_of(end)].circular) return false;
+    const Oriented last = end % 2 == 0 ? path.front() ^ 1 : path.back();
+    return successors_[last].empty();
   }
 
   // The unitig that places mates nearest `end` of its contig, read out of the contig by that

@@ -9,7 +9,8 @@
 // nor two ends that pairs put more than a fragment into each other; where
 // no pair spans the way between two contigs, the graph alone joins them when every way out
 // of the one leads to the other (N for a loop's rounds); a genome read far more often than
-// the sample is judged by its own depth (a link needs the deeper contig's threshold), and a
+// the sample is judged by its own depth (a link needs the deeper contig's threshold), two
+// dead ends that two pairs link to each other alone are joined, and a
 // read of another strain that crosses into its unitigs is placed by the read's own; every
 // contig is in one scaffold.
 #include <gtest/gtest.h>
@@ -322,6 +323,57 @@ TEST(Scaffolding, PairsThatPutTwoEndsMoreThanAFragmentIntoEachOtherJoinNothing) 
   EXPECT_NEAR(static_cast<double>(report.insert_size), 500.0, 10.0);
   EXPECT_EQ(scaffolds.size(), 2u) << "not joined";
   expect_every_contig_once(scaffolds, made);
+}
+
+// Where coverage thinned to nothing between two contigs (the graph stops at both), two pairs
+// that link them and nothing else join them, under the threshold of 3; one pair does not,
+// nor two where one end is linked by a pair to a third contig too, nor two where the graph
+// goes on from one of the ends (two ways: a branch, not a gap).
+TEST(Scaffolding, TwoDeadEndsThatTwoPairsLinkToEachOtherAloneAreJoined) {
+  std::mt19937_64 random(24);
+  const std::string left = random_bases(random, 1400);
+  const std::string right = random_bases(random, 1300);
+  const std::string third = random_bases(random, 1200);
+  const std::string fork[2] = {random_bases(random, 40), random_bases(random, 40)};
+  struct Case {
+    const char* name;
+    int pairs;
+    bool third_linked;
+    bool left_goes_on;
+    std::size_t scaffolds;
+  };
+  for (const Case& tried : {Case{"two pairs", 2, false, false, 2}, Case{"one pair", 1, false, false, 3},
+                            Case{"a third linked", 2, true, false, 3}, Case{"a branch", 2, false, true, 3}}) {
+    SCOPED_TRACE(tried.name);
+    UnitigGraph graph(kK);
+    graph.add(left, 20 * kmers_in(left), false);
+    graph.add(right, 20 * kmers_in(right), false);
+    graph.add(third, 20 * kmers_in(third), false);
+    if (tried.left_goes_on) {
+      for (const std::string& way : fork) graph.add(tail(left) + way, 3 * kmers_in(tail(left) + way), false);
+    }
+    graph.compact();
+    const Contigs made = plain_contigs(graph);
+    ASSERT_EQ(made.contigs.size(), 3u);
+    ReadThreads pairs(kK);
+    for (int pair = 0; pair < tried.pairs; ++pair) {
+      pairs.add_pair(std::vector<std::uint32_t>{oriented_along(graph, left)},
+                     std::vector<std::uint32_t>{oriented_along(graph, right) ^ 1});
+    }
+    if (tried.third_linked) {
+      pairs.add_pair(std::vector<std::uint32_t>{oriented_along(graph, left)},
+                     std::vector<std::uint32_t>{oriented_along(graph, third) ^ 1});
+    }
+    ScaffoldingReport report;
+    const std::vector<Scaffold> scaffolds = scaffold_contigs(graph, made.contigs, pairs, report);
+    EXPECT_EQ(report.link_threshold, 3u);
+    EXPECT_EQ(scaffolds.size(), tried.scaffolds);
+    EXPECT_EQ(report.joins_of_dead_ends, tried.scaffolds == 2 ? 1u : 0u);
+    if (tried.scaffolds == 2) {
+      EXPECT_TRUE(same_either_way(made.spelled(scaffolds[0]), left + std::string(kUnknownGap, 'N') + right));
+    }
+    expect_every_contig_once(scaffolds, made);
+  }
 }
 
 // A sample of two genomes read 60x and 10x, the second with most of the bases (so the
