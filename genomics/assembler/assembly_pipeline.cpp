@@ -188,11 +188,11 @@ std::vector<Scaffold> AssemblyPipeline::scaffolds_of(const std::vector<Contig>& 
   outcome_.insert_size = report.insert_size;
   progress_.phase_done(
       "%llu scaffolds, N50 %llu: %llu joins (%llu through the graph, %llu by overlapping ends, %llu gaps sized by "
-      "fragments of %llu bases; %llu by the graph alone, %llu of lone dead ends), links of %llu pairs or more (a join in a contig: %llu) "
-      "reaching %llu bases, %llu ends conflicted",
+      "fragments of %llu bases; %llu by the graph alone, %llu of lone dead ends), links of %llu pairs or more "
+      "(a join in a contig: %llu) reaching %llu bases, %llu ends conflicted",
       outcome_.scaffolds, outcome_.scaffold_n50, report.joins, report.joins_through_graph, report.joins_by_overlap,
-      report.gaps_sized, report.insert_size, report.joins_by_graph_alone, report.joins_of_dead_ends, report.link_threshold, report.join_span_median, report.link_reach,
-      report.conflicted_ends);
+      report.gaps_sized, report.insert_size, report.joins_by_graph_alone, report.joins_of_dead_ends,
+      report.link_threshold, report.join_span_median, report.link_reach, report.conflicted_ends);
   return scaffolds;
 }
 

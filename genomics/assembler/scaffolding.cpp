@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -308,17 +309,18 @@ class Scaffolder {
   // each way's first unitig, and the unitigs that begin within link_reach_ bases along it
   // that no other way reaches and the contig does not hold.
   std::vector<std::pair<Oriented, std::set<Oriented>>> ways_out(std::size_t end) const {
-    const std::vector<Oriented>& path = contigs_[contig_of(end)].path;
-    if (path.empty() || contigs_[contig_of(end)].circular) return {};
-    const Oriented last = end % 2 == 0 ? path.front() ^ 1 : path.back();
-    if (successors_[last].size() < 2) return {};
+    const std::optional<Oriented> last = outermost_unitig(end);
+    if (!last || successors_[*last].size() < 2) return {};
     std::set<std::size_t> own;  // the contig's unitigs, either way
-    for (const Oriented oriented : path) own.insert(oriented / 2);
+    for (const Oriented oriented : contigs_[contig_of(end)].path) own.insert(oriented / 2);
     std::vector<std::pair<Oriented, std::set<Oriented>>> ways;
     std::map<Oriented, std::size_t> reached_by;  // unitig: how many ways reach it
-    for (const Oriented way : successors_[last]) {
+    for (const Oriented way : successors_[*last]) {
       std::set<Oriented> along;
-      for (const auto& [unitig, to_its_end] : within_reach(way)) {
+      // The unitigs that begin within the link reach of the way's start.
+      const Reach reach =
+          shortest_ways(way, unitig_length(way) - (k_ - 1), {link_reach_, kAnyLength}, [](Oriented) { return false; });
+      for (const auto& [unitig, unused] : reach.through) {
         if (own.count(unitig / 2) != 0) continue;
         along.insert(unitig);
         ++reached_by[unitig];
@@ -327,27 +329,6 @@ class Scaffolder {
     }
     for (auto& [way, along] : ways) std::erase_if(along, [&](Oriented unitig) { return reached_by[unitig] > 1; });
     return ways;
-  }
-
-  // `from` and the unitigs after it that begin within link_reach_ bases of its start, each
-  // with the bases from that start to its end along the shortest way.
-  std::map<Oriented, std::size_t> within_reach(Oriented from) const {
-    std::map<Oriented, std::size_t> to_end{{from, unitig_length(from) - (k_ - 1)}};
-    std::set<std::pair<std::size_t, Oriented>> frontier{{to_end.at(from), from}};
-    while (!frontier.empty()) {
-      const auto [to_its_end, at] = *frontier.begin();
-      frontier.erase(frontier.begin());
-      if (to_its_end > link_reach_) continue;  // what follows it begins past the reach
-      for (const Oriented next : successors_[at]) {
-        const std::size_t further = to_its_end + unitig_length(next) - (k_ - 1);
-        const auto found = to_end.find(next);
-        if (found != to_end.end() && found->second <= further) continue;
-        if (found != to_end.end()) frontier.erase({found->second, next});
-        to_end[next] = further;
-        frontier.insert({further, next});
-      }
-    }
-    return to_end;
   }
 
   // At each contig end two ways or more leave (ways_out), the pairs with a mate in the contig
@@ -531,28 +512,24 @@ class Scaffolder {
   }
 
   // Two dead ends that pairs link to each other and to nothing else, by kFewestDeadEndPairs
-  // or more but under the thresholds, where both contigs' thresholds are the least
-  // (kFewestLinkPairs: genomes read thinly): where a genome was read 10x, coverage often
-  // thins to nothing over a few dozen bases (the graph stops at both sides) and only one or
-  // two fragments of 400 bases span the gap with a mate in each contig. An end the graph goes
-  // on from, one linked anywhere else, a contig of a genome read deeply (a strain's pairs in
-  // a stretch it shares with it stay under its threshold), or pairs that put the two more
-  // than a fragment into each other join nothing by this rule.
+  // (under the least threshold), where both contigs' thresholds are the least: at 10x, coverage
+  // often thins to nothing over a few dozen bases and only one or two fragments span the gap
+  // with a mate in each contig. Not where either genome was read deeply, whose threshold the
+  // pairs of a strain read less, in a stretch the two strains share, stay under.
   void join_lone_dead_ends(std::vector<std::size_t>& partner, std::vector<TwoMost>& linked,
                            ScaffoldingReport& report) const {
     std::vector<std::size_t> linked_ends(partner.size(), 0);
-    std::vector<std::size_t> only(partner.size(), kNone);
     for (const auto& [ends, count] : links_) {
-      for (const auto& [end, other] : {ends, std::pair{ends.second, ends.first}}) {
-        ++linked_ends[end];
-        only[end] = other;
-      }
+      ++linked_ends[ends.first];
+      ++linked_ends[ends.second];
     }
     for (const auto& [ends, count] : links_) {
       const auto [one, other] = ends;
       if (count < kFewestDeadEndPairs || linked_ends[one] != 1 || linked_ends[other] != 1) continue;
-      if (partner[one] != kNone || partner[other] != kNone || contig_of(one) == contig_of(other)) continue;
-      if (link_threshold(contig_of(one)) != kFewestLinkPairs || link_threshold(contig_of(other)) != kFewestLinkPairs) continue;
+      if (partner[one] != kNone || partner[other] != kNone) continue;
+      if (link_threshold(contig_of(one)) != kFewestLinkPairs || link_threshold(contig_of(other)) != kFewestLinkPairs) {
+        continue;
+      }
       if (!dead_end(one) || !dead_end(other) || overlaps_past_a_fragment(ends)) continue;
       for (const auto& [end, to] : {ends, std::pair{other, one}}) {
         partner[end] = to;
@@ -564,10 +541,16 @@ class Scaffolder {
 
   // Whether the graph goes on from no unitig out of `end` of its contig.
   bool dead_end(std::size_t end) const {
+    const std::optional<Oriented> last = outermost_unitig(end);
+    return last && successors_[*last].empty();
+  }
+
+  // The unitig at `end` of its contig, read out of the contig by that end; none for a circular
+  // contig (it has no ends) or an empty one.
+  std::optional<Oriented> outermost_unitig(std::size_t end) const {
     const std::vector<Oriented>& path = contigs_[contig_of(end)].path;
-    if (path.empty() || contigs_[contig_of(end)].circular) return false;
-    const Oriented last = end % 2 == 0 ? path.front() ^ 1 : path.back();
-    return successors_[last].empty();
+    if (path.empty() || contigs_[contig_of(end)].circular) return std::nullopt;
+    return end % 2 == 0 ? path.front() ^ 1 : path.back();
   }
 
   // The unitig that places mates nearest `end` of its contig, read out of the contig by that
@@ -815,33 +798,42 @@ class Scaffolder {
     return std::nullopt;
   }
 
-  // What a search from `from` along the graph's links met, nearest first, going through
-  // unitigs that place no mate (nor `target`, nor `from` again) within kLinkReach bases: the
-  // unitigs it went through, each with its distance from `from` and the unitig before it; its
-  // steps out of them, into a unitig that places mates or into `target`; whether it met a dead
-  // end, and a way that went further than kLinkReach.
+  // What a search from `from` along the graph's links met, nearest first: the unitigs it went
+  // through, each with its bases to its end (`start` for `from`, then each unitig's bases past
+  // the k - 1 it shares with the one before) and the unitig before it; its steps into a
+  // unitig it stops at; whether it met a dead end within its bounds, and a way that went
+  // further than they let it.
   struct Reach {
     std::map<Oriented, std::pair<std::size_t, Oriented>> through;
     std::vector<std::pair<Oriented, Oriented>> exits;  // the unitig left, the unitig entered
     bool dead_end = false;
     bool too_far = false;
   };
-  Reach reach_through_unplaced(Oriented from, std::optional<Oriented> target = std::nullopt) const {
+  // How far a search goes on: into the unitigs that begin within `begins` bases, and end
+  // within `ends`.
+  struct Bounds {
+    std::size_t begins;
+    std::size_t ends;
+  };
+  static constexpr std::size_t kAnyLength = std::numeric_limits<std::size_t>::max();
+  template <typename StopsAt>
+  Reach shortest_ways(Oriented from, std::size_t start, Bounds bounds, StopsAt stops_at) const {
     Reach reach;
-    reach.through[from] = {0, from};
-    std::set<std::pair<std::size_t, Oriented>> frontier{{0, from}};
+    reach.through[from] = {start, from};
+    std::set<std::pair<std::size_t, Oriented>> frontier{{start, from}};
     while (!frontier.empty()) {
       const auto [distance, at] = *frontier.begin();
       frontier.erase(frontier.begin());
+      if (distance > bounds.begins) continue;  // what follows it begins past the bound
       if (successors_[at].empty()) reach.dead_end = true;
       for (const Oriented next : successors_[at]) {
-        if (next == target || placements_[next / 2].unique) {
+        if (stops_at(next)) {
           reach.exits.emplace_back(at, next);
           continue;
         }
         if (next == from) continue;
         const std::size_t further = distance + unitig_length(next) - (k_ - 1);
-        if (further > kLinkReach) {
+        if (further > bounds.ends) {
           reach.too_far = true;
           continue;
         }
@@ -853,6 +845,13 @@ class Scaffolder {
       }
     }
     return reach;
+  }
+
+  // A search from `from` through unitigs that place no mate (nor `target`, nor `from` again),
+  // within kLinkReach bases, stopping at those that do and at `target`.
+  Reach reach_through_unplaced(Oriented from, std::optional<Oriented> target = std::nullopt) const {
+    return shortest_ways(from, 0, {kAnyLength, kLinkReach},
+                  [&](Oriented next) { return next == target || placements_[next / 2].unique; });
   }
 
   const UnitigGraph& graph_;

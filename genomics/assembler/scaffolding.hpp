@@ -45,8 +45,8 @@ struct ScaffoldingReport {
   std::uint64_t insert_size = 0;      // the fragments' median length (0: too few pairs to say)
   std::uint64_t joins_by_overlap = 0;  // of two contigs the graph does not connect, where their ends overlap
   std::uint64_t joins_by_graph_alone = 0;  // of ends no pair links: the graph leads from each to the other only
+  std::uint64_t joins_of_dead_ends = 0;  // of two dead ends linked to each other alone, by 2 pairs
   std::uint64_t gaps_sized = 0;       // gaps of N whose size the pairs measured
-  std::uint64_t joins_of_dead_ends = 0;  // of two dead ends linked to each other alone, under the thresholds
 };
 
 // Scaffolds the contigs (as UnitigGraph::contig_paths() gave them) by
@@ -71,9 +71,9 @@ struct ScaffoldingReport {
 //   depth), and at least 3 (`link_threshold` and `join_span_median` in the report: those of
 //   a contig read as often as the median base of all the contigs);
 // - two dead ends (the graph goes on from neither) that pairs link to each other and to no
-//   other end are joined by 2 pairs or more, under the thresholds, where both thresholds are
-//   the least (3): at 10x, coverage thins to nothing over a few dozen bases far more often
-//   than two chance pairs meet two dead ends;
+//   other end are joined by 2 pairs, one under the least threshold, where both thresholds
+//   are the least (3): at 10x, coverage thins to nothing over a few dozen bases far more
+//   often than two chance pairs meet two dead ends;
 // - two ends that no pair links are joined when the graph leads from each to the other
 //   alone: every way out of the one, through unitigs that place no mate (kLinkReach bases at
 //   most, no dead end), reaches the unitig nearest the other's end that places mates, and no

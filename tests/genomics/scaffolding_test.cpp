@@ -328,7 +328,10 @@ TEST(Scaffolding, PairsThatPutTwoEndsMoreThanAFragmentIntoEachOtherJoinNothing) 
 // Where coverage thinned to nothing between two contigs (the graph stops at both), two pairs
 // that link them and nothing else join them, under the threshold of 3; one pair does not,
 // nor two where one end is linked by a pair to a third contig too, nor two where the graph
-// goes on from one of the ends (two ways: a branch, not a gap).
+// goes on from one of the ends (two ways: a branch, not a gap). (A deep contig's threshold
+// holds between dead ends too: ALinkNeedsTheThresholdOfTheDeeperOfItsContigs; so do pairs
+// that put two ends more than a fragment into each other:
+// PairsThatPutTwoEndsMoreThanAFragmentIntoEachOtherJoinNothing.)
 TEST(Scaffolding, TwoDeadEndsThatTwoPairsLinkToEachOtherAloneAreJoined) {
   std::mt19937_64 random(24);
   const std::string left = random_bases(random, 1400);
