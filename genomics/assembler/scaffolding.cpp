@@ -518,8 +518,12 @@ class Scaffolder {
   // pairs of a strain read less, in a stretch the two strains share, stay under.
   void join_lone_dead_ends(std::vector<std::size_t>& partner, std::vector<TwoMost>& linked,
                            ScaffoldingReport& report) const {
+    // Pairs that put two ends more than a fragment into each other lie in a repeat both carry:
+    // no rival to a neighbour (on E. coli 10x, a link of 4 pairs sizing -117,009 bases held
+    // open an end that 2 pairs linked to the contig beside it on the genome).
     std::vector<std::size_t> linked_ends(partner.size(), 0);
     for (const auto& [ends, count] : links_) {
+      if (overlaps_past_a_fragment(ends)) continue;
       ++linked_ends[ends.first];
       ++linked_ends[ends.second];
     }

@@ -10,7 +10,8 @@
 // no pair spans the way between two contigs, the graph alone joins them when every way out
 // of the one leads to the other (N for a loop's rounds); a genome read far more often than
 // the sample is judged by its own depth (a link needs the deeper contig's threshold), two
-// dead ends that two pairs link to each other alone are joined, and a
+// dead ends that two pairs link to each other alone are joined (pairs that put one more than
+// a fragment into a third contig are no rival), and a
 // read of another strain that crosses into its unitigs is placed by the read's own; every
 // contig is in one scaffold.
 #include <gtest/gtest.h>
@@ -375,6 +376,53 @@ TEST(Scaffolding, TwoDeadEndsThatTwoPairsLinkToEachOtherAloneAreJoined) {
     if (tried.scaffolds == 2) {
       EXPECT_TRUE(same_either_way(made.spelled(scaffolds[0]), left + std::string(kUnknownGap, 'N') + right));
     }
+    expect_every_contig_once(scaffolds, made);
+  }
+}
+
+// Pairs that put an end more than a fragment into a third contig's (their mates in a repeat
+// both carry) are no rival to the two pairs that link it to its neighbour across a gap the
+// reads left: those two dead ends are joined all the same, the gap as long as the two pairs
+// say.
+TEST(Scaffolding, PairsThatPutAnEndPastAFragmentIntoAnotherDoNotHoldItsDeadEndOpen) {
+  const GappedGenome gapped(18);
+  std::mt19937_64 random(25);
+  const std::string third = random_bases(random, 1200);
+  UnitigGraph graph(kK);
+  graph.add(reverse_complement(gapped.left), 20 * kmers_in(gapped.left), false);
+  graph.add(gapped.right, 20 * kmers_in(gapped.right), false);
+  graph.add(third, 20 * kmers_in(third), false);
+  graph.compact();
+  const Contigs made = plain_contigs(graph);
+  ASSERT_EQ(made.contigs.size(), 3u);
+  const std::string& genome = gapped.genome;
+  for (const bool rival : {false, true}) {
+    SCOPED_TRACE(rival ? "with the pairs into the third contig" : "alone");
+    TracedPairs traced(graph, genome);
+    // Fragments of 500 inside each contig, which measure the insert size.
+    for (std::size_t start = 0; start + 500 <= 1400; start += 5) ASSERT_TRUE(traced.add(start, 500));
+    for (std::size_t start = 1700; start + 500 <= genome.size(); start += 5) ASSERT_TRUE(traced.add(start, 500));
+    // Two fragments across the gap (1,400 to 1,700), a mate on each side.
+    ASSERT_TRUE(traced.add(1295, 510));
+    ASSERT_TRUE(traced.add(1300, 500));
+    if (rival) {  // 4 pairs from the genome's first 100 bases to the third contig's last 100
+      const ReadThreads::Traced first = traced.index.trace(genome.substr(0, TracedPairs::kRead));
+      const ReadThreads::Traced second = traced.index.trace(third.substr(third.size() - TracedPairs::kRead));
+      for (int pair = 0; pair < 4; ++pair) {
+        traced.pairs.add_pair(TracedPairs::joined(first), TracedPairs::joined(second), 1, first.lead + second.lead);
+      }
+    }
+    ScaffoldingReport report;
+    const std::vector<Scaffold> scaffolds = scaffold_contigs(graph, made.contigs, traced.pairs, report);
+    EXPECT_NEAR(static_cast<double>(report.insert_size), 500.0, 10.0);
+    ASSERT_EQ(scaffolds.size(), 2u);
+    EXPECT_EQ(report.joins_of_dead_ends, 1u);
+    const std::string bases = made.spelled(scaffolds[0]);
+    const std::size_t first_n = bases.find('N');
+    ASSERT_NE(first_n, std::string::npos);
+    const std::size_t gap = bases.find_first_not_of('N', first_n) - first_n;
+    EXPECT_NEAR(static_cast<double>(gap), 300.0, 25.0);
+    EXPECT_TRUE(same_either_way(bases, gapped.left + std::string(gap, 'N') + gapped.right));
     expect_every_contig_once(scaffolds, made);
   }
 }
