@@ -74,7 +74,8 @@ struct ScaffoldingReport {
 //   other end are joined by 2 pairs, one under the least threshold, where both thresholds
 //   are the least (3): at 10x, coverage thins to nothing over a few dozen bases far more
 //   often than two chance pairs meet two dead ends (pairs that put an end more than a
-//   fragment into another's link no other end: their mates lie in a repeat both carry);
+//   fragment into another end do not count as linking it elsewhere: their mates lie in a
+//   repeat both carry);
 // - two ends that no pair links are joined when the graph leads from each to the other
 //   alone: every way out of the one, through unitigs that place no mate (kLinkReach bases at
 //   most, no dead end), reaches the unitig nearest the other's end that places mates, and no

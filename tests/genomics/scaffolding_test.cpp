@@ -380,10 +380,10 @@ TEST(Scaffolding, TwoDeadEndsThatTwoPairsLinkToEachOtherAloneAreJoined) {
   }
 }
 
-// Pairs that put an end more than a fragment into a third contig's (their mates in a repeat
-// both carry) are no rival to the two pairs that link it to its neighbour across a gap the
-// reads left: those two dead ends are joined all the same, the gap as long as the two pairs
-// say.
+// Pairs that put an end more than a fragment into a third contig's end (as mates in a repeat
+// both carry would) are no rival to the two pairs that link it to its neighbour across a gap
+// the reads left: those two dead ends are joined all the same, the gap as long as the two
+// pairs say. (The rival pairs size 500 - (1,400 + 100) = -1,000 bases: past a fragment.)
 TEST(Scaffolding, PairsThatPutAnEndPastAFragmentIntoAnotherDoNotHoldItsDeadEndOpen) {
   const GappedGenome gapped(18);
   std::mt19937_64 random(25);
