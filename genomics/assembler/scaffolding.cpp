@@ -521,20 +521,22 @@ class Scaffolder {
     // Pairs that put two ends more than a fragment into each other lie in a repeat both carry:
     // no rival to a neighbour (on E. coli 10x, a link of 4 pairs sizing -117,009 bases held
     // open an end that 2 pairs linked to the contig beside it on the genome).
+    std::vector<std::pair<std::pair<std::size_t, std::size_t>, std::uint64_t>> beside;  // links not past a fragment
     std::vector<std::size_t> linked_ends(partner.size(), 0);
     for (const auto& [ends, count] : links_) {
       if (overlaps_past_a_fragment(ends)) continue;
+      beside.emplace_back(ends, count);
       ++linked_ends[ends.first];
       ++linked_ends[ends.second];
     }
-    for (const auto& [ends, count] : links_) {
+    for (const auto& [ends, count] : beside) {
       const auto [one, other] = ends;
       if (count < kFewestDeadEndPairs || linked_ends[one] != 1 || linked_ends[other] != 1) continue;
       if (partner[one] != kNone || partner[other] != kNone) continue;
       if (link_threshold(contig_of(one)) != kFewestLinkPairs || link_threshold(contig_of(other)) != kFewestLinkPairs) {
         continue;
       }
-      if (!dead_end(one) || !dead_end(other) || overlaps_past_a_fragment(ends)) continue;
+      if (!dead_end(one) || !dead_end(other)) continue;
       for (const auto& [end, to] : {ends, std::pair{other, one}}) {
         partner[end] = to;
         linked[end].add(count);
@@ -855,7 +857,7 @@ class Scaffolder {
   // within kLinkReach bases, stopping at those that do and at `target`.
   Reach reach_through_unplaced(Oriented from, std::optional<Oriented> target = std::nullopt) const {
     return shortest_ways(from, 0, {kAnyLength, kLinkReach},
-                  [&](Oriented next) { return next == target || placements_[next / 2].unique; });
+                         [&](Oriented next) { return next == target || placements_[next / 2].unique; });
   }
 
   const UnitigGraph& graph_;
