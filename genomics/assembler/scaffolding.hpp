@@ -59,11 +59,13 @@ struct ScaffoldingReport {
 //   read crossing into a stretch it shares with a strain read more); a pair whose mates lie
 //   in two contigs links the end the fragment leaves the one by and the end it enters the
 //   other by, when the bases of the contigs between the mates' unitigs and those ends are
-//   at most the link reach: twice the 98th percentile of the bases between the mates'
-//   unitigs of the pairs that span joins inside contigs, each pair weighed by one over its
-//   contig's typical coverage (that percentile is about the insert size less two reads;
-//   twice, as two contigs that each reach into the repeat between them both hold its
-//   bases), at most kLinkReach;
+//   at most the link reach: twice the 98th percentile of the fragments' lengths (below) less
+//   2k (a mate has a k-mer in the unitig that places it; twice, as two contigs that each
+//   reach into the repeat between them both hold its bases), at most kLinkReach; an end
+//   links nothing where the graph goes on from its outermost unitig two ways or more and
+//   fewer than half the pairs its link threshold asks span the join just inside its
+//   outermost unitig that places mates (the contig may have run on into another repeat
+//   copy's way);
 // - two ends are joined when the pairs that link them reach both contigs' thresholds, and
 //   no other end is linked to either by a third as many or more (and over the thresholds): a quarter of the median
 //   count of pairs that span the joins between unitigs inside contigs, each count taken
@@ -101,8 +103,8 @@ struct ScaffoldingReport {
 std::vector<Scaffold> scaffold_contigs(const UnitigGraph& graph, const std::vector<Contig>& contigs,
                                        const ReadThreads& pairs, ScaffoldingReport& report);
 
-// The most a link may reach (all of it when too few pairs inside contigs measure it), and
-// the longest way between two contigs looked for in the graph.
+// The most a link may reach (all of it when too few fragments inside contigs measure it),
+// and the longest way between two contigs looked for in the graph.
 inline constexpr std::size_t kLinkReach = 2000;
 // The N written for a gap of unknown size (QUAST reads 10 N or more as a gap).
 inline constexpr std::size_t kUnknownGap = 10;

@@ -12,8 +12,9 @@
 // the sample is judged by its own depth (a link needs the deeper contig's threshold), two
 // dead ends that two pairs link to each other alone are joined (pairs that put one more than
 // a fragment into a third contig are no rival), and a
-// read of another strain that crosses into its unitigs is placed by the read's own; every
-// contig is in one scaffold.
+// read of another strain that crosses into its unitigs is placed by the read's own; a link
+// reaches as far as the fragments' length says, and an end that few pairs tie to its contig
+// where the graph goes on two ways links nothing; every contig is in one scaffold.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -58,6 +59,13 @@ void add_pairs(ReadThreads& pairs, std::uint32_t from, std::uint32_t to) {
     const std::vector<std::uint32_t> second{to ^ 1};
     pairs.add_pair(first, second);
   }
+}
+
+// One pair of a fragment that runs from `from` into `to`, as add_pairs.
+void add_pairs_once(ReadThreads& pairs, std::uint32_t from, std::uint32_t to) {
+  const std::vector<std::uint32_t> first{from};
+  const std::vector<std::uint32_t> second{to ^ 1};
+  pairs.add_pair(first, second);
 }
 
 // Two genomes that share a repeat of 300 bases (longer than a read), as the compacted graph
@@ -726,6 +734,103 @@ TEST(Scaffolding, TheGraphAloneJoinsNothingWhereTheWaysPartOrEnd) {
     EXPECT_EQ(scaffolds.size(), made.contigs.size());
     expect_every_contig_once(scaffolds, made);
   }
+}
+
+// `length` random bases after the last k-1 of `before`: a unitig the graph goes on to from it.
+std::string after(std::mt19937_64& random, const std::string& before, std::size_t length) {
+  return tail(before) + random_bases(random, length);
+}
+
+// A contig of the unitigs of `graph` that hold `pieces`, in order, each read as given.
+Contig contig_of_pieces(const UnitigGraph& graph, const std::vector<std::string>& pieces) {
+  Contig contig;
+  for (const std::string& piece : pieces) {
+    contig.path.push_back(oriented_along(graph, piece));
+    contig.length += piece.size() - (contig.path.size() > 1 ? kK - 1 : 0);
+  }
+  return contig;
+}
+
+// A contig that runs on past a branch (P, then Q, where the graph also leaves P by R): where
+// two copies of a repeat are alike over k bases, a contig can take the other copy's way on,
+// and its pairs then link it to that copy's neighbour. Pairs link Q to another contig, B;
+// another contig of two unitigs (C1, C2) sets the pairs that span a join inside a contig (40,
+// so a link needs 10). Q tied to P by 10 pairs: joined to B; by 2 (under half of 10) where
+// the graph goes on from Q two ways: joined to nothing; by 2 where the graph stops at Q: joined.
+TEST(Scaffolding, AnEndFewPairsTieToItsContigWhereTheGraphGoesOnTwoWaysLinksNothing) {
+  std::mt19937_64 random(25);
+  const std::string p = random_bases(random, 1000);
+  const std::string q = after(random, p, 600);
+  const std::string r = after(random, p, 300);
+  const std::string s1 = after(random, q, 300);
+  const std::string s2 = after(random, q, 300);
+  const std::string b = random_bases(random, 1000);
+  const std::string c1 = random_bases(random, 1000);
+  const std::string c2 = after(random, c1, 600);
+  const std::string c3 = after(random, c1, 300);
+  for (const auto& [tied_by, goes_on, joined] :
+       {std::tuple{10, true, true}, std::tuple{2, true, false}, std::tuple{2, false, true}}) {
+    SCOPED_TRACE(std::to_string(tied_by) + " pairs tie Q to P; the graph " + (goes_on ? "goes on two ways" : "stops"));
+    UnitigGraph graph(kK);
+    std::vector<std::string> singles{r, b, c3};
+    if (goes_on) singles.insert(singles.end(), {s1, s2});
+    for (const std::string& bases : singles) graph.add(bases, 20 * kmers_in(bases), false);
+    for (const std::string& bases : {p, q, c1, c2}) graph.add(bases, 20 * kmers_in(bases), false);
+    graph.compact();
+    ASSERT_EQ(graph.unitigs().size(), singles.size() + 4);
+    std::vector<Contig> contigs{contig_of_pieces(graph, {p, q}), contig_of_pieces(graph, {c1, c2})};
+    for (const std::string& bases : singles) contigs.push_back(contig_of_pieces(graph, {bases}));
+    ReadThreads pairs(kK);
+    const auto add = [&](const std::string& from, const std::string& to, int count) {
+      for (int pair = 0; pair < count; ++pair) add_pairs_once(pairs, oriented_along(graph, from), oriented_along(graph, to));
+    };
+    add(p, q, tied_by);
+    add(c1, c2, 40);
+    add(q, b, kPairs);
+    ScaffoldingReport report;
+    const std::vector<Scaffold> scaffolds = scaffold_contigs(graph, contigs, pairs, report);
+    EXPECT_EQ(report.link_threshold, 10u);
+    EXPECT_EQ(report.joins, joined ? 1u : 0u);
+    EXPECT_EQ(scaffolds.size(), contigs.size() - (joined ? 1 : 0));
+  }
+}
+
+// How far a link reaches follows from the fragments' length: a mate places by a unitig it
+// has a k-mer in, so a linking pair's mates lie at most the fragment less 2k from the two
+// ends (twice that where both contigs hold the repeat between them). A genome of contig L
+// (L1, then L2, the graph leaving L1 two ways, then L3, too short to place mates, the graph
+// leaving L2 two ways), 50 bases no read covered, then contig R; fragments of 500 bases,
+// mates traced: a link reaches 2 x (500 - 2k), and the fragments across the gap, whose first
+// mates place by L2, 10 bases from L's end, link L to R. (The fragments inside L have their
+// mates in unitigs that touch: the bases between the mates' unitigs say nothing of the reach.)
+TEST(Scaffolding, TheLinkReachFollowsFromTheFragmentsLength) {
+  std::mt19937_64 random(26);
+  const std::string l1 = random_bases(random, 1000);
+  const std::string l2 = after(random, l1, 600);
+  const std::string l3 = after(random, l2, 10);
+  const std::string x1 = after(random, l1, 300);
+  const std::string x2 = after(random, l2, 300);
+  const std::string r = random_bases(random, 1000);
+  UnitigGraph graph(kK);
+  for (const std::string& bases : {l1, l2, l3, x1, x2, r}) graph.add(bases, 20 * kmers_in(bases), false);
+  graph.compact();
+  ASSERT_EQ(graph.unitigs().size(), 6u);
+  std::vector<Contig> contigs{contig_of_pieces(graph, {l1, l2, l3})};
+  for (const std::string& bases : {x1, x2, r}) contigs.push_back(contig_of_pieces(graph, {bases}));
+  const std::string l = l1 + l2.substr(kK - 1) + l3.substr(kK - 1);
+  const std::string genome = l + random_bases(random, 50) + r;
+  TracedPairs traced(graph, genome);
+  for (std::size_t start = 0; start + 500 <= l.size(); start += 2) ASSERT_TRUE(traced.add(start, 500));
+  // Across the gap: the first mate in L2, the second in R.
+  for (std::size_t start = l.size() - 340; start <= l.size() - 150; start += 2) ASSERT_TRUE(traced.add(start, 500));
+  ScaffoldingReport report;
+  const std::vector<Scaffold> scaffolds = scaffold_contigs(graph, contigs, traced.pairs, report);
+  EXPECT_EQ(report.insert_size, 500u);
+  EXPECT_EQ(report.link_reach, 2 * (500u - 2 * kK));
+  EXPECT_EQ(report.joins, 1u);
+  ASSERT_EQ(scaffolds.size(), contigs.size() - 1);
+  EXPECT_EQ(scaffolds[0].contigs, (std::vector<std::size_t>{0, 3}));
+  EXPECT_EQ(scaffolds[0].gaps, 1u);
 }
 
 }  // namespace
