@@ -176,4 +176,4 @@ clean:
 # Further targets, one concern per file (correctness checks, benchmarks, ...).
 include $(sort $(wildcard mk/*.mk))
 
--include $(shell find build -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

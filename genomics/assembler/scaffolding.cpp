@@ -406,7 +406,7 @@ class Scaffolder {
   }
 
   // The fragments' length (the median over the pairs whose mates' outer unitigs lie in one
-  // contig, the fragment along it), then, for each pair of contig ends that such pairs link,
+  // contig, the fragment along it) and the link reach it sets, then, for each pair of contig ends that such pairs link,
   // the bases between the two ends: the fragment's length less what the two contigs hold of
   // it, the median over the pairs.
   void measure_fragments(const ReadThreads& pairs) {

@@ -59,8 +59,8 @@ struct ScaffoldingReport {
 //   read crossing into a stretch it shares with a strain read more); a pair whose mates lie
 //   in two contigs links the end the fragment leaves the one by and the end it enters the
 //   other by, when the bases of the contigs between the mates' unitigs and those ends are
-//   at most the link reach: twice the 98th percentile of the fragments' lengths (below) less
-//   2k (a mate has a k-mer in the unitig that places it; twice, as two contigs that each
+//   at most the link reach: twice (the 98th percentile of the fragments' lengths, below,
+//   less 2k) (a mate has a k-mer in the unitig that places it; twice, as two contigs that each
 //   reach into the repeat between them both hold its bases), at most kLinkReach; an end
 //   links nothing where the graph goes on from its outermost unitig two ways or more and
 //   fewer than half the pairs its link threshold asks span the join just inside its
