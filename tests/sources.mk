@@ -68,6 +68,7 @@ GENOMICS_TEST_SOURCES := \
   tests/genomics/de_bruijn_test.cpp \
   tests/genomics/end_index_test.cpp \
   tests/genomics/evaluate_assembly_test.cpp \
+  tests/genomics/fasta_output_test.cpp \
   tests/genomics/filter_keeper_test.cpp \
   tests/genomics/freed_memory_test.cpp \
   tests/genomics/input_ranges_test.cpp \

@@ -4,8 +4,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "genomics/assembler/unitig.hpp"
@@ -38,6 +40,19 @@ std::size_t spelled_path_length(const std::vector<Unitig>& unitigs, int k,
                                 std::span<const Contig::Oriented> path);
 // The contig's bases.
 std::string spelled_contig(const std::vector<Unitig>& unitigs, int k, const Contig& contig);
+// `count` bases of the contig from its base `from` (fewer where it ends first), read forward
+// or, `reversed`, as its reverse complement: only the unitigs that hold them are read, so a
+// step that needs a contig's end or the first bases two contigs differ in spells no more.
+std::string spelled_window(const std::vector<Unitig>& unitigs, int k, const Contig& contig, bool reversed,
+                           std::size_t from, std::size_t count);
+// The contig's bases in windows of `window` bases (the last one shorter), in order, each handed
+// to `take`: the contig is never spelled whole.
+void spell_in_windows(const std::vector<Unitig>& unitigs, int k, const Contig& contig, std::size_t window,
+                      const std::function<void(std::string_view)>& take);
+// What contigs `a` and `b` spell (each read forward or, reversed, as its reverse complement),
+// compared as strings are (< 0, 0, > 0), read in windows up to their first difference.
+int compare_spelled(const std::vector<Unitig>& unitigs, int k, const Contig& a, bool a_reversed, const Contig& b,
+                    bool b_reversed);
 // The same contig read the other way: its path reversed, each unitig read the other way.
 Contig reversed_contig(const std::vector<Unitig>& unitigs, int k, Contig contig);
 

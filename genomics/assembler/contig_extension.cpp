@@ -393,27 +393,18 @@ std::vector<Contig> UnitigGraph::contig_paths(std::size_t minimum_length, bool e
     Contig contig{std::move(walk), 0, length, unitigs_[index].coverage_sum, unitigs_[index].kmers,
                   unitigs_[index].circular};
     // Read the way whose bases are the smaller: the same unitigs, last first, each read the
-    // other way, where its reverse complement is.
-    const std::string bases = spelled_contig(unitigs_, k_, contig);
-    if (reverse_complement(bases) < bases) contig = reversed_contig(unitigs_, k_, std::move(contig));
+    // other way, where its reverse complement is. Compared up to their first difference, not
+    // spelled whole.
+    if (compare_spelled(unitigs_, k_, contig, true, contig, false) < 0) {
+      contig = reversed_contig(unitigs_, k_, std::move(contig));
+    }
     contigs.push_back(std::move(contig));
   }
-  // Longest first; contigs of one length by their bases, spelled for that alone.
-  std::stable_sort(contigs.begin(), contigs.end(),
-                   [](const Contig& a, const Contig& b) { return a.length > b.length; });
-  for (auto same = contigs.begin(); same != contigs.end();) {
-    const auto end = std::find_if(same, contigs.end(), [&](const Contig& c) { return c.length != same->length; });
-    if (end - same > 1) {
-      std::vector<std::pair<std::string, Contig>> spelled;
-      for (auto contig = same; contig != end; ++contig) {
-        spelled.emplace_back(spelled_contig(unitigs_, k_, *contig), std::move(*contig));
-      }
-      std::stable_sort(spelled.begin(), spelled.end(),
-                       [](const auto& a, const auto& b) { return a.first < b.first; });
-      for (auto& [bases, contig] : spelled) *same++ = std::move(contig);
-    }
-    same = end;
-  }
+  // Longest first; contigs of one length by their bases.
+  std::stable_sort(contigs.begin(), contigs.end(), [&](const Contig& a, const Contig& b) {
+    if (a.length != b.length) return a.length > b.length;
+    return compare_spelled(unitigs_, k_, a, false, b, false) < 0;
+  });
   return contigs;
 }
 

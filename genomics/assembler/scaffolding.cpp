@@ -84,12 +84,19 @@ struct TwoMost {
   bool rivalled() const { return 3 * next >= most; }
 };
 
-// The bases a scaffold's piece stands for, its contig spelled from `unitigs`.
-std::string piece_bases(const ScaffoldPiece& piece, const std::vector<Contig>& contigs,
-                        const std::vector<Unitig>& unitigs, int k) {
-  if (piece.contig == ScaffoldPiece::kOwnBases) return piece.bases;
-  const std::string bases = spelled_contig(unitigs, k, contigs[piece.contig]);
-  return (piece.reversed ? reverse_complement(bases) : bases).substr(piece.from);
+// How many bases a scaffold's piece stands for.
+std::size_t piece_length(const ScaffoldPiece& piece, const std::vector<Contig>& contigs) {
+  if (piece.contig == ScaffoldPiece::kOwnBases) return piece.bases.size();
+  const std::size_t length = contigs[piece.contig].length;
+  return length - std::min(piece.from, length);
+}
+
+// `count` bases (fewer where it ends first) of those a scaffold's piece stands for, from its
+// base `offset`: its contig's spelled from `unitigs`, only the unitigs that hold them read.
+std::string piece_window(const ScaffoldPiece& piece, const std::vector<Contig>& contigs,
+                         const std::vector<Unitig>& unitigs, int k, std::size_t offset, std::size_t count) {
+  if (piece.contig == ScaffoldPiece::kOwnBases) return piece.bases.substr(std::min(offset, piece.bases.size()), count);
+  return spelled_window(unitigs, k, contigs[piece.contig], piece.reversed, piece.from + offset, count);
 }
 
 // Contig ends are numbered 2 * contig (its start) and 2 * contig + 1 (its end).
@@ -748,7 +755,7 @@ class Scaffolder {
     }
     const auto sized = gaps_.find({std::min(ends.first, ends.second), std::max(ends.first, ends.second)});
     if (sized == gaps_.end() || sized->second <= kMostGapForOverlap) {
-      const std::string head = piece_bases(contig, contigs_, graph_.unitigs(), graph_.k()).substr(0, kMostOverlapBases);
+      const std::string head = piece_window(contig, contigs_, graph_.unitigs(), graph_.k(), 0, kMostOverlapBases);
       if (const std::size_t overlap = overlap_of(tail_of(scaffold, kMostOverlapBases), head)) {
         contig.from = overlap;
         append_contig(scaffold, std::move(contig));
@@ -785,9 +792,9 @@ class Scaffolder {
   std::string tail_of(const Scaffold& scaffold, std::size_t count) const {
     std::string tail;
     for (auto piece = scaffold.pieces.rbegin(); piece != scaffold.pieces.rend() && tail.size() < count; ++piece) {
-      const std::string bases = piece_bases(*piece, contigs_, graph_.unitigs(), graph_.k());
-      const std::size_t taken = std::min(count - tail.size(), bases.size());
-      tail.insert(0, bases, bases.size() - taken, taken);
+      const std::size_t length = piece_length(*piece, contigs_);
+      const std::size_t taken = std::min(count - tail.size(), length);
+      tail.insert(0, piece_window(*piece, contigs_, graph_.unitigs(), graph_.k(), length - taken, taken));
     }
     return tail;
   }
@@ -918,8 +925,21 @@ std::string spelled_scaffold(const Scaffold& scaffold, const std::vector<Contig>
                              const std::vector<Unitig>& unitigs, int k) {
   std::string bases;
   bases.reserve(scaffold.length);
-  for (const ScaffoldPiece& piece : scaffold.pieces) bases += piece_bases(piece, contigs, unitigs, k);
+  spell_in_windows(scaffold, contigs, unitigs, k, scaffold.length, [&bases](std::string_view window) {
+    bases += window;
+  });
   return bases;
+}
+
+void spell_in_windows(const Scaffold& scaffold, const std::vector<Contig>& contigs, const std::vector<Unitig>& unitigs,
+                      int k, std::size_t window, const std::function<void(std::string_view)>& take) {
+  window = std::max<std::size_t>(window, 1);
+  for (const ScaffoldPiece& piece : scaffold.pieces) {
+    const std::size_t length = piece_length(piece, contigs);
+    for (std::size_t from = 0; from < length; from += window) {
+      take(piece_window(piece, contigs, unitigs, k, from, window));
+    }
+  }
 }
 
 std::size_t scaffold_n50(const std::vector<Scaffold>& scaffolds) {

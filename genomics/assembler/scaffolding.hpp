@@ -3,7 +3,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "genomics/assembler/read_threads.hpp"
@@ -115,6 +117,10 @@ std::vector<Scaffold> unscaffolded(const std::vector<Contig>& contigs);
 // The scaffold's bases, from the contigs it was made of and the unitigs they spell.
 std::string spelled_scaffold(const Scaffold& scaffold, const std::vector<Contig>& contigs,
                              const std::vector<Unitig>& unitigs, int k);
+// The same bases in windows of at most `window` bases (a window ends where a piece does), in
+// order, each handed to `take`: the scaffold is never spelled whole.
+void spell_in_windows(const Scaffold& scaffold, const std::vector<Contig>& contigs, const std::vector<Unitig>& unitigs,
+                      int k, std::size_t window, const std::function<void(std::string_view)>& take);
 
 // N50 of the scaffolds' lengths (N counted).
 std::size_t scaffold_n50(const std::vector<Scaffold>& scaffolds);
