@@ -39,10 +39,11 @@ NextStep AssemblyPipeline::next() {
 
 void AssemblyPipeline::bridges_threaded(const BridgeVotes& votes, std::uint64_t reads) {
   bridged_ = true;
-  std::uint64_t ambiguous = 0;
-  const std::vector<ReadBridge> bridges = votes.chosen(ambiguous);
   // The shorter overlaps wait for the last round's read pairs (paired_gaps.hpp).
-  const std::vector<ReadBridge> short_overlaps = votes.short_overlaps(DeadEnds::of(graph_));
+  const BridgeVotes::Choice choice = votes.choose(DeadEnds::of(graph_));
+  const std::vector<ReadBridge>& bridges = choice.bridges;
+  const std::vector<ReadBridge>& short_overlaps = choice.short_overlaps;
+  const std::uint64_t ambiguous = choice.ambiguous;
   for (const ReadBridge& overlap : short_overlaps) {
     outcome_.short_overlaps.push_back({settings_.counting.k, overlap.bases, overlap.reads});
   }

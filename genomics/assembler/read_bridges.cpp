@@ -3,10 +3,14 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
+#include <functional>
 #include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 
 #include "genomics/assembler/memo_placer.hpp"
@@ -61,16 +65,27 @@ std::string upper_case(std::string_view bases) {
   return upper;
 }
 
-// How many of the 16 pairs of bases follow one another in `bases`: 1 in a run of one base, 2
-// or 3 in a repeat of two or three bases.
-std::size_t kinds_of_base_pairs(std::string_view bases) {
+// For each start in `bases`, how many of the 16 pairs of bases follow one another from there
+// on: 1 in a run of one base, 2 or 3 in a repeat of two or three bases. One pass from the end,
+// so that every start of an overhang is judged in the time of one.
+std::vector<std::uint8_t> kinds_of_base_pairs_from(std::string_view bases) {
+  std::vector<std::uint8_t> kinds(bases.size() + 1, 0);
   std::uint16_t seen = 0;
-  for (std::size_t i = 1; i < bases.size(); ++i) {
-    seen |= static_cast<std::uint16_t>(1u << ((kBaseCodes[static_cast<unsigned char>(bases[i - 1])] & 3) * 4 +
-                                             (kBaseCodes[static_cast<unsigned char>(bases[i])] & 3)));
+  for (std::size_t i = bases.size(); i-- > 0;) {
+    if (i + 1 < bases.size()) {
+      seen |= static_cast<std::uint16_t>(1u << ((kBaseCodes[static_cast<unsigned char>(bases[i])] & 3) * 4 +
+                                               (kBaseCodes[static_cast<unsigned char>(bases[i + 1])] & 3)));
+    }
+    kinds[i] = static_cast<std::uint8_t>(std::popcount(seen));
   }
-  return static_cast<std::size_t>(std::popcount(seen));
+  return kinds;
 }
+
+// Bases hashed as they are, a string or a view of one (so a view is looked up without a copy).
+struct BasesHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view bases) const noexcept { return std::hash<std::string_view>{}(bases); }
+};
 
 // What each record of an encoded BridgeVotes is.
 enum class VoteKind : std::uint8_t { bridge = 0, overhang = 1 };
@@ -199,7 +214,8 @@ BridgeVotes::Votes BridgeVotes::overlapping_overhangs(const DeadEnds* dead, std:
     std::uint64_t reads;
   };
   std::vector<Entering> entering;
-  std::map<std::string, std::vector<std::size_t>, std::less<>> entering_by_start;
+  // Looked up at every base of every leaving overhang: by hash.
+  std::unordered_map<std::string, std::vector<std::size_t>, BasesHash, std::equal_to<>> entering_by_start;
   for (std::size_t index = 0; index < overhangs.size(); ++index) {
     const Overhang& overhang = overhangs[index];
     std::string bases = reverse_complement(overhang.bases);
@@ -214,12 +230,13 @@ BridgeVotes::Votes BridgeVotes::overlapping_overhangs(const DeadEnds* dead, std:
     const auto& [end, bases, reads] = overhangs[leaving];
     if (spanned.contains(end)) continue;
     std::set<std::size_t> met;
+    const std::vector<std::uint8_t> kinds = kinds_of_base_pairs_from(bases);
     for (std::size_t at = 1; at + least_overlap <= bases.size(); ++at) {
       const auto found = entering_by_start.find(std::string_view(bases).substr(at, least_overlap));
       // A start that many reads share (a short repeat, a run of one base) says nothing of
       // where a read goes on, nor does an overlap of so few kinds of base pairs.
       if (found == entering_by_start.end() || found->second.size() > kMostOverlapCandidates ||
-          kinds_of_base_pairs(std::string_view(bases).substr(at)) < kLeastOverlapBasePairs) {
+          kinds[at] < kLeastOverlapBasePairs) {
         continue;
       }
       const std::size_t overlap = bases.size() - at;
@@ -237,7 +254,22 @@ BridgeVotes::Votes BridgeVotes::overlapping_overhangs(const DeadEnds* dead, std:
 }
 
 std::vector<ReadBridge> BridgeVotes::chosen(std::uint64_t& ambiguous) const {
+  return chosen_of(overlapping_overhangs(nullptr, kMinimumOverlap), ambiguous);
+}
+
+std::vector<ReadBridge> BridgeVotes::short_overlaps(const DeadEnds& dead) const {
+  return short_overlaps_of(overlapping_overhangs(nullptr, kMinimumOverlap), dead);
+}
+
+BridgeVotes::Choice BridgeVotes::choose(const DeadEnds& dead) const {
   const Votes overlapping = overlapping_overhangs(nullptr, kMinimumOverlap);
+  Choice choice;
+  choice.bridges = chosen_of(overlapping, choice.ambiguous);
+  choice.short_overlaps = short_overlaps_of(overlapping, dead);
+  return choice;
+}
+
+std::vector<ReadBridge> BridgeVotes::chosen_of(const Votes& overlapping, std::uint64_t& ambiguous) const {
   // Every dead end a bridge leaves (read as leaving it: a bridge from x into y also leaves y^1
   // into x^1), and where to.
   std::map<UnitigGraph::Oriented, std::set<UnitigGraph::Oriented>> leads_to;
@@ -261,9 +293,8 @@ std::vector<ReadBridge> BridgeVotes::chosen(std::uint64_t& ambiguous) const {
   return bridges;
 }
 
-std::vector<ReadBridge> BridgeVotes::short_overlaps(const DeadEnds& dead) const {
+std::vector<ReadBridge> BridgeVotes::short_overlaps_of(const Votes& overlapping, const DeadEnds& dead) const {
   // Ends that chosen() weighs (spanned by reads, or overlapping by kMinimumOverlap) are its own.
-  const Votes overlapping = overlapping_overhangs(nullptr, kMinimumOverlap);
   std::set<UnitigGraph::Oriented> taken;
   for (const Votes* votes : {&votes_, &overlapping}) {
     for (const auto& [bridge, reads] : *votes) {

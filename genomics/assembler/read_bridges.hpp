@@ -111,6 +111,14 @@ class BridgeVotes {
   // last k-1 bases as its overhang: joined only where read pairs link the two ends
   // (paired_gaps.hpp). The most reads' bases for each pair of ends, in a fixed order.
   std::vector<ReadBridge> short_overlaps(const DeadEnds& dead) const;
+  // Both at once, the overlaps both weigh found once (what node 0 does after each threading
+  // for bridges, while the stores wait).
+  struct Choice {
+    std::vector<ReadBridge> bridges;  // chosen()
+    std::uint64_t ambiguous = 0;
+    std::vector<ReadBridge> short_overlaps;  // short_overlaps()
+  };
+  Choice choose(const DeadEnds& dead) const;
 
  private:
   using Votes = std::map<std::tuple<UnitigGraph::Oriented, UnitigGraph::Oriented, std::string>, std::uint64_t>;
@@ -120,6 +128,9 @@ class BridgeVotes {
   // (found by the entering one's first `least_overlap` bases), between ends no read spans.
   // With `dead`, a dead end no read leaves overlaps others by its own last k-1 bases.
   Votes overlapping_overhangs(const DeadEnds* dead, std::size_t least_overlap) const;
+  // chosen() and short_overlaps(), given the overhangs that overlap by kMinimumOverlap.
+  std::vector<ReadBridge> chosen_of(const Votes& overlapping, std::uint64_t& ambiguous) const;
+  std::vector<ReadBridge> short_overlaps_of(const Votes& overlapping, const DeadEnds& dead) const;
   // The best bases of each pair of ends in `votes`.
   static std::vector<ReadBridge> best_of(const Votes& votes, bool overlapping);
 

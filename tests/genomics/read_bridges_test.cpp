@@ -308,6 +308,15 @@ TEST(ReadBridges, KeepShorterOverlapsForThePairsAndLetAnEndNoReadLeavesOverlapBy
   const BridgeVotes joined = bridges_of(graph, {leaving, well_over});
   EXPECT_EQ(joined.chosen(ambiguous).size(), 1u);
   EXPECT_TRUE(joined.short_overlaps(dead).empty()) << "ends chosen() weighs are its own";
+  // choose(), what node 0 calls, gives both, whichever of them holds the bridge.
+  const BridgeVotes::Choice choice = joined.choose(dead);
+  EXPECT_EQ(choice.bridges, joined.chosen(ambiguous));
+  EXPECT_EQ(choice.ambiguous, ambiguous);
+  EXPECT_EQ(choice.bridges.size(), 1u);
+  EXPECT_EQ(choice.short_overlaps, joined.short_overlaps(dead));
+  const BridgeVotes kept_for_pairs = bridges_of(graph, {leaving, exactly});
+  EXPECT_EQ(kept_for_pairs.choose(dead).short_overlaps, kept_for_pairs.short_overlaps(dead));
+  EXPECT_TRUE(kept_for_pairs.choose(dead).bridges.empty());
 
   // No read leaves the left unitig: a read entering the right one from 18 bases into the
   // left one's last k-1 meets those bases, for the pairs to confirm.
@@ -318,6 +327,34 @@ TEST(ReadBridges, KeepShorterOverlapsForThePairsAndLetAnEndNoReadLeavesOverlapBy
   const std::vector<ReadBridge> met = entering_only.short_overlaps(dead);
   ASSERT_EQ(met.size(), 1u);
   EXPECT_TRUE(same_either_way(met[0].bases, lacked));
+}
+
+// Two reads that meet only in a run of two bases repeated (ACAC...) say nothing of where the
+// gap goes: an overlap must hold kLeastOverlapBasePairs kinds of base pairs, wherever in the
+// overhang it starts. The same reads over other bases are joined.
+TEST(ReadBridges, AnOverlapInARepeatOfTwoBasesJoinsNothing) {
+  for (const bool repeat : {true, false}) {
+    std::mt19937_64 random(11);
+    GappedGenome gapped(random, 3000, 1500, 1640);
+    if (repeat) {
+      for (std::size_t at = 1530; at < 1610; ++at) gapped.genome[at] = (at % 2 == 0) ? 'A' : 'C';
+    }
+    const UnitigGraph graph = gapped.graph();
+    const std::string leaving = gapped.genome.substr(1400, 190);   // stops at 1590, in the gap
+    const std::string entering = gapped.genome.substr(1560, 150);  // from 1560: 30 bases met
+    const BridgeVotes votes = bridges_of(graph, {leaving, entering});
+    ASSERT_EQ(votes.overhangs(), 2u);
+    std::uint64_t ambiguous = 0;
+    const std::vector<ReadBridge> bridges = votes.chosen(ambiguous);
+    if (repeat) {
+      EXPECT_TRUE(bridges.empty()) << "an overlap of ACAC... alone";
+      EXPECT_TRUE(votes.choose(DeadEnds::of(graph)).bridges.empty());
+    } else {
+      ASSERT_EQ(bridges.size(), 1u);
+      const std::string lacked = gapped.genome.substr(1500, 1640 - 1500 + kK - 1);
+      EXPECT_TRUE(same_either_way(bridges[0].bases, lacked));
+    }
+  }
 }
 
 // Where a read spans the gap, reads that meet in it are not asked; a read that begins in the
