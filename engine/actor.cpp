@@ -21,6 +21,7 @@ ActorName Actor::spawn_child(std::unique_ptr<Actor> child, int worker, bool may_
 }
 
 int Actor::worker_index() const noexcept { return worker_->index(); }
+void Actor::hand_on_sent_messages() { worker_->hand_on_sent_messages(); }
 
 std::uint64_t Actor::request_spawn(int node, int worker, std::string_view type,
                                    Payload arguments) {

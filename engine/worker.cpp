@@ -151,6 +151,14 @@ void Worker::release_off_node_messages() {
   }
 }
 
+void Worker::hand_on_sent_messages() {
+  if (driven_ != nullptr) {
+    driven_->send_waiting_frames();
+  } else {
+    outbound_.flush();
+  }
+}
+
 // Backpressure towards the network, for a worker that drives the communicator: an actor
 // that sends faster than the frames leave waits, inside send(), until half of them have
 // left. The communicator keeps receiving meanwhile (into mailboxes), so two nodes flooding

@@ -71,6 +71,9 @@ class Worker final : public DrivingWorker {
   ~Worker();
 
   int index() const noexcept { return index_; }
+  // Actor::hand_on_sent_messages(): what is staged goes now, without the first-turn rule's
+  // bookkeeping (a turn that calls it before sending off the node still hands those on).
+  void hand_on_sent_messages();
   NodeContext& node() noexcept { return node_; }
   Parker& parker() noexcept { return parker_; }
 

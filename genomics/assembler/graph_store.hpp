@@ -444,6 +444,11 @@ class GraphStore : public KmerStore<Words> {
   }
 
   void keep_solid(const typename CarriedKmerExchange<Words>::Kept& carried) {
+    // A long turn (two scans of the table, the vertices built): what this round sent the
+    // other stores goes first, the last carried batch's answer or this store's count of
+    // batches sent, which they wait for to keep their own (at P = 2, 1.2 s of one store
+    // alone at k = 99 while the other's count waited for this turn's end).
+    this->hand_on_sent_messages();
     // The batches of carried k-mers came and went through holes in the heap, which stay
     // resident until given back (on node 0, 3.5 MiB more at the peak that follows).
     release_freed_memory();

@@ -42,7 +42,8 @@ INSTANTIATE_TEST_SUITE_P(
                       std::make_tuple("monitors", 3, 3), std::make_tuple("urgent", 2, 1),
                       std::make_tuple("urgent", 2, 3), std::make_tuple("traffic", 2, 1),
                       std::make_tuple("traffic", 3, 2), std::make_tuple("long-turn", 2, 1),
-                      std::make_tuple("long-turn", 2, 3)),
+                      std::make_tuple("long-turn", 2, 3), std::make_tuple("hand-on", 2, 1),
+                      std::make_tuple("hand-on", 2, 3)),
     [](const auto& info) {
       std::string scenario = std::get<0>(info.param);
       std::replace(scenario.begin(), scenario.end(), '-', '_');  // a test's name takes no '-'

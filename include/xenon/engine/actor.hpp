@@ -116,6 +116,15 @@ class Actor {
   }
   //!@}
 
+  /// Hands on now what this worker has sent to other nodes and still holds, before a long
+  /// computation in this turn. A message for another node otherwise waits for the end of the
+  /// worker's round (to share a frame), but for those of the round's first turn that sends
+  /// off the node; so one sent in a later turn, or in this turn before the long work, would
+  /// keep the other nodes waiting through it (README, "How a message flows"). Costs a
+  /// frame's send per node it holds messages for; nothing when it holds none.
+  /// \threads Inside receive().
+  void hand_on_sent_messages();
+
   /// \name Replying
   //!@{
 

@@ -26,6 +26,9 @@
 //   long-turn  node 0's root sends a mark to node P-1, then its worker runs a long turn of
 //              another actor, which waits (up to 30 s) for the file node P-1 writes when the
 //              mark arrives: the mark must leave before that turn ends, not with the round.
+//   hand-on    the same, but the mark is sent by a later turn of the round (the root's turn
+//              sent off the node first), which waits for the end of the round: the long turn
+//              hands it on first (Actor::hand_on_sent_messages).
 #include <signal.h>
 #include <unistd.h>
 
@@ -550,6 +553,7 @@ class TypedRoot final : public xenon::Actor {
 inline constexpr Action ACTION_MARK{"scenario.mark"};
 inline constexpr Action ACTION_WAIT{"scenario.wait"};
 inline constexpr Action ACTION_SEEN{"scenario.seen"};
+inline constexpr Action ACTION_RELAY{"scenario.relay"};
 
 std::string text_of(const Message& message) {
   const std::span<const std::byte> bytes = message.payload();
@@ -574,11 +578,14 @@ class Marker final : public xenon::Actor {
   }
 };
 
-// On node 0, on its root's worker: one long turn, until the mark's file exists.
+// On node 0, on its root's worker: one long turn, until the mark's file exists; `hand_on`:
+// what the worker holds for other nodes handed on first.
 class Waiter final : public xenon::Actor {
  public:
+  explicit Waiter(bool hand_on = false) : hand_on_(hand_on) {}
   void receive(const Message& message) override {
     if (message.action() == ACTION_WAIT) {
+      if (hand_on_) hand_on_sent_messages();
       const std::string path = text_of(message);
       const auto began = std::chrono::steady_clock::now();
       bool seen = false;
@@ -593,29 +600,65 @@ class Waiter final : public xenon::Actor {
       stop();
     }
   }
+
+ private:
+  bool hand_on_;
 };
 
-class LongTurnRoot final : public xenon::Actor {
+// On node 0, on its root's worker: passes a mark on to node P-1, in a turn of its own.
+class Relay final : public xenon::Actor {
  public:
+  explicit Relay(ActorName marker) : marker_(marker) {}
   void receive(const Message& message) override {
-    if (message.action() == ACTION_START) {
-      request_spawn(node_count() - 1, 0, "scenario.marker");
-    } else if (message.action() == xenon::ACTION_SPAWNED) {
-      marker_ = xenon::SpawnedActor::from(message).name;
-      waiter_ = spawn_on<Waiter>(worker_index());  // the same worker: its turn follows this one
-      const std::string path = "/tmp/xenon-long-turn-" + std::to_string(getpid());
-      std::remove(path.c_str());
-      send(marker_, ACTION_MARK, text_payload(path));  // for another node: must leave now
-      send(waiter_, ACTION_WAIT, text_payload(path));  // runs in this round, after this turn
-    } else if (message.action() == ACTION_SEEN) {
-      send(marker_, ACTION_STOP);
-      send(waiter_, ACTION_STOP);
+    if (message.action() == ACTION_RELAY) {
+      send(marker_, ACTION_MARK, text_payload(text_of(message)));
+    } else if (message.action() == ACTION_STOP) {
       stop();
     }
   }
 
  private:
-  ActorName marker_, waiter_;
+  ActorName marker_;
+};
+
+// `hand_on`: the hand-on scenario (see the top of this file), else long-turn.
+class LongTurnRoot final : public xenon::Actor {
+ public:
+  explicit LongTurnRoot(bool hand_on = false) : hand_on_(hand_on) {}
+  void receive(const Message& message) override {
+    if (message.action() == ACTION_START) {
+      request_spawn(node_count() - 1, 0, "scenario.marker");
+    } else if (message.action() == xenon::ACTION_SPAWNED) {
+      marker_ = xenon::SpawnedActor::from(message).name;
+      const std::string path = "/tmp/xenon-long-turn-" + std::to_string(getpid());
+      std::remove(path.c_str());
+      if (!hand_on_) {
+        waiter_ = spawn_on<Waiter>(worker_index());  // the same worker: its turn follows this one
+        send(marker_, ACTION_MARK, text_payload(path));  // for another node: must leave now
+        send(waiter_, ACTION_WAIT, text_payload(path));  // runs in this round, after this turn
+        return;
+      }
+      // This turn sends off the node first (a mark of no consequence), so the relay's mark,
+      // a later turn's, waits for the end of the round, which the waiter's turn holds up.
+      relay_ = spawn_on<Relay>(worker_index(), marker_);
+      waiter_ = spawn_on<Waiter>(worker_index(), true);
+      first_ = path + "-first";
+      send(marker_, ACTION_MARK, text_payload(first_));
+      send(relay_, ACTION_RELAY, text_payload(path));
+      send(waiter_, ACTION_WAIT, text_payload(path));
+    } else if (message.action() == ACTION_SEEN) {
+      if (!first_.empty()) std::remove(first_.c_str());
+      send(marker_, ACTION_STOP);
+      send(waiter_, ACTION_STOP);
+      if (relay_ != ActorName{}) send(relay_, ACTION_STOP);
+      stop();
+    }
+  }
+
+ private:
+  bool hand_on_;
+  ActorName marker_, waiter_, relay_;
+  std::string first_;
 };
 
 // ---- idle and crash ----
@@ -950,7 +993,7 @@ int main(int argc, char** argv) {
   command_line.add_string(
       "scenario", &scenario,
       "ordering, payloads, traffic, typed, spawn, idle, monitors, urgent, crash, stopped, unknown-type, migrate-refused, "
-      "long-turn or early-error");
+      "long-turn, hand-on or early-error");
   try {
     if (!command_line.parse(argc, argv)) return 0;
     xenon::Engine engine(options);
@@ -993,6 +1036,8 @@ int main(int argc, char** argv) {
         root = engine.spawn<MigrateRefusedRoot>();
       } else if (scenario == "long-turn") {
         root = engine.spawn<LongTurnRoot>();
+      } else if (scenario == "hand-on") {
+        root = engine.spawn<LongTurnRoot>(true);
       } else if (scenario == "early-error") {
         root = engine.spawn<Quitter>();  // node 0 then waits for the others to end
       } else {
